@@ -1,0 +1,13 @@
+### Readers and writers: MLIR text
+
+formats_sources = \
+	%reldir%/mlir_lexer.c \
+	%reldir%/mlir_parser.c \
+	%reldir%/mlir_printer.c \
+	%reldir%/mlir_sdy.c \
+	%reldir%/mlir_stablehlo.c
+
+noinst_HEADERS += \
+	%reldir%/mlir_lexer.h \
+	%reldir%/mlir_parser.h \
+	%reldir%/mlir_printer.h

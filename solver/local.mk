@@ -1,0 +1,1 @@
+### The ILP (formulation, GLPK backend, checker): later issues.

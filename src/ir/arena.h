@@ -1,0 +1,50 @@
+/*
+ * arena.h - bump allocator.  Everything allocated from an arena dies with
+ * sli_arena_fini (or is recycled by sli_arena_reset); nothing is freed
+ * one by one.
+ */
+#ifndef SL_IR_ARENA_H
+#define SL_IR_ARENA_H
+
+#include <stddef.h>
+#include <string.h>
+
+typedef struct sli_chunk sli_chunk;
+
+typedef struct sli_arena {
+	sli_chunk *head;
+	char *cur, *end;
+	size_t total;	/* bytes obtained from malloc, for memory reports */
+} sli_arena;
+
+void sli_arena_init(sli_arena *a);
+void sli_arena_fini(sli_arena *a);
+void sli_arena_reset(sli_arena *a);
+void *sli_arena_alloc_slow(sli_arena *a, size_t n);
+
+/* Returns n bytes aligned to 8, uninitialised. */
+static inline void *
+sli_arena_alloc(sli_arena *a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if ((size_t)(a->end - a->cur) >= n && a->cur) {
+		void *p = a->cur;
+		a->cur += n;
+		return p;
+	}
+	return sli_arena_alloc_slow(a, n);
+}
+
+static inline void *
+sli_arena_zalloc(sli_arena *a, size_t n)
+{
+	return memset(sli_arena_alloc(a, n), 0, n);
+}
+
+void *sli_arena_dup(sli_arena *a, const void *p, size_t n);
+char *sli_arena_strndup(sli_arena *a, const char *s, size_t n);
+
+#define SL_NEW(a, T) ((T *)sli_arena_zalloc((a), sizeof(T)))
+#define SL_NEWN(a, T, n) ((T *)sli_arena_zalloc((a), sizeof(T) * (size_t)(n)))
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * ir.h - the in-memory program: a module owns one arena holding its ops,
+ * blocks, regions, values and attributes.  Ops sit in their block on an
+ * intrusive doubly linked list; blocks in their region likewise.  Values
+ * are op results or block arguments; use lists are computed on demand
+ * (sli_compute_uses), never kept in sync by mutations.
+ */
+#ifndef SL_IR_IR_H
+#define SL_IR_IR_H
+
+#include "ir/attr.h"
+
+typedef struct sl_op sl_op;
+typedef struct sl_block sl_block;
+typedef struct sl_region sl_region;
+typedef struct sl_value sl_value;
+
+enum {
+	T_TERM = 1,	/* terminator */
+	T_ISO = 2,	/* isolated from above */
+	T_SDY = 4	/* an op of the sdy dialect */
+};
+
+typedef enum sl_op_kind {
+	SL_OP_UNKNOWN,
+#define OP(id, name, fmt, traits) SL_OP_##id,
+#include "ir/ops.def"
+#undef OP
+	SL_OP__COUNT
+} sl_op_kind;
+
+typedef enum sl_op_format {
+#define FMTS(X) X(GENERIC) X(MODULE) X(FUNC) X(RETURN) X(CALL) X(SDY_MESH) \
+	X(SDY_SHARDING_OP) X(SDY_RETURN) X(SDY_MANUAL) X(SDY_NAMED) X(SDY_GROUP) \
+	X(SDY_CONSTANT) X(SDY_DFE) X(SDY_FDFE) X(SDY_BARRIER) X(SDY_COLLECTIVE) \
+	X(SAME) X(TYPES) X(COMPLEX) X(SELECT) X(FUNCTIONAL) X(CONVOLUTION) \
+	X(TUPLE) X(CONSTANT) X(IOTA) X(CUSTOM_CALL) X(COMPOSITE) X(REDUCE) X(WHILE)
+#define X(f) SL_FMT_##f,
+	FMTS(X)
+#undef X
+	SL_FMT__COUNT
+} sl_op_format;
+
+typedef struct sl_op_info {
+	const char *name;
+	sl_op_format format;
+	unsigned traits;
+} sl_op_info;
+
+extern const sl_op_info sli_op_info[SL_OP__COUNT];
+
+struct sl_value {
+	sl_type *type;
+	sl_op *def;		/* defining op, NULL for a block argument */
+	sl_block *block;	/* owning block of a block argument */
+	uint32_t index;		/* result or argument number */
+	uint32_t id;		/* scratch: printer numbering, pass marks */
+	sl_named_attr *attrs;	/* function argument attributes (entry block) */
+	uint32_t nattrs;
+	sl_loc loc;
+	sl_attr *locattr;	/* loc(...) as written, NULL if none */
+};
+
+struct sl_region {
+	sl_block *first, *last;
+	sl_op *parent;
+};
+
+struct sl_block {
+	sl_block *prev, *next;
+	sl_region *parent;
+	sl_value *args;
+	uint32_t nargs;
+	sl_op *first, *last;
+};
+
+struct sl_op {
+	sl_op *prev, *next;
+	sl_block *parent;
+	sl_op_kind kind;
+	sl_sym name;		/* full name, e.g. "stablehlo.add" */
+	uint32_t noperands, nresults, nregions;
+	uint32_t nattrs, nprops;
+	sl_value **operands;
+	sl_value *results;
+	sl_region *regions;
+	sl_named_attr *attrs;	/* discardable attributes, sorted by name */
+	sl_named_attr *props;	/* inherent attributes <{...}> of the generic form */
+	sl_loc loc;
+	sl_attr *locattr;	/* trailing loc(...), NULL if none */
+	uint32_t id;		/* scratch for passes */
+};
+
+struct sl_module {
+	sl_context *ctx;
+	sli_arena arena;
+	sl_op *top;		/* the builtin.module op */
+	bool implicit_top;	/* no `module` was written around the ops */
+	/* #alias = attr / !alias = type definitions, kept for debuginfo */
+	SL_VEC(sl_named_attr) loc_aliases;
+	size_t input_bytes;
+};
+
+/* Construction (arena-backed). */
+sl_op *sli_op_new(sl_module *m, sl_sym name, uint32_t noperands,
+                  uint32_t nresults, uint32_t nregions);
+sl_block *sli_block_new(sl_module *m, uint32_t nargs);
+void sli_block_append(sl_region *r, sl_block *b);
+void sli_op_append(sl_block *b, sl_op *op);
+void sli_op_insert_before(sl_op *before, sl_op *op);
+void sli_op_erase(sl_op *op);
+sl_op_kind sli_op_kind_lookup(const char *name, size_t n);
+
+/* Attribute access: discardable first, then inherent. */
+sl_attr *sli_op_attr(const sl_op *op, sl_sym name);
+sl_attr *sli_op_prop(const sl_op *op, sl_sym name);
+/* Finds an attribute in either list. */
+sl_attr *sli_op_get(const sl_op *op, sl_sym name);
+/* Sets (or, with attr NULL, removes) a discardable attribute. */
+void sli_op_set_attr(sl_module *m, sl_op *op, sl_sym name, sl_attr *attr);
+void sli_op_set_prop(sl_module *m, sl_op *op, sl_sym name, sl_attr *attr);
+/* Sorts a named-attribute array by name text, as MLIR dictionaries are. */
+void sli_sort_named(const sl_context *ctx, sl_named_attr *v, uint32_t n);
+
+static inline sl_block *
+sli_region_entry(const sl_region *r)
+{
+	return r->first;
+}
+
+/* The innermost enclosing op of `op` (NULL for the top module). */
+static inline sl_op *
+sli_op_parent(const sl_op *op)
+{
+	return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+}
+
+/* Finds `sdy.mesh @name` in the module that encloses op. */
+sl_op *sli_lookup_mesh(const sl_module *m, const sl_op *from, sl_sym name);
+/* Finds func.func @name at the top level of the module. */
+sl_op *sli_lookup_func(const sl_module *m, sl_sym name);
+/* The sym_name of an op with one (string attribute), else 0. */
+sl_sym sli_op_sym_name(const sl_module *m, const sl_op *op);
+
+/* Use counts: fills value->id with the number of uses of each value. */
+void sli_compute_use_counts(sl_op *root);
+
+/* Generic walk in pre-order; returning non-zero from fn stops the walk. */
+typedef int sli_walk_fn(sl_op *op, void *ud);
+int sli_walk(sl_op *root, sli_walk_fn *fn, void *ud);
+
+/* Attribute constructors. */
+sl_attr *sli_attr_new(sl_module *m, sl_attr_kind kind);
+sl_attr *sli_attr_string(sl_module *m, const char *s, size_t n);
+sl_attr *sli_attr_int(sl_module *m, int64_t v, sl_type *type);
+sl_attr *sli_attr_symref(sl_module *m, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,206 @@
+/* util.c - checked allocation, vectors, byte buffers, hashing, file reading. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void
+oom(void)
+{
+	fputs("shardlp: out of memory\n", stderr);
+	abort();
+}
+
+void *
+sli_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *
+sli_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *
+sli_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *
+sli_xstrndup(const char *s, size_t n)
+{
+	char *p = sli_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *
+sli_xstrdup(const char *s)
+{
+	return sli_xstrndup(s, strlen(s));
+}
+
+void
+sli_unreachable(const char *file, int line)
+{
+	fprintf(stderr, "shardlp: internal error at %s:%d\n", file, line);
+	abort();
+}
+
+void *
+sli_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 4;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			oom();
+		c *= 2;
+	}
+	if (c > SIZE_MAX / elem)
+		oom();
+	*cap = c;
+	return sli_xrealloc(p, c * elem);
+}
+
+void
+sli_buf_init(sli_buf *b)
+{
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
+
+void
+sli_buf_fini(sli_buf *b)
+{
+	free(b->p);
+	sli_buf_init(b);
+}
+
+void
+sli_buf_reserve(sli_buf *b, size_t extra)
+{
+	if (b->n + extra + 1 <= b->cap)
+		return;
+	b->p = sli_grow(b->p, &b->cap, b->n + extra + 1, 1);
+}
+
+void
+sli_buf_put(sli_buf *b, const char *s, size_t n)
+{
+	sli_buf_reserve(b, n);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+void
+sli_buf_puts(sli_buf *b, const char *s)
+{
+	sli_buf_put(b, s, strlen(s));
+}
+
+void
+sli_buf_vprintf(sli_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sli_buf_reserve(b, (size_t)n);
+	vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+	b->n += (size_t)n;
+}
+
+void
+sli_buf_printf(sli_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sli_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void
+sli_buf_i64(sli_buf *b, int64_t v)
+{
+	char tmp[24];
+	int i = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[i++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	sli_buf_reserve(b, (size_t)i + 1);
+	if (v < 0)
+		b->p[b->n++] = '-';
+	while (i)
+		b->p[b->n++] = tmp[--i];
+}
+
+const char *
+sli_buf_cstr(sli_buf *b)
+{
+	sli_buf_reserve(b, 0);
+	b->p[b->n] = 0;
+	return b->p;
+}
+
+uint64_t
+sli_hash(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+char *
+sli_read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *p = sli_xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap > SIZE_MAX / 2)
+				oom();
+			cap *= 2;
+			p = sli_xrealloc(p, cap);
+		}
+		size_t got = fread(p + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int err = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (err) {
+		free(p);
+		errno = EIO;
+		return NULL;
+	}
+	p[n] = 0;
+	*len = n;
+	return p;
+}
