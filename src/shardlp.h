@@ -66,6 +66,9 @@ void sl_diag_format(const sl_context *ctx, const sl_diag *d, FILE *out);
  */
 sl_module *sl_module_parse(sl_context *ctx, const char *name,
                            const char *text, size_t len);
+/* As sl_module_parse, numbering lines from first_line (for split inputs). */
+sl_module *sl_module_parse_at(sl_context *ctx, const char *name,
+                              const char *text, size_t len, unsigned first_line);
 /* Reads and parses a file ("-" is stdin). */
 sl_module *sl_module_parse_file(sl_context *ctx, const char *path);
 void sl_module_free(sl_module *m);
@@ -80,6 +83,18 @@ typedef struct sl_print_opts {
 
 /* Prints the module as MLIR would; returns 0, or -1 on a write error. */
 int sl_module_print(const sl_module *m, FILE *out, const sl_print_opts *opts);
+
+/*
+ * Passes, named by their shardlp-opt flag without the dash
+ * ("sdy-basic-propagate"); options as "key=value key2=value" or
+ * "{key=value}".  sl_pass_run returns 0, -1 after diagnostics, or -2 when
+ * the pass or an option is unknown (with a message in err).
+ */
+int sl_pass_run(sl_module *m, const char *name, const char *options,
+                char *err, size_t errlen);
+bool sl_pass_exists(const char *name);
+/* The i-th pass of the table (NULL past the end), with its summary. */
+const char *sl_pass_name(size_t i, const char **summary);
 
 const char *sl_version(void);
 

@@ -15,3 +15,51 @@ unit_tests_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 unit_tests_LDADD = libshardlp_core.la $(CUNIT_LIBS)
 
 TESTS += unit-tests
+
+### Shell tests: CLI exit codes and messages, golden outputs, man pages
+## Each script sources tests/setup.sh; the programs' paths come from here.
+
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = bash
+AM_TESTS_ENVIRONMENT = \
+	SHARDLP='$(abs_top_builddir)/shardlp$(EXEEXT)'; export SHARDLP; \
+	SHARDLP_OPT='$(abs_top_builddir)/shardlp-opt$(EXEEXT)'; export SHARDLP_OPT; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	MANDOC='$(MANDOC)'; export MANDOC;
+
+TESTS += \
+	%reldir%/cli/gen.sh \
+	%reldir%/cli/help.sh \
+	%reldir%/cli/opt.sh \
+	%reldir%/cli/verify.sh \
+	%reldir%/golden/run.sh \
+	%reldir%/man-lint.sh
+
+EXTRA_DIST += \
+	%reldir%/cli/gen.sh \
+	%reldir%/cli/help.sh \
+	%reldir%/cli/opt.sh \
+	%reldir%/cli/verify.sh \
+	%reldir%/conformance-floor \
+	%reldir%/golden/attention_print.mlir \
+	%reldir%/golden/diag_unknown_mesh.mlir \
+	%reldir%/golden/manual_print.mlir \
+	%reldir%/golden/mlp_print.mlir \
+	%reldir%/golden/run.sh \
+	%reldir%/golden/while_print.mlir \
+	%reldir%/man-lint.sh \
+	%reldir%/setup.sh
+
+### Benchmark and fuzzing: not part of `make check`
+
+EXTRA_DIST += \
+	%reldir%/bench.sh \
+	%reldir%/fuzz/fuzz_mlir.c \
+	%reldir%/fuzz/run.sh \
+	%reldir%/fuzz/seeds/attention.mlir \
+	%reldir%/fuzz/seeds/errors.mlir \
+	%reldir%/fuzz/seeds/generic.mlir \
+	%reldir%/fuzz/seeds/manual.mlir \
+	%reldir%/fuzz/seeds/mlp.mlir \
+	%reldir%/fuzz/seeds/while.mlir

@@ -1,0 +1,1979 @@
+/*
+ * mlir_parser.c - recursive-descent reader of MLIR text: the top level
+ * (aliases, implicit or explicit module), operations in the generic form
+ * and the custom forms of builtin and func ops, regions and blocks,
+ * builtin attributes and types, and SSA value scoping.  The custom forms
+ * of sdy and StableHLO ops live in mlir_sdy.c and mlir_stablehlo.c.
+ *
+ * Grammar (MLIR LangRef, the subset read here):
+ *   toplevel   = (alias-def | operation | file-metadata)*
+ *   alias-def  = '#' id '=' attribute | '!' id '=' type
+ *   operation  = (result (',' result)* '=')? (generic-op | custom-op) loc?
+ *   result     = '%' id (':' int)?
+ *   generic-op = string '(' operands? ')' ('<' dict '>')? ('(' region (',' region)* ')')?
+ *                dict? ':' function-type
+ *   region     = '{' (ops | block+) '}'
+ *   block      = '^' id ('(' arg (',' arg)* ')')? ':' ops
+ */
+#include "formats/mlir_parser.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 256 };
+
+/* ==================================================================== */
+/* Tokens and errors                                                     */
+/* ==================================================================== */
+
+void
+sli_p_next(sli_parser *P)
+{
+	P->tok = sli_lex_next(&P->lx);
+}
+
+sl_loc
+sli_p_tok_loc(const sli_parser *P, const sli_token *t)
+{
+	sl_loc l = {P->file, t->line, t->col};
+	return l;
+}
+
+sl_loc
+sli_p_loc(const sli_parser *P)
+{
+	return sli_p_tok_loc(P, &P->tok);
+}
+
+int
+sli_p_error_at(sli_parser *P, sl_loc loc, const char *fmt, ...)
+{
+	if (P->failed)
+		return -1;
+	P->failed = 1;
+	va_list ap;
+	va_start(ap, fmt);
+	sli_vdiag(P->ctx, SL_DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+sli_p_error(sli_parser *P, const char *fmt, ...)
+{
+	if (P->failed)
+		return -1;
+	P->failed = 1;
+	sl_loc loc = sli_p_loc(P);
+	if (P->tok.kind == SL_TOK_ERROR && P->lx.err) {
+		sli_error(P->ctx, loc, "%s", P->lx.err);
+		return -1;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	sli_vdiag(P->ctx, SL_DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+bool
+sli_p_accept(sli_parser *P, sli_tok_kind k)
+{
+	if (P->tok.kind != k)
+		return false;
+	sli_p_next(P);
+	return true;
+}
+
+int
+sli_p_expect(sli_parser *P, sli_tok_kind k, const char *what)
+{
+	if (sli_p_accept(P, k))
+		return 0;
+	return sli_p_error(P, "expected %s", what);
+}
+
+bool
+sli_p_is_kw(const sli_parser *P, const char *kw)
+{
+	size_t n = strlen(kw);
+	return P->tok.kind == SL_TOK_IDENT && P->tok.n == n && memcmp(P->tok.p, kw, n) == 0;
+}
+
+bool
+sli_p_accept_kw(sli_parser *P, const char *kw)
+{
+	if (!sli_p_is_kw(P, kw))
+		return false;
+	sli_p_next(P);
+	return true;
+}
+
+int
+sli_p_expect_kw(sli_parser *P, const char *kw)
+{
+	if (sli_p_accept_kw(P, kw))
+		return 0;
+	return sli_p_error(P, "expected '%s'", kw);
+}
+
+sl_sym
+sli_p_sym(sli_parser *P, const char *s)
+{
+	return sl_sym_intern(P->ctx, s, strlen(s));
+}
+
+static int
+enter(sli_parser *P)
+{
+	if (++P->depth > MAX_DEPTH)
+		return sli_p_error(P, "nesting is deeper than %d levels", MAX_DEPTH);
+	return 0;
+}
+
+static void
+leave(sli_parser *P)
+{
+	P->depth--;
+}
+
+/* ==================================================================== */
+/* SSA names: a chained hash table with LIFO scopes                      */
+/* ==================================================================== */
+
+typedef struct nent {
+	const char *p;
+	uint32_t n;
+	uint32_t next;		/* index+1 of the next entry in the bucket */
+	uint64_t hash;
+	sl_value *val;		/* first value bound to the name */
+	uint32_t count;		/* values bound (results of %x:N) */
+	sl_loc loc;
+} nent;
+
+struct sli_names {
+	SL_VEC(nent) v;
+	uint32_t *buckets;
+	size_t nb;
+};
+
+struct sli_scope {
+	struct sli_scope *up;
+	size_t mark;
+};
+
+static void
+names_rehash(struct sli_names *t)
+{
+	size_t nb = t->nb ? t->nb * 2 : 1024;
+	free(t->buckets);
+	t->buckets = sli_xcalloc(nb, sizeof *t->buckets);
+	t->nb = nb;
+	for (size_t i = 0; i < t->v.n; i++) {
+		size_t h = t->v.v[i].hash & (nb - 1);
+		t->v.v[i].next = t->buckets[h];
+		t->buckets[h] = (uint32_t)i + 1;
+	}
+}
+
+static nent *
+names_find(struct sli_names *t, const char *p, uint32_t n)
+{
+	if (!t->nb)
+		return NULL;
+	uint64_t h = sli_hash(p, n);
+	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
+		nent *e = &t->v.v[i - 1];
+		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+static void
+scope_push(sli_parser *P, struct sli_scope *s)
+{
+	s->up = P->scope;
+	s->mark = P->names->v.n;
+	P->scope = s;
+}
+
+static void
+scope_pop(sli_parser *P)
+{
+	struct sli_names *t = P->names;
+	size_t mark = P->scope->mark;
+	while (t->v.n > mark) {
+		nent *e = &t->v.v[t->v.n - 1];
+		t->buckets[e->hash & (t->nb - 1)] = e->next;
+		t->v.n--;
+	}
+	P->scope = P->scope->up;
+}
+
+/* Binds %name (token text includes '%') to count values starting at val. */
+static int
+bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
+{
+	struct sli_names *t = P->names;
+	const char *p = tok->p + 1;
+	uint32_t n = tok->n - 1;
+	nent *old = names_find(t, p, n);
+	if (old && (size_t)(old - t->v.v) >= P->scope->mark) {
+		sli_p_error_at(P, sli_p_tok_loc(P, tok), "redefinition of SSA value '%.*s'",
+		               (int)tok->n, tok->p);
+		return -1;
+	}
+	if ((t->v.n + 1) * 2 > t->nb)
+		names_rehash(t);
+	nent e = {p, n, 0, sli_hash(p, n), val, count, sli_p_tok_loc(P, tok)};
+	size_t h = e.hash & (t->nb - 1);
+	e.next = t->buckets[h];
+	SL_VEC_PUSH(t->v, e);
+	t->buckets[h] = (uint32_t)t->v.n;
+	return 0;
+}
+
+int
+sli_p_operand(sli_parser *P, sl_value **out)
+{
+	if (!sli_p_is(P, SL_TOK_PERCENT))
+		return sli_p_error(P, "expected SSA operand");
+	sli_token name = P->tok;
+	sli_p_next(P);
+	uint64_t index = 0;
+	bool has_index = false;
+	if (sli_p_is(P, SL_TOK_HASH) && P->tok.p == name.p + name.n) {
+		/* %x#N */
+		has_index = true;
+		for (uint32_t i = 1; i < P->tok.n; i++) {
+			char c = P->tok.p[i];
+			if (c < '0' || c > '9' || index > UINT32_MAX)
+				return sli_p_error(P, "invalid SSA value result number");
+			index = index * 10 + (uint64_t)(c - '0');
+		}
+		if (P->tok.n < 2)
+			return sli_p_error(P, "invalid SSA value result number");
+		sli_p_next(P);
+	}
+	nent *e = names_find(P->names, name.p + 1, name.n - 1);
+	if (!e)
+		return sli_p_error_at(P, sli_p_tok_loc(P, &name),
+		                      "use of undeclared SSA value name");
+	if (index >= e->count)
+		return sli_p_error_at(P, sli_p_tok_loc(P, &name),
+		                      "reference to invalid result number");
+	(void)has_index;
+	*out = e->val + index;
+	return 0;
+}
+
+int
+sli_p_optional_operand(sli_parser *P, sl_value **out)
+{
+	if (!sli_p_is(P, SL_TOK_PERCENT))
+		return 0;
+	return sli_p_operand(P, out) ? -1 : 1;
+}
+
+int
+sli_p_operand_list(sli_parser *P, sli_opstate *st)
+{
+	if (!sli_p_is(P, SL_TOK_PERCENT))
+		return 0;
+	do {
+		sl_value *v;
+		if (sli_p_operand(P, &v))
+			return -1;
+		SL_VEC_PUSH(st->operands, v);
+	} while (sli_p_accept(P, SL_TOK_COMMA));
+	return 0;
+}
+
+/* ==================================================================== */
+/* Scalars                                                                */
+/* ==================================================================== */
+
+/* Parses the digits of an INT token into *out; false on overflow. */
+static bool
+tok_u64(const sli_token *t, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (t->n > 2 && t->p[1] == 'x') {
+		for (uint32_t i = 2; i < t->n; i++) {
+			char c = t->p[i];
+			unsigned d = c <= '9' ? (unsigned)(c - '0') : (unsigned)((c | 32) - 'a' + 10);
+			if (v > (UINT64_MAX >> 4))
+				return false;
+			v = v << 4 | d;
+		}
+	} else {
+		for (uint32_t i = 0; i < t->n; i++) {
+			unsigned d = (unsigned)(t->p[i] - '0');
+			if (v > (UINT64_MAX - d) / 10)
+				return false;
+			v = v * 10 + d;
+		}
+	}
+	*out = v;
+	return true;
+}
+
+int
+sli_p_int(sli_parser *P, int64_t *out)
+{
+	bool neg = sli_p_accept(P, SL_TOK_MINUS);
+	if (!sli_p_is(P, SL_TOK_INT))
+		return sli_p_error(P, "expected integer value");
+	uint64_t u;
+	if (!tok_u64(&P->tok, &u) || u > (uint64_t)INT64_MAX + neg)
+		return sli_p_error(P, "integer value too large");
+	*out = neg ? (int64_t)(0 - u) : (int64_t)u;
+	sli_p_next(P);
+	return 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decodes a STRING token's escapes into the module arena. */
+static int
+decode_string(sli_parser *P, const sli_token *t, const char **s, size_t *n)
+{
+	const char *p = t->p + 1, *e = t->p + t->n - 1;
+	char *out = sli_arena_alloc(&P->m->arena, (size_t)(e - p) + 1);
+	size_t k = 0;
+	while (p < e) {
+		if (*p != '\\') {
+			out[k++] = *p++;
+			continue;
+		}
+		p++;
+		switch (*p) {
+		case 'n': out[k++] = '\n'; p++; break;
+		case 't': out[k++] = '\t'; p++; break;
+		case '\\': out[k++] = '\\'; p++; break;
+		case '"': out[k++] = '"'; p++; break;
+		default:
+			if (p + 1 < e && hexval(p[0]) >= 0 && hexval(p[1]) >= 0) {
+				out[k++] = (char)(hexval(p[0]) * 16 + hexval(p[1]));
+				p += 2;
+				break;
+			}
+			return sli_p_error_at(P, sli_p_tok_loc(P, t), "unknown escape in string literal");
+		}
+	}
+	out[k] = 0;
+	*s = out;
+	*n = k;
+	return 0;
+}
+
+int
+sli_p_string(sli_parser *P, const char **s, size_t *n)
+{
+	if (!sli_p_is(P, SL_TOK_STRING))
+		return sli_p_error(P, "expected string");
+	if (decode_string(P, &P->tok, s, n))
+		return -1;
+	sli_p_next(P);
+	return 0;
+}
+
+int
+sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
+{
+	SL_VEC(int64_t) tmp = {0};
+	if (sli_p_expect(P, SL_TOK_LSQUARE, "'['"))
+		return -1;
+	if (!sli_p_is(P, SL_TOK_RSQUARE)) {
+		do {
+			int64_t x;
+			if (sli_p_int(P, &x)) {
+				SL_VEC_FREE(tmp);
+				return -1;
+			}
+			SL_VEC_PUSH(tmp, x);
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+	}
+	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'")) {
+		SL_VEC_FREE(tmp);
+		return -1;
+	}
+	*n = (uint32_t)tmp.n;
+	*v = tmp.n ? sli_arena_dup(&P->m->arena, tmp.v, sizeof *tmp.v * tmp.n) : NULL;
+	SL_VEC_FREE(tmp);
+	return 0;
+}
+
+/* ==================================================================== */
+/* Raw scanning of balanced text (dense<...>, opaque attributes, loc)   */
+/* ==================================================================== */
+
+/*
+ * From p (at an opening bracket), returns the position just after the
+ * matching closer, skipping strings and treating "->" as no bracket.
+ * NULL when the text ends first.  Updates the lexer's line tracking.
+ */
+static const char *
+scan_balanced(sli_parser *P, const char *p)
+{
+	const char *e = P->lx.end;
+	size_t depth = 0;
+	while (p < e) {
+		char c = *p;
+		if (c == '"') {
+			p++;
+			while (p < e && *p != '"') {
+				if (*p == '\\')
+					p++;
+				p++;
+			}
+			if (p >= e)
+				return NULL;
+			p++;
+			continue;
+		}
+		if (c == '\n') {
+			P->lx.line++;
+			P->lx.line_start = p + 1;
+		} else if (c == '-' && p + 1 < e && p[1] == '>') {
+			p += 2;
+			continue;
+		} else if (c == '<' || c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == '>' || c == ')' || c == ']' || c == '}') {
+			if (depth == 0)
+				return NULL;
+			if (--depth == 0)
+				return p + 1;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/* Consumes balanced text that starts at the current token's first byte
+ * with an opener at `open`; returns the end, or NULL after an error. */
+static const char *
+take_balanced(sli_parser *P, const char *open, const char *what)
+{
+	const char *end = scan_balanced(P, open);
+	if (!end) {
+		sli_p_error(P, "unbalanced brackets in %s", what);
+		return NULL;
+	}
+	P->lx.cur = end;
+	sli_p_next(P);
+	return end;
+}
+
+/* ==================================================================== */
+/* Types                                                                  */
+/* ==================================================================== */
+
+typedef struct tcent {
+	const char *p;
+	uint32_t n;
+	sl_type *type;
+} tcent;
+
+struct sli_typecache {
+	tcent *slots;
+	size_t nslots, count;
+};
+
+static sl_type *
+tc_find(struct sli_typecache *c, const char *p, uint32_t n, uint64_t h)
+{
+	if (!c->nslots)
+		return NULL;
+	for (size_t i = h & (c->nslots - 1); c->slots[i].p; i = (i + 1) & (c->nslots - 1))
+		if (c->slots[i].n == n && memcmp(c->slots[i].p, p, n) == 0)
+			return c->slots[i].type;
+	return NULL;
+}
+
+static void
+tc_insert(struct sli_typecache *c, const char *p, uint32_t n, sl_type *t)
+{
+	if ((c->count + 1) * 2 > c->nslots) {
+		size_t ns = c->nslots ? c->nslots * 2 : 256;
+		tcent *slots = sli_xcalloc(ns, sizeof *slots);
+		for (size_t i = 0; i < c->nslots; i++) {
+			if (!c->slots[i].p)
+				continue;
+			size_t j = sli_hash(c->slots[i].p, c->slots[i].n) & (ns - 1);
+			while (slots[j].p)
+				j = (j + 1) & (ns - 1);
+			slots[j] = c->slots[i];
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->nslots = ns;
+	}
+	size_t j = sli_hash(p, n) & (c->nslots - 1);
+	while (c->slots[j].p)
+		j = (j + 1) & (c->nslots - 1);
+	c->slots[j].p = p;
+	c->slots[j].n = n;
+	c->slots[j].type = t;
+	c->count++;
+}
+
+typedef struct sli_alias {
+	const char *p;		/* name with its '#' or '!' */
+	uint32_t n;
+	sl_attr *attr;
+	sl_type *type;
+} sli_alias;
+
+static sli_alias *
+find_alias(sli_parser *P, const sli_token *t)
+{
+	for (size_t i = 0; i < P->naliases; i++)
+		if (P->aliases[i].n == t->n && memcmp(P->aliases[i].p, t->p, t->n) == 0)
+			return &P->aliases[i];
+	return NULL;
+}
+
+static bool
+is_elem_type_name(const char *p, uint32_t n)
+{
+	if (n >= 2 && (p[0] == 'i' || p[0] == 'f')) {
+		uint32_t i = 1;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == n)
+			return true;
+		if (p[0] == 'f' && i > 1)
+			return true;	/* f8E4M3FN and friends */
+	}
+	if (n >= 3 && (p[0] == 's' || p[0] == 'u') && p[1] == 'i') {
+		uint32_t i = 2;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		return i == n;
+	}
+	return (n == 4 && (!memcmp(p, "bf16", 4) || !memcmp(p, "tf32", 4) || !memcmp(p, "none", 4))) ||
+	       (n == 5 && !memcmp(p, "index", 5));
+}
+
+static bool
+is_type_start(const sli_parser *P)
+{
+	const sli_token *t = &P->tok;
+	if (t->kind == SL_TOK_BANG || t->kind == SL_TOK_LPAREN)
+		return true;
+	if (t->kind != SL_TOK_IDENT)
+		return false;
+	return is_elem_type_name(t->p, t->n) || sli_p_is_kw(P, "tensor") ||
+	       sli_p_is_kw(P, "tuple") || sli_p_is_kw(P, "complex") ||
+	       sli_p_is_kw(P, "vector") || sli_p_is_kw(P, "memref");
+}
+
+/* Parses the dims and element type of tensor<...>; current token is '<'. */
+static int
+parse_tensor_body(sli_parser *P, sl_type **out)
+{
+	const char *p = P->tok.p + 1, *e = P->lx.end;
+	SL_VEC(int64_t) dims = {0};
+	bool unranked = false;
+	int rc = -1;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < e && *p == '*') {
+		if (p + 1 >= e || p[1] != 'x') {
+			P->lx.cur = p;
+			sli_p_next(P);
+			sli_p_error(P, "expected 'x' in unranked tensor type");
+			goto done;
+		}
+		unranked = true;
+		p += 2;
+	} else {
+		for (;;) {
+			int64_t d;
+			const char *q = p;
+			if (q < e && *q == '?') {
+				d = SL_DYN;
+				q++;
+			} else if (q < e && *q >= '0' && *q <= '9') {
+				uint64_t v = 0;
+				while (q < e && *q >= '0' && *q <= '9') {
+					unsigned dig = (unsigned)(*q - '0');
+					if (v > ((uint64_t)INT64_MAX - dig) / 10) {
+						P->lx.cur = p;
+						sli_p_next(P);
+						sli_p_error(P, "dimension size is too large");
+						goto done;
+					}
+					v = v * 10 + dig;
+					q++;
+				}
+				d = (int64_t)v;
+			} else {
+				break;
+			}
+			if (q >= e || *q != 'x') {
+				P->lx.cur = q;
+				sli_p_next(P);
+				sli_p_error(P, "expected 'x' in dimension list");
+				goto done;
+			}
+			SL_VEC_PUSH(dims, d);
+			p = q + 1;
+		}
+	}
+	P->lx.cur = p;
+	sli_p_next(P);
+	sl_type *elem;
+	if (sli_p_type(P, &elem))
+		goto done;
+	sl_sym enc = 0;
+	if (sli_p_accept(P, SL_TOK_COMMA)) {
+		const char *start = P->tok.p;
+		sl_attr *a;
+		if (sli_p_attr(P, &a))
+			goto done;
+		const char *end = P->tok.p;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\n'))
+			end--;
+		enc = sl_sym_intern(P->ctx, start, (size_t)(end - start));
+	}
+	if (sli_p_expect(P, SL_TOK_GREATER, "'>' in tensor type"))
+		goto done;
+	if (dims.n > UINT32_MAX / 2) {
+		sli_p_error(P, "tensor rank is too large");
+		goto done;
+	}
+	*out = sli_type_tensor(P->ctx, (uint32_t)dims.n, dims.v, elem, enc, unranked);
+	rc = 0;
+done:
+	SL_VEC_FREE(dims);
+	return rc;
+}
+
+static int
+parse_type_uncached(sli_parser *P, sl_type **out)
+{
+	sli_token t = P->tok;
+	if (t.kind == SL_TOK_IDENT) {
+		if (sli_p_is_kw(P, "tensor")) {
+			sli_p_next(P);
+			if (!sli_p_is(P, SL_TOK_LESS))
+				return sli_p_error(P, "expected '<' in tensor type");
+			return parse_tensor_body(P, out);
+		}
+		if (sli_p_is_kw(P, "tuple")) {
+			sli_p_next(P);
+			if (sli_p_expect(P, SL_TOK_LESS, "'<'"))
+				return -1;
+			sli_typevec ts = {0};
+			if (!sli_p_is(P, SL_TOK_GREATER) && sli_p_type_list(P, &ts)) {
+				SL_VEC_FREE(ts);
+				return -1;
+			}
+			if (sli_p_expect(P, SL_TOK_GREATER, "'>'")) {
+				SL_VEC_FREE(ts);
+				return -1;
+			}
+			*out = sli_type_tuple(P->ctx, (uint32_t)ts.n, ts.v);
+			SL_VEC_FREE(ts);
+			return 0;
+		}
+		if (sli_p_is_kw(P, "complex")) {
+			sli_p_next(P);
+			if (sli_p_expect(P, SL_TOK_LESS, "'<'"))
+				return -1;
+			sl_type *inner;
+			if (sli_p_type(P, &inner) || sli_p_expect(P, SL_TOK_GREATER, "'>'"))
+				return -1;
+			sli_buf b;
+			sli_buf_init(&b);
+			sli_buf_printf(&b, "complex<%s>", sl_sym_str(P->ctx, inner->text));
+			*out = sli_type_elem(P->ctx, b.p, b.n);
+			sli_buf_fini(&b);
+			return 0;
+		}
+		if (sli_p_is_kw(P, "vector") || sli_p_is_kw(P, "memref")) {
+			sli_p_next(P);
+			const char *end = take_balanced(P, P->tok.p, "type");
+			if (!end)
+				return -1;
+			*out = sli_type_other(P->ctx, t.p, (size_t)(end - t.p));
+			return 0;
+		}
+		if (is_elem_type_name(t.p, t.n)) {
+			sli_p_next(P);
+			*out = sli_type_elem(P->ctx, t.p, t.n);
+			return 0;
+		}
+		return sli_p_error(P, "expected type, found '%.*s'", (int)t.n, t.p);
+	}
+	if (t.kind == SL_TOK_BANG) {
+		if (t.n == 16 && memcmp(t.p, "!stablehlo.token", 16) == 0) {
+			sli_p_next(P);
+			*out = sli_type_token(P->ctx);
+			return 0;
+		}
+		sli_alias *al = find_alias(P, &t);
+		if (al && al->type) {
+			sli_p_next(P);
+			*out = al->type;
+			return 0;
+		}
+		if (t.n < 2 || !memchr(t.p, '.', t.n))
+			return sli_p_error(P, "undefined symbol alias id '%.*s'", (int)t.n - 1, t.p + 1);
+		/* !dialect.type or !dialect.type<...>: kept as text */
+		const char *end = t.p + t.n;
+		if (end < P->lx.end && *end == '<') {
+			end = scan_balanced(P, end);
+			if (!end)
+				return sli_p_error(P, "unbalanced brackets in type");
+		}
+		P->lx.cur = end;
+		sli_p_next(P);
+		*out = sli_type_other(P->ctx, t.p, (size_t)(end - t.p));
+		return 0;
+	}
+	if (t.kind == SL_TOK_LPAREN) {
+		sli_typevec ins = {0}, outs = {0};
+		int rc = sli_p_functional_type(P, &ins, &outs);
+		if (!rc)
+			*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
+		SL_VEC_FREE(ins);
+		SL_VEC_FREE(outs);
+		return rc;
+	}
+	return sli_p_error(P, "expected type");
+}
+
+int
+sli_p_type(sli_parser *P, sl_type **out)
+{
+	if (enter(P))
+		return -1;
+	int rc;
+	if (sli_p_is_kw(P, "tensor")) {
+		/* Fast path: identical spellings of tensor types are frequent. */
+		const char *start = P->tok.p, *lt = start + P->tok.n;
+		uint32_t line = P->lx.line;
+		const char *ls = P->lx.line_start;
+		const char *end = lt < P->lx.end && *lt == '<' ? scan_balanced(P, lt) : NULL;
+		P->lx.line = line;
+		P->lx.line_start = ls;
+		if (end && memchr(start, '\n', (size_t)(end - start)) == NULL) {
+			uint32_t n = (uint32_t)(end - start);
+			uint64_t h = sli_hash(start, n);
+			sl_type *t = tc_find(P->typecache, start, n, h);
+			if (t) {
+				P->lx.cur = end;
+				sli_p_next(P);
+				*out = t;
+				leave(P);
+				return 0;
+			}
+			rc = parse_type_uncached(P, out);
+			if (!rc && P->tok.p >= end)
+				tc_insert(P->typecache, start, n, *out);
+			leave(P);
+			return rc;
+		}
+	}
+	rc = parse_type_uncached(P, out);
+	leave(P);
+	return rc;
+}
+
+int
+sli_p_type_list(sli_parser *P, sli_typevec *out)
+{
+	do {
+		sl_type *t;
+		if (sli_p_type(P, &t))
+			return -1;
+		SL_VEC_PUSH(*out, t);
+	} while (sli_p_accept(P, SL_TOK_COMMA));
+	return 0;
+}
+
+/* '(' types? ')' or a single type (as a function result). */
+static int
+parse_type_list_parens(sli_parser *P, sli_typevec *out, bool allow_single)
+{
+	if (sli_p_accept(P, SL_TOK_LPAREN)) {
+		if (sli_p_accept(P, SL_TOK_RPAREN))
+			return 0;
+		if (sli_p_type_list(P, out))
+			return -1;
+		return sli_p_expect(P, SL_TOK_RPAREN, "')'");
+	}
+	if (!allow_single)
+		return sli_p_error(P, "expected '('");
+	sl_type *t;
+	if (sli_p_type(P, &t))
+		return -1;
+	SL_VEC_PUSH(*out, t);
+	return 0;
+}
+
+int
+sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+{
+	if (parse_type_list_parens(P, ins, false))
+		return -1;
+	if (sli_p_expect(P, SL_TOK_ARROW, "'->'"))
+		return -1;
+	return parse_type_list_parens(P, outs, true);
+}
+
+/* ==================================================================== */
+/* Attributes                                                             */
+/* ==================================================================== */
+
+sl_attr *
+sli_p_named_get(const sli_namedvec *v, sl_sym name)
+{
+	return sli_dict_get(v->v, (uint32_t)v->n, name);
+}
+
+void
+sli_p_named_add(sli_namedvec *v, sl_sym name, sl_attr *a)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i].name == name) {
+			v->v[i].attr = a;
+			return;
+		}
+	sl_named_attr na = {name, a};
+	SL_VEC_PUSH(*v, na);
+}
+
+static sl_attr *
+new_attr(sli_parser *P, sl_attr_kind k, sl_loc loc)
+{
+	sl_attr *a = sli_attr_new(P->m, k);
+	a->loc = loc;
+	return a;
+}
+
+/* Optional ": type" after a literal. */
+static int
+optional_colon_type(sli_parser *P, sl_type **t)
+{
+	*t = NULL;
+	if (!sli_p_accept(P, SL_TOK_COLON))
+		return 0;
+	return sli_p_type(P, t);
+}
+
+static int
+parse_dense_array(sli_parser *P, sl_attr *a)
+{
+	/* array<i64: 1, 2> ; current token is '<' */
+	sli_p_next(P);
+	sl_type *elem;
+	if (sli_p_type(P, &elem))
+		return -1;
+	a->u.darr.elem = elem;
+	SL_VEC(int64_t) v = {0};
+	const char *start = P->tok.p;
+	bool ints = true;
+	if (sli_p_accept(P, SL_TOK_COLON)) {
+		start = P->tok.p;
+		do {
+			bool neg = sli_p_accept(P, SL_TOK_MINUS);
+			uint64_t u;
+			if (sli_p_is(P, SL_TOK_INT) && tok_u64(&P->tok, &u)) {
+				SL_VEC_PUSH(v, neg ? (int64_t)(0 - u) : (int64_t)u);
+				sli_p_next(P);
+			} else if (sli_p_is_kw(P, "true") || sli_p_is_kw(P, "false")) {
+				SL_VEC_PUSH(v, sli_p_is_kw(P, "true"));
+				sli_p_next(P);
+			} else if (sli_p_is(P, SL_TOK_FLOAT) || sli_p_is(P, SL_TOK_INT)) {
+				ints = false;
+				sli_p_next(P);
+			} else {
+				SL_VEC_FREE(v);
+				return sli_p_error(P, "expected integer or float in array");
+			}
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+	}
+	const char *end = P->tok.p;
+	if (sli_p_expect(P, SL_TOK_GREATER, "'>'")) {
+		SL_VEC_FREE(v);
+		return -1;
+	}
+	a->u.darr.n = (uint32_t)v.n;
+	a->u.darr.v = v.n ? sli_arena_dup(&P->m->arena, v.v, sizeof *v.v * v.n) : NULL;
+	if (!ints || elem->bits == 1) {
+		while (end > start && (end[-1] == ' ' || end[-1] == '\n'))
+			end--;
+		a->u.darr.text = sl_sym_intern(P->ctx, start, (size_t)(end - start));
+	}
+	SL_VEC_FREE(v);
+	return 0;
+}
+
+static bool
+is_sdy_mnemonic(const sli_token *t, const char **mn, size_t *n)
+{
+	if (t->n > 5 && memcmp(t->p, "#sdy.", 5) == 0) {
+		*mn = t->p + 5;
+		*n = t->n - 5;
+		return true;
+	}
+	if (t->n == 4 && memcmp(t->p, "#sdy", 4) == 0) {
+		*mn = "";
+		*n = 0;
+		return true;
+	}
+	return false;
+}
+
+static int
+parse_attr_inner(sli_parser *P, sl_attr **out)
+{
+	sli_token t = P->tok;
+	sl_loc loc = sli_p_loc(P);
+	sl_attr *a;
+	switch (t.kind) {
+	case SL_TOK_MINUS:
+	case SL_TOK_INT:
+	case SL_TOK_FLOAT: {
+		bool neg = sli_p_accept(P, SL_TOK_MINUS);
+		sli_token num = P->tok;
+		if (num.kind != SL_TOK_INT && num.kind != SL_TOK_FLOAT)
+			return sli_p_error(P, "expected integer or float");
+		sli_p_next(P);
+		sl_type *ty;
+		if (optional_colon_type(P, &ty))
+			return -1;
+		const char *s = neg ? t.p : num.p;
+		size_t n = (size_t)(num.p + num.n - s);
+		bool isfloat = num.kind == SL_TOK_FLOAT ||
+		               (ty && ty->kind == SL_TYPE_ELEM &&
+		                (sl_sym_str(P->ctx, ty->text)[0] == 'f' ||
+		                 sl_sym_str(P->ctx, ty->text)[0] == 'b'));
+		if (isfloat) {
+			a = new_attr(P, SL_ATTR_FLOAT, loc);
+			a->u.f.text = sl_sym_intern(P->ctx, s, n);
+			a->u.f.type = ty ? ty : sli_type_elem(P->ctx, "f64", 3);
+		} else {
+			a = new_attr(P, SL_ATTR_INT, loc);
+			uint64_t u;
+			bool ok = tok_u64(&num, &u) && u <= (uint64_t)INT64_MAX + neg;
+			bool hex = num.n > 2 && num.p[1] == 'x';
+			a->u.i.v = ok ? (neg ? (int64_t)(0 - u) : (int64_t)u) : 0;
+			a->u.i.type = ty ? ty : sli_type_elem(P->ctx, "i64", 3);
+			if (!ok || hex) {
+				a->u.i.big = true;
+				a->u.i.text = sl_sym_intern(P->ctx, s, n);
+			}
+		}
+		break;
+	}
+	case SL_TOK_STRING: {
+		a = new_attr(P, SL_ATTR_STRING, loc);
+		if (sli_p_string(P, &a->u.s.p, &a->u.s.n))
+			return -1;
+		sl_type *ty;
+		if (optional_colon_type(P, &ty))
+			return -1;
+		if (ty) {
+			/* "..." : type keeps its type as opaque text */
+			sl_attr *o = new_attr(P, SL_ATTR_OPAQUE, loc);
+			const char *end = P->tok.p;
+			while (end > t.p && (end[-1] == ' ' || end[-1] == '\n'))
+				end--;
+			o->u.text.p = sli_arena_strndup(&P->m->arena, t.p, (size_t)(end - t.p));
+			o->u.text.n = (size_t)(end - t.p);
+			a = o;
+		}
+		break;
+	}
+	case SL_TOK_LSQUARE: {
+		sli_p_next(P);
+		SL_VEC(sl_attr *) v = {0};
+		if (!sli_p_is(P, SL_TOK_RSQUARE)) {
+			do {
+				sl_attr *e;
+				if (sli_p_attr(P, &e)) {
+					SL_VEC_FREE(v);
+					return -1;
+				}
+				SL_VEC_PUSH(v, e);
+			} while (sli_p_accept(P, SL_TOK_COMMA));
+		}
+		if (sli_p_expect(P, SL_TOK_RSQUARE, "']'")) {
+			SL_VEC_FREE(v);
+			return -1;
+		}
+		a = new_attr(P, SL_ATTR_ARRAY, loc);
+		a->u.arr.n = (uint32_t)v.n;
+		a->u.arr.v = v.n ? sli_arena_dup(&P->m->arena, v.v, sizeof *v.v * v.n) : NULL;
+		SL_VEC_FREE(v);
+		break;
+	}
+	case SL_TOK_LBRACE: {
+		sli_namedvec v = {0};
+		if (sli_p_optional_attr_dict(P, &v) < 0) {
+			SL_VEC_FREE(v);
+			return -1;
+		}
+		a = new_attr(P, SL_ATTR_DICT, loc);
+		sli_sort_named(P->ctx, v.v, (uint32_t)v.n);
+		a->u.dict.n = (uint32_t)v.n;
+		a->u.dict.v = v.n ? sli_arena_dup(&P->m->arena, v.v, sizeof *v.v * v.n) : NULL;
+		SL_VEC_FREE(v);
+		break;
+	}
+	case SL_TOK_AT: {
+		/* @a or @a::@b */
+		const char *start = t.p + 1;
+		const char *end = t.p + t.n;
+		sli_p_next(P);
+		while (sli_p_is(P, SL_TOK_COLONCOLON)) {
+			sli_p_next(P);
+			if (!sli_p_is(P, SL_TOK_AT))
+				return sli_p_error(P, "expected symbol reference");
+			end = P->tok.p + P->tok.n;
+			sli_p_next(P);
+		}
+		a = new_attr(P, SL_ATTR_SYMREF, loc);
+		a->u.text.p = sli_arena_strndup(&P->m->arena, start, (size_t)(end - start));
+		a->u.text.n = (size_t)(end - start);
+		break;
+	}
+	case SL_TOK_HASH: {
+		const char *mn;
+		size_t mnn;
+		if (is_sdy_mnemonic(&t, &mn, &mnn)) {
+			sli_p_next(P);
+			if (sli_p_sdy_attr(P, mn, mnn, &a))
+				return -1;
+			a->loc = loc;
+			break;
+		}
+		sli_alias *al = find_alias(P, &t);
+		if (al && al->attr) {
+			sli_p_next(P);
+			a = al->attr;
+			break;
+		}
+		const char *end = t.p + t.n;
+		if (end < P->lx.end && *end == '<') {
+			end = scan_balanced(P, end);
+			if (!end)
+				return sli_p_error(P, "unbalanced brackets in attribute");
+		} else if (!memchr(t.p, '.', t.n)) {
+			return sli_p_error(P, "undefined symbol alias id '%.*s'", (int)t.n - 1, t.p + 1);
+		}
+		P->lx.cur = end;
+		sli_p_next(P);
+		a = new_attr(P, SL_ATTR_OPAQUE, loc);
+		a->u.text.p = sli_arena_strndup(&P->m->arena, t.p, (size_t)(end - t.p));
+		a->u.text.n = (size_t)(end - t.p);
+		break;
+	}
+	case SL_TOK_IDENT:
+		if (sli_p_is_kw(P, "true") || sli_p_is_kw(P, "false")) {
+			a = new_attr(P, SL_ATTR_BOOL, loc);
+			a->u.b = sli_p_is_kw(P, "true");
+			sli_p_next(P);
+			break;
+		}
+		if (sli_p_is_kw(P, "unit")) {
+			sli_p_next(P);
+			a = new_attr(P, SL_ATTR_UNIT, loc);
+			break;
+		}
+		if (sli_p_is_kw(P, "array")) {
+			sli_p_next(P);
+			if (!sli_p_is(P, SL_TOK_LESS))
+				return sli_p_error(P, "expected '<' after 'array'");
+			a = new_attr(P, SL_ATTR_DENSE_ARRAY, loc);
+			if (parse_dense_array(P, a))
+				return -1;
+			break;
+		}
+		if (sli_p_is_kw(P, "dense")) {
+			sli_p_next(P);
+			if (!sli_p_is(P, SL_TOK_LESS))
+				return sli_p_error(P, "expected '<' after 'dense'");
+			const char *open = P->tok.p;
+			const char *end = take_balanced(P, open, "dense attribute");
+			if (!end)
+				return -1;
+			a = new_attr(P, SL_ATTR_DENSE, loc);
+			a->u.dense.body = sli_arena_strndup(&P->m->arena, open + 1, (size_t)(end - open - 2));
+			a->u.dense.n = (size_t)(end - open - 2);
+			if (sli_p_expect(P, SL_TOK_COLON, "':'") || sli_p_type(P, &a->u.dense.type))
+				return -1;
+			break;
+		}
+		if (sli_p_is_kw(P, "loc")) {
+			if (sli_p_optional_loc(P, &a) < 0)
+				return -1;
+			break;
+		}
+		if (sli_p_is_kw(P, "dense_resource") || sli_p_is_kw(P, "sparse") ||
+		    sli_p_is_kw(P, "affine_map") || sli_p_is_kw(P, "affine_set") ||
+		    sli_p_is_kw(P, "strided") || sli_p_is_kw(P, "distinct") ||
+		    sli_p_is_kw(P, "opaque") || sli_p_is_kw(P, "dense_array")) {
+			sli_p_next(P);
+			const char *p = P->tok.p;
+			if (sli_p_is(P, SL_TOK_LSQUARE)) {	/* distinct[N]<...> */
+				p = scan_balanced(P, p);
+				if (!p)
+					return sli_p_error(P, "unbalanced brackets in attribute");
+				while (p < P->lx.end && *p == ' ')
+					p++;
+			}
+			if (p >= P->lx.end || *p != '<')
+				return sli_p_error(P, "expected '<'");
+			const char *end = scan_balanced(P, p);
+			if (!end)
+				return sli_p_error(P, "unbalanced brackets in attribute");
+			P->lx.cur = end;
+			sli_p_next(P);
+			sl_type *ty;
+			if (optional_colon_type(P, &ty))
+				return -1;
+			const char *tend = ty ? P->tok.p : end;
+			while (tend > t.p && (tend[-1] == ' ' || tend[-1] == '\n'))
+				tend--;
+			a = new_attr(P, SL_ATTR_OPAQUE, loc);
+			a->u.text.p = sli_arena_strndup(&P->m->arena, t.p, (size_t)(tend - t.p));
+			a->u.text.n = (size_t)(tend - t.p);
+			break;
+		}
+		/* fall through: a type used as an attribute */
+	default:
+		if (is_type_start(P)) {
+			a = new_attr(P, SL_ATTR_TYPE, loc);
+			if (sli_p_type(P, &a->u.type))
+				return -1;
+			break;
+		}
+		return sli_p_error(P, "expected attribute value");
+	}
+	*out = a;
+	return 0;
+}
+
+int
+sli_p_attr(sli_parser *P, sl_attr **out)
+{
+	if (enter(P))
+		return -1;
+	int rc = parse_attr_inner(P, out);
+	leave(P);
+	return rc;
+}
+
+int
+sli_p_optional_attr_dict(sli_parser *P, sli_namedvec *out)
+{
+	if (!sli_p_is(P, SL_TOK_LBRACE))
+		return 0;
+	sli_p_next(P);
+	if (sli_p_accept(P, SL_TOK_RBRACE))
+		return 1;
+	do {
+		sl_sym name;
+		sl_loc loc = sli_p_loc(P);
+		if (sli_p_is(P, SL_TOK_IDENT)) {
+			name = sl_sym_intern(P->ctx, P->tok.p, P->tok.n);
+			sli_p_next(P);
+		} else if (sli_p_is(P, SL_TOK_STRING)) {
+			const char *s;
+			size_t n;
+			if (sli_p_string(P, &s, &n))
+				return -1;
+			name = sl_sym_intern(P->ctx, s, n);
+		} else {
+			return sli_p_error(P, "expected attribute name");
+		}
+		sl_attr *a;
+		if (sli_p_accept(P, SL_TOK_EQUAL)) {
+			if (sli_p_attr(P, &a))
+				return -1;
+		} else {
+			a = new_attr(P, SL_ATTR_UNIT, loc);
+		}
+		if (sli_p_named_get(out, name))
+			return sli_p_error_at(P, loc, "duplicate key '%s' in dictionary attribute",
+			                      sl_sym_str(P->ctx, name));
+		sli_p_named_add(out, name, a);
+	} while (sli_p_accept(P, SL_TOK_COMMA));
+	if (sli_p_expect(P, SL_TOK_RBRACE, "'}' in attribute dictionary"))
+		return -1;
+	return 1;
+}
+
+int
+sli_p_optional_attr_dict_with_keyword(sli_parser *P, sli_namedvec *out)
+{
+	if (!sli_p_accept_kw(P, "attributes"))
+		return 0;
+	if (!sli_p_is(P, SL_TOK_LBRACE))
+		return sli_p_error(P, "expected '{'");
+	return sli_p_optional_attr_dict(P, out);
+}
+
+int
+sli_p_optional_loc(sli_parser *P, sl_attr **out)
+{
+	if (!sli_p_is_kw(P, "loc"))
+		return 0;
+	sli_token t = P->tok;
+	sli_p_next(P);
+	if (!sli_p_is(P, SL_TOK_LPAREN))
+		return sli_p_error(P, "expected '(' in location");
+	const char *end = take_balanced(P, P->tok.p, "location");
+	if (!end)
+		return -1;
+	sl_attr *a = new_attr(P, SL_ATTR_LOC, sli_p_tok_loc(P, &t));
+	a->u.text.p = sli_arena_strndup(&P->m->arena, t.p, (size_t)(end - t.p));
+	a->u.text.n = (size_t)(end - t.p);
+	*out = a;
+	return 1;
+}
+
+/* ==================================================================== */
+/* Operations                                                             */
+/* ==================================================================== */
+
+static int parse_op(sli_parser *P, sl_block *b);
+
+typedef struct result_name {
+	sli_token tok;
+	uint32_t count;
+} result_name;
+
+static void
+opstate_fini(sli_opstate *st)
+{
+	SL_VEC_FREE(st->operands);
+	SL_VEC_FREE(st->result_types);
+	SL_VEC_FREE(st->attrs);
+	SL_VEC_FREE(st->props);
+	SL_VEC_FREE(st->regions);
+}
+
+static sl_named_attr *
+dup_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
+{
+	*n = (uint32_t)v->n;
+	if (!v->n)
+		return NULL;
+	sl_named_attr *out = sli_arena_dup(&P->m->arena, v->v, sizeof *v->v * v->n);
+	sli_sort_named(P->ctx, out, *n);
+	return out;
+}
+
+int
+sli_p_arg_list(sli_parser *P, sli_argvec *out, bool allow_attrs)
+{
+	if (sli_p_expect(P, SL_TOK_LPAREN, "'('"))
+		return -1;
+	if (sli_p_accept(P, SL_TOK_RPAREN))
+		return 0;
+	do {
+		sli_argdef d = {0};
+		if (!sli_p_is(P, SL_TOK_PERCENT))
+			return sli_p_error(P, "expected SSA identifier");
+		d.name = P->tok;
+		d.loc = sli_p_loc(P);
+		sli_p_next(P);
+		if (sli_p_expect(P, SL_TOK_COLON, "':'") || sli_p_type(P, &d.type))
+			return -1;
+		if (allow_attrs && sli_p_is(P, SL_TOK_LBRACE)) {
+			sli_namedvec v = {0};
+			if (sli_p_optional_attr_dict(P, &v) < 0) {
+				SL_VEC_FREE(v);
+				return -1;
+			}
+			d.attrs = dup_named(P, &v, &d.nattrs);
+			SL_VEC_FREE(v);
+		}
+		if (sli_p_optional_loc(P, &d.locattr) < 0)
+			return -1;
+		SL_VEC_PUSH(*out, d);
+	} while (sli_p_accept(P, SL_TOK_COMMA));
+	return sli_p_expect(P, SL_TOK_RPAREN, "')'");
+}
+
+static int
+define_args(sli_parser *P, sl_block *b, const sli_argdef *args, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		sl_value *v = &b->args[i];
+		v->type = args[i].type;
+		v->attrs = args[i].attrs;
+		v->nattrs = args[i].nattrs;
+		v->loc = args[i].loc;
+		v->locattr = args[i].locattr;
+		if (args[i].name.n && bind(P, &args[i].name, v, 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Ops of one block until '}' or the next block label. */
+static int
+parse_block_body(sli_parser *P, sl_block *b)
+{
+	while (!sli_p_is(P, SL_TOK_RBRACE) && !sli_p_is(P, SL_TOK_CARET)) {
+		if (sli_p_is(P, SL_TOK_EOF))
+			return sli_p_error(P, "expected '}' to end region");
+		if (parse_op(P, b))
+			return -1;
+	}
+	return 0;
+}
+
+int
+sli_p_region(sli_parser *P, sl_region **out, const sli_argdef *args, uint32_t nargs)
+{
+	sl_loc open = sli_p_loc(P);
+	if (sli_p_expect(P, SL_TOK_LBRACE, "'{' to begin a region"))
+		return -1;
+	if (enter(P))
+		return -1;
+	sl_region *r = SL_NEW(&P->m->arena, sl_region);
+	struct sli_scope scope;
+	scope_push(P, &scope);
+	int rc = -1;
+	if (args) {
+		sl_block *b = sli_block_new(P->m, nargs);
+		sli_block_append(r, b);
+		if (define_args(P, b, args, nargs) || parse_block_body(P, b))
+			goto done;
+		if (sli_p_is(P, SL_TOK_CARET)) {
+			sli_p_error(P, "invalid block name in region with named arguments");
+			goto done;
+		}
+	} else if (!sli_p_is(P, SL_TOK_RBRACE)) {
+		bool first = true;
+		while (!sli_p_is(P, SL_TOK_RBRACE)) {
+			sli_argvec av = {0};
+			if (sli_p_is(P, SL_TOK_CARET)) {
+				sli_p_next(P);
+				if (sli_p_is(P, SL_TOK_LPAREN) && sli_p_arg_list(P, &av, false)) {
+					SL_VEC_FREE(av);
+					goto done;
+				}
+				if (sli_p_expect(P, SL_TOK_COLON, "':' after block name")) {
+					SL_VEC_FREE(av);
+					goto done;
+				}
+			} else if (!first) {
+				sli_p_error(P, "expected block label");
+				goto done;
+			}
+			sl_block *b = sli_block_new(P->m, (uint32_t)av.n);
+			sli_block_append(r, b);
+			int err = define_args(P, b, av.v, (uint32_t)av.n);
+			SL_VEC_FREE(av);
+			if (err || parse_block_body(P, b))
+				goto done;
+			first = false;
+		}
+	}
+	if (sli_p_is(P, SL_TOK_EOF)) {
+		sli_p_error_at(P, open, "expected '}' to end region");
+		goto done;
+	}
+	if (sli_p_expect(P, SL_TOK_RBRACE, "'}' to end region"))
+		goto done;
+	*out = r;
+	rc = 0;
+done:
+	scope_pop(P);
+	leave(P);
+	return rc;
+}
+
+/* generic-op after its name string: '(' operands ')' props regions dict ':' fn-type */
+int
+sli_parse_fmt_GENERIC(sli_parser *P, sli_opstate *st)
+{
+	if (sli_p_expect(P, SL_TOK_LPAREN, "'(' to start operand list"))
+		return -1;
+	SL_VEC(sli_token) names = {0};
+	SL_VEC(sl_loc) locs = {0};
+	int rc = -1;
+	if (!sli_p_is(P, SL_TOK_RPAREN)) {
+		do {
+			sl_value *v;
+			if (sli_p_operand(P, &v))
+				goto done;
+			SL_VEC_PUSH(st->operands, v);
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+	}
+	if (sli_p_expect(P, SL_TOK_RPAREN, "')'"))
+		goto done;
+	if (sli_p_is(P, SL_TOK_LSQUARE)) {
+		sli_p_error(P, "successors are not supported");
+		goto done;
+	}
+	if (sli_p_accept(P, SL_TOK_LESS)) {
+		sli_namedvec v = {0};
+		if (sli_p_optional_attr_dict(P, &v) <= 0) {
+			if (!P->failed)
+				sli_p_error(P, "expected '{' for properties");
+			SL_VEC_FREE(v);
+			goto done;
+		}
+		for (size_t i = 0; i < v.n; i++)
+			SL_VEC_PUSH(st->props, v.v[i]);
+		SL_VEC_FREE(v);
+		if (sli_p_expect(P, SL_TOK_GREATER, "'>' to close properties"))
+			goto done;
+	}
+	if (sli_p_is(P, SL_TOK_LPAREN)) {
+		sli_p_next(P);
+		do {
+			sl_region *r;
+			if (sli_p_region(P, &r, NULL, 0))
+				goto done;
+			SL_VEC_PUSH(st->regions, r);
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+		if (sli_p_expect(P, SL_TOK_RPAREN, "')' to end region list"))
+			goto done;
+	}
+	if (sli_p_optional_attr_dict(P, (sli_namedvec *)&st->attrs) < 0)
+		goto done;
+	if (sli_p_expect(P, SL_TOK_COLON, "':' followed by operation type"))
+		goto done;
+	sl_loc tloc = sli_p_loc(P);
+	sl_type *ft;
+	if (sli_p_type(P, &ft))
+		goto done;
+	if (ft->kind != SL_TYPE_FUNC) {
+		sli_p_error_at(P, tloc, "expected function type");
+		goto done;
+	}
+	if (ft->rank != st->operands.n) {
+		sli_p_error_at(P, tloc, "expected %u operand type%s but had %u", (unsigned)st->operands.n,
+		               st->operands.n == 1 ? "" : "s", ft->rank);
+		goto done;
+	}
+	for (uint32_t i = 0; i < ft->rank; i++)
+		if (st->operands.v[i]->type != ft->types[i]) {
+			sli_p_error_at(P, tloc, "use of value expects different type than prior uses: '%s' vs '%s'",
+			               sl_sym_str(P->ctx, ft->types[i]->text),
+			               sl_sym_str(P->ctx, st->operands.v[i]->type->text));
+			goto done;
+		}
+	for (uint32_t i = 0; i < ft->nres; i++)
+		SL_VEC_PUSH(st->result_types, ft->types[ft->rank + i]);
+	rc = 0;
+done:
+	SL_VEC_FREE(names);
+	SL_VEC_FREE(locs);
+	return rc;
+}
+
+/* module [@name] [attributes {...}] region */
+int
+sli_parse_fmt_MODULE(sli_parser *P, sli_opstate *st)
+{
+	if (sli_p_is(P, SL_TOK_AT)) {
+		sl_attr *a = sli_attr_string(P->m, P->tok.p + 1, P->tok.n - 1);
+		sli_p_named_add((sli_namedvec *)&st->props, SLS_sym_name, a);
+		sli_p_next(P);
+	}
+	if (sli_p_optional_attr_dict_with_keyword(P, (sli_namedvec *)&st->attrs) < 0)
+		return -1;
+	sl_region *r;
+	if (sli_p_region(P, &r, NULL, 0))
+		return -1;
+	if (!r->first)
+		sli_block_append(r, sli_block_new(P->m, 0));
+	SL_VEC_PUSH(st->regions, r);
+	return 0;
+}
+
+/*
+ * func.func [visibility] @name '(' args ')' ['->' results] [attributes dict] [region]
+ * args    = (%x ':' type dict? loc?)* | (type dict?)*  (declarations)
+ * results = type | '(' (type dict?)* ')'
+ */
+int
+sli_parse_fmt_FUNC(sli_parser *P, sli_opstate *st)
+{
+	sli_namedvec *props = (sli_namedvec *)&st->props;
+	if (sli_p_is(P, SL_TOK_IDENT)) {
+		sl_attr *vis = sli_attr_string(P->m, P->tok.p, P->tok.n);
+		sli_p_named_add(props, SLS_sym_visibility, vis);
+		sli_p_next(P);
+	}
+	if (!sli_p_is(P, SL_TOK_AT))
+		return sli_p_error(P, "expected valid '@'-identifier for symbol name");
+	if (P->tok.p[1] == '"') {
+		sli_token s = P->tok;
+		s.p++;
+		s.n--;
+		const char *str;
+		size_t n;
+		if (decode_string(P, &s, &str, &n))
+			return -1;
+		sli_p_named_add(props, SLS_sym_name, sli_attr_string(P->m, str, n));
+	} else {
+		sli_p_named_add(props, SLS_sym_name, sli_attr_string(P->m, P->tok.p + 1, P->tok.n - 1));
+	}
+	sli_p_next(P);
+	sli_argvec args = {0};
+	sli_typevec ins = {0}, outs = {0};
+	SL_VEC(sl_attr *) resattrs = {0};
+	SL_VEC(sl_attr *) argattrs = {0};
+	bool any_res_attr = false, any_arg_attr = false, decl = false;
+	int rc = -1;
+	if (sli_p_expect(P, SL_TOK_LPAREN, "'('"))
+		goto done;
+	if (!sli_p_is(P, SL_TOK_RPAREN)) {
+		do {
+			sli_argdef d = {0};
+			d.loc = sli_p_loc(P);
+			if (sli_p_is(P, SL_TOK_PERCENT)) {
+				d.name = P->tok;
+				sli_p_next(P);
+				if (sli_p_expect(P, SL_TOK_COLON, "':'"))
+					goto done;
+			} else {
+				decl = true;
+			}
+			if (sli_p_type(P, &d.type))
+				goto done;
+			if (sli_p_is(P, SL_TOK_LBRACE)) {
+				sli_namedvec v = {0};
+				if (sli_p_optional_attr_dict(P, &v) < 0) {
+					SL_VEC_FREE(v);
+					goto done;
+				}
+				d.attrs = dup_named(P, &v, &d.nattrs);
+				SL_VEC_FREE(v);
+			}
+			if (sli_p_optional_loc(P, &d.locattr) < 0)
+				goto done;
+			SL_VEC_PUSH(ins, d.type);
+			SL_VEC_PUSH(args, d);
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+	}
+	if (sli_p_expect(P, SL_TOK_RPAREN, "')'"))
+		goto done;
+	for (size_t i = 0; i < args.n; i++)
+		if (decl != !args.v[i].name.n) {
+			sli_p_error(P, "expected SSA identifier");
+			goto done;
+		}
+	if (sli_p_accept(P, SL_TOK_ARROW)) {
+		if (sli_p_accept(P, SL_TOK_LPAREN)) {
+			if (!sli_p_is(P, SL_TOK_RPAREN)) {
+				do {
+					sl_type *t;
+					if (sli_p_type(P, &t))
+						goto done;
+					SL_VEC_PUSH(outs, t);
+					sl_attr *d = sli_attr_new(P->m, SL_ATTR_DICT);
+					sli_namedvec v = {0};
+					if (sli_p_optional_attr_dict(P, &v) < 0) {
+						SL_VEC_FREE(v);
+						goto done;
+					}
+					d->u.dict.v = dup_named(P, &v, &d->u.dict.n);
+					SL_VEC_FREE(v);
+					any_res_attr |= d->u.dict.n > 0;
+					SL_VEC_PUSH(resattrs, d);
+				} while (sli_p_accept(P, SL_TOK_COMMA));
+			}
+			if (sli_p_expect(P, SL_TOK_RPAREN, "')'"))
+				goto done;
+		} else {
+			sl_type *t;
+			if (sli_p_type(P, &t))
+				goto done;
+			SL_VEC_PUSH(outs, t);
+			SL_VEC_PUSH(resattrs, sli_attr_new(P->m, SL_ATTR_DICT));
+		}
+	}
+	sl_attr *ft = sli_attr_new(P->m, SL_ATTR_TYPE);
+	ft->u.type = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
+	sli_p_named_add(props, SLS_function_type, ft);
+	if (any_res_attr) {
+		sl_attr *ra = sli_attr_new(P->m, SL_ATTR_ARRAY);
+		ra->u.arr.n = (uint32_t)resattrs.n;
+		ra->u.arr.v = sli_arena_dup(&P->m->arena, resattrs.v, sizeof *resattrs.v * resattrs.n);
+		sli_p_named_add(props, SLS_res_attrs, ra);
+	}
+	if (sli_p_optional_attr_dict_with_keyword(P, (sli_namedvec *)&st->attrs) < 0)
+		goto done;
+	if (decl) {
+		for (size_t i = 0; i < args.n; i++) {
+			sl_attr *d = sli_attr_new(P->m, SL_ATTR_DICT);
+			d->u.dict.v = args.v[i].attrs;
+			d->u.dict.n = args.v[i].nattrs;
+			any_arg_attr |= d->u.dict.n > 0;
+			SL_VEC_PUSH(argattrs, d);
+		}
+		if (any_arg_attr) {
+			sl_attr *aa = sli_attr_new(P->m, SL_ATTR_ARRAY);
+			aa->u.arr.n = (uint32_t)argattrs.n;
+			aa->u.arr.v = sli_arena_dup(&P->m->arena, argattrs.v, sizeof *argattrs.v * argattrs.n);
+			sli_p_named_add(props, SLS_arg_attrs, aa);
+		}
+	}
+	if (sli_p_is(P, SL_TOK_LBRACE)) {
+		if (decl) {
+			sli_p_error(P, "expected SSA identifier");
+			goto done;
+		}
+		sl_region *r;
+		if (sli_p_region(P, &r, args.v, (uint32_t)args.n))
+			goto done;
+		SL_VEC_PUSH(st->regions, r);
+	} else if (args.n && !decl) {
+		sli_p_error(P, "expected '{' to begin a region");
+		goto done;
+	} else {
+		/* a declaration: an empty region */
+		SL_VEC_PUSH(st->regions, SL_NEW(&P->m->arena, sl_region));
+	}
+	rc = 0;
+done:
+	SL_VEC_FREE(args);
+	SL_VEC_FREE(ins);
+	SL_VEC_FREE(outs);
+	SL_VEC_FREE(resattrs);
+	SL_VEC_FREE(argattrs);
+	return rc;
+}
+
+/* return [dict] [operands ':' types] */
+int
+sli_parse_fmt_RETURN(sli_parser *P, sli_opstate *st)
+{
+	if (sli_p_optional_attr_dict(P, (sli_namedvec *)&st->attrs) < 0)
+		return -1;
+	if (!sli_p_is(P, SL_TOK_PERCENT))
+		return 0;
+	if (sli_p_operand_list(P, st))
+		return -1;
+	if (sli_p_expect(P, SL_TOK_COLON, "':'"))
+		return -1;
+	sl_loc tloc = sli_p_loc(P);
+	sli_typevec ts = {0};
+	if (sli_p_type_list(P, &ts)) {
+		SL_VEC_FREE(ts);
+		return -1;
+	}
+	int rc = 0;
+	if (ts.n != st->operands.n)
+		rc = sli_p_error_at(P, tloc, "%u operands present, but expected %u",
+		                    (unsigned)st->operands.n, (unsigned)ts.n);
+	for (size_t i = 0; !rc && i < ts.n; i++)
+		if (ts.v[i] != st->operands.v[i]->type)
+			rc = sli_p_error_at(P, tloc, "use of value expects different type than prior uses: '%s' vs '%s'",
+			                    sl_sym_str(P->ctx, ts.v[i]->text),
+			                    sl_sym_str(P->ctx, st->operands.v[i]->type->text));
+	SL_VEC_FREE(ts);
+	return rc;
+}
+
+/* call @f '(' operands ')' [dict] ':' fn-type */
+int
+sli_parse_fmt_CALL(sli_parser *P, sli_opstate *st)
+{
+	if (!sli_p_is(P, SL_TOK_AT))
+		return sli_p_error(P, "expected symbol reference");
+	sl_attr *callee;
+	if (sli_p_attr(P, &callee))
+		return -1;
+	sli_p_named_add((sli_namedvec *)&st->props, SLS_callee, callee);
+	if (sli_p_expect(P, SL_TOK_LPAREN, "'('"))
+		return -1;
+	if (!sli_p_is(P, SL_TOK_RPAREN) && sli_p_operand_list(P, st))
+		return -1;
+	if (sli_p_expect(P, SL_TOK_RPAREN, "')'"))
+		return -1;
+	if (sli_p_optional_attr_dict(P, (sli_namedvec *)&st->attrs) < 0)
+		return -1;
+	if (sli_p_expect(P, SL_TOK_COLON, "':'"))
+		return -1;
+	sli_typevec ins = {0}, outs = {0};
+	int rc = sli_p_functional_type(P, &ins, &outs);
+	if (!rc && ins.n != st->operands.n)
+		rc = sli_p_error(P, "expected %u operand types but had %u",
+		                 (unsigned)st->operands.n, (unsigned)ins.n);
+	for (size_t i = 0; !rc && i < outs.n; i++)
+		SL_VEC_PUSH(st->result_types, outs.v[i]);
+	SL_VEC_FREE(ins);
+	SL_VEC_FREE(outs);
+	return rc;
+}
+
+static sli_op_parse_fn *const parsers[SL_FMT__COUNT] = {
+#define X(f) [SL_FMT_##f] = sli_parse_fmt_##f,
+	FMTS(X)
+#undef X
+};
+
+/* Builds the op from its state, binds result names, appends it to b. */
+static sl_op *
+build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nrn)
+{
+	uint32_t nres = (uint32_t)st->result_types.n;
+	uint32_t bound = 0;
+	for (size_t i = 0; i < nrn; i++)
+		bound += rn[i].count;
+	if (nrn && bound != nres) {
+		sli_p_error_at(P, st->loc, "operation defines %u results but was provided %u to bind",
+		               nres, bound);
+		return NULL;
+	}
+	sl_op *op = sli_op_new(P->m, st->name, (uint32_t)st->operands.n, nres,
+	                       (uint32_t)st->regions.n);
+	op->kind = st->kind;
+	op->loc = st->loc;
+	if (st->operands.n)
+		memcpy(op->operands, st->operands.v, sizeof *op->operands * st->operands.n);
+	for (uint32_t i = 0; i < nres; i++) {
+		op->results[i].type = st->result_types.v[i];
+		op->results[i].loc = st->loc;
+	}
+	for (uint32_t i = 0; i < op->nregions; i++) {
+		op->regions[i] = *st->regions.v[i];
+		op->regions[i].parent = op;
+		for (sl_block *blk = op->regions[i].first; blk; blk = blk->next)
+			blk->parent = &op->regions[i];
+	}
+	op->attrs = dup_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
+	op->props = dup_named(P, (sli_namedvec *)&st->props, &op->nprops);
+	uint32_t k = 0;
+	for (size_t i = 0; i < nrn; i++) {
+		if (bind(P, &rn[i].tok, &op->results[k], rn[i].count))
+			return NULL;
+		k += rn[i].count;
+	}
+	sli_op_append(b, op);
+	return op;
+}
+
+/* Maps a custom op name (with the func dialect's default namespace). */
+static sl_op_kind
+custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
+{
+	static const struct { const char *in, *full; } defaults[] = {
+		{"return", "func.return"}, {"call", "func.call"}, {"module", "builtin.module"},
+		{"func", "func.func"},
+	};
+	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++)
+		if (strlen(defaults[i].in) == t->n && memcmp(defaults[i].in, t->p, t->n) == 0) {
+			*name = sli_p_sym(P, defaults[i].full);
+			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
+		}
+	*name = sl_sym_intern(P->ctx, t->p, t->n);
+	return sli_op_kind_lookup(t->p, t->n);
+}
+
+static int
+parse_op(sli_parser *P, sl_block *b)
+{
+	SL_VEC(result_name) rn = {0};
+	sli_opstate st = {0};
+	int rc = -1;
+	st.loc = sli_p_loc(P);
+	if (enter(P))
+		goto done;
+	if (sli_p_is(P, SL_TOK_PERCENT)) {
+		do {
+			if (!sli_p_is(P, SL_TOK_PERCENT)) {
+				sli_p_error(P, "expected SSA identifier");
+				goto done;
+			}
+			result_name r = {P->tok, 1};
+			sli_p_next(P);
+			if (sli_p_accept(P, SL_TOK_COLON)) {
+				int64_t n;
+				if (!sli_p_is(P, SL_TOK_INT) || sli_p_int(P, &n) || n < 1 || n > UINT32_MAX / 2) {
+					sli_p_error(P, "expected integer number of results");
+					goto done;
+				}
+				r.count = (uint32_t)n;
+			}
+			SL_VEC_PUSH(rn, r);
+		} while (sli_p_accept(P, SL_TOK_COMMA));
+		if (sli_p_expect(P, SL_TOK_EQUAL, "'=' after SSA name"))
+			goto done;
+	}
+	sli_token nt = P->tok;
+	sl_loc nameloc = sli_p_loc(P);
+	if (nt.kind == SL_TOK_STRING) {
+		const char *s;
+		size_t n;
+		if (sli_p_string(P, &s, &n))
+			goto done;
+		st.name = sl_sym_intern(P->ctx, s, n);
+		st.kind = sli_op_kind_lookup(s, n);
+		if (sli_parse_fmt_GENERIC(P, &st))
+			goto done;
+	} else if (nt.kind == SL_TOK_IDENT) {
+		st.kind = custom_kind(P, &nt, &st.name);
+		sl_op_format f = sli_op_info[st.kind].format;
+		if (st.kind == SL_OP_UNKNOWN || f == SL_FMT_GENERIC) {
+			sli_p_error_at(P, nameloc, "custom op '%.*s' is unknown", (int)nt.n, nt.p);
+			goto done;
+		}
+		sli_p_next(P);
+		if (parsers[f](P, &st))
+			goto done;
+	} else {
+		sli_p_error(P, rn.n ? "expected operation name in quotes"
+		                    : "expected operation name");
+		goto done;
+	}
+	sl_attr *loc = NULL;
+	if (sli_p_optional_loc(P, &loc) < 0)
+		goto done;
+	sl_op *op = build_op(P, &st, b, rn.v, rn.n);
+	if (!op)
+		goto done;
+	op->locattr = loc;
+	rc = 0;
+done:
+	leave(P);
+	opstate_fini(&st);
+	SL_VEC_FREE(rn);
+	return rc;
+}
+
+/* ==================================================================== */
+/* The top level                                                           */
+/* ==================================================================== */
+
+static int
+parse_alias(sli_parser *P)
+{
+	sli_token name = P->tok;
+	sli_p_next(P);
+	if (sli_p_expect(P, SL_TOK_EQUAL, "'=' in alias definition"))
+		return -1;
+	sli_alias al = {name.p, name.n, NULL, NULL};
+	if (name.kind == SL_TOK_BANG) {
+		if (sli_p_type(P, &al.type))
+			return -1;
+	} else {
+		if (sli_p_attr(P, &al.attr))
+			return -1;
+		if (al.attr->kind == SL_ATTR_LOC) {
+			sl_named_attr na = {sl_sym_intern(P->ctx, name.p, name.n), al.attr};
+			SL_VEC_PUSH(P->m->loc_aliases, na);
+		}
+	}
+	if (find_alias(P, &name))
+		return sli_p_error_at(P, sli_p_tok_loc(P, &name), "redefinition of symbol alias id '%.*s'",
+		                      (int)name.n - 1, name.p + 1);
+	if (P->naliases == P->calias)
+		P->aliases = sli_grow(P->aliases, &P->calias, P->naliases + 1, sizeof *P->aliases);
+	P->aliases[P->naliases++] = al;
+	return 0;
+}
+
+sl_module *
+sl_module_parse(sl_context *ctx, const char *name, const char *text, size_t len)
+{
+	return sl_module_parse_at(ctx, name, text, len, 1);
+}
+
+sl_module *
+sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t len,
+                   unsigned first_line)
+{
+	sl_module *m = sli_xcalloc(1, sizeof *m);
+	m->ctx = ctx;
+	m->input_bytes = len;
+	sli_arena_init(&m->arena);
+	struct sli_names names = {0};
+	struct sli_typecache tc = {0};
+	sli_parser P = {0};
+	P.ctx = ctx;
+	P.m = m;
+	P.file = sl_sym_intern(ctx, name, strlen(name));
+	P.names = &names;
+	P.typecache = &tc;
+	sli_lex_init(&P.lx, text, len);
+	P.lx.line = first_line ? first_line : 1;
+	sli_p_next(&P);
+
+	sl_op *top = sli_op_new(m, sli_p_sym(&P, "builtin.module"), 0, 0, 1);
+	top->loc = sli_p_loc(&P);
+	sl_block *body = sli_block_new(m, 0);
+	sli_block_append(&top->regions[0], body);
+	struct sli_scope scope;
+	scope_push(&P, &scope);
+	while (!P.failed && !sli_p_is(&P, SL_TOK_EOF)) {
+		if (sli_p_is(&P, SL_TOK_FILE_METADATA)) {
+			sli_p_next(&P);
+			continue;
+		}
+		if ((sli_p_is(&P, SL_TOK_HASH) || sli_p_is(&P, SL_TOK_BANG)) && P.tok.n > 1) {
+			/* an alias definition "#name = ..." */
+			const char *q = P.tok.p + P.tok.n;
+			while (q < P.lx.end && (*q == ' ' || *q == '\t'))
+				q++;
+			if (q < P.lx.end && *q == '=') {
+				parse_alias(&P);
+				continue;
+			}
+		}
+		parse_op(&P, body);
+	}
+	scope_pop(&P);
+	free(names.v.v);
+	free(names.buckets);
+	free(tc.slots);
+	free(P.aliases);
+	if (P.failed) {
+		sl_module_free(m);
+		return NULL;
+	}
+	/* A lone explicit module is the top module itself. */
+	if (body->first && body->first == body->last && body->first->kind == SL_OP_MODULE) {
+		m->top = body->first;
+		m->top->parent = NULL;
+		m->top->prev = m->top->next = NULL;
+	} else {
+		m->top = top;
+		m->implicit_top = true;
+	}
+	return m;
+}
+
+sl_module *
+sl_module_parse_file(sl_context *ctx, const char *path)
+{
+	size_t len;
+	char *text = sli_read_file(path, &len);
+	if (!text) {
+		sli_error(ctx, sli_loc_none(), "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	sl_module *m = sl_module_parse(ctx, strcmp(path, "-") ? path : "<stdin>", text, len);
+	free(text);
+	return m;
+}

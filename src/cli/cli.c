@@ -1,0 +1,134 @@
+/* cli.c - diagnostic sink and file reading shared by the programs. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kinds[] = {"error", "warning", "remark", "note"};
+
+static void
+print_caret(const cli_sink *s, const sl_diag *d)
+{
+	if (!s->text || !d->loc.line || !s->name ||
+	    strcmp(sl_sym_str(s->ctx, d->loc.file), s->name) != 0)
+		return;
+	const char *p = s->text, *e = s->text + s->len;
+	for (unsigned line = 1; line < d->loc.line && p < e; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+	size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+	if (n > 200 || d->loc.col > n + 1)
+		return;
+	fprintf(stderr, "%.*s\n%*s^\n", (int)n, p, (int)d->loc.col - 1, "");
+}
+
+static void
+sink(void *ud, const sl_diag *d)
+{
+	cli_sink *s = ud;
+	if (s->record) {
+		if (s->n == s->cap) {
+			s->cap = s->cap ? s->cap * 2 : 16;
+			s->v = realloc(s->v, sizeof *s->v * s->cap);
+			if (!s->v) {
+				fputs("shardlp: out of memory\n", stderr);
+				abort();
+			}
+		}
+		cli_diag *c = &s->v[s->n++];
+		c->severity = d->severity;
+		c->line = d->loc.line;
+		c->col = d->loc.col;
+		c->file = strdup(sl_sym_str(s->ctx, d->loc.file));
+		c->message = strdup(d->message);
+		return;
+	}
+	if (d->loc.line)
+		fprintf(stderr, "%s:%u:%u: %s: %s\n", sl_sym_str(s->ctx, d->loc.file),
+		        d->loc.line, d->loc.col, kinds[d->severity], d->message);
+	else
+		fprintf(stderr, "%s: %s\n", kinds[d->severity], d->message);
+	print_caret(s, d);
+}
+
+void
+cli_sink_init(cli_sink *s, sl_context *ctx)
+{
+	memset(s, 0, sizeof *s);
+	s->ctx = ctx;
+	sl_context_set_diag(ctx, sink, s);
+}
+
+void
+cli_sink_clear(cli_sink *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].file);
+		free(s->v[i].message);
+	}
+	s->n = 0;
+}
+
+void
+cli_sink_fini(cli_sink *s)
+{
+	cli_sink_clear(s);
+	free(s->v);
+	s->v = NULL;
+}
+
+void
+cli_sink_set_source(cli_sink *s, const char *name, const char *text, size_t len)
+{
+	s->name = name;
+	s->text = text;
+	s->len = len;
+}
+
+char *
+cli_read(const char *prog, const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		fprintf(stderr, "%s: cannot open '%s': %s\n", prog, path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *p = malloc(cap);
+	while (p) {
+		if (n + 1 >= cap) {
+			char *q = realloc(p, cap * 2);
+			if (!q) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = q;
+			cap *= 2;
+		}
+		size_t got = fread(p + n, 1, cap - n - 1, f);
+		n += got;
+		if (!got)
+			break;
+	}
+	int err = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (!p) {
+		fprintf(stderr, "%s: out of memory reading '%s'\n", prog, path);
+		return NULL;
+	}
+	if (err) {
+		fprintf(stderr, "%s: cannot read '%s'\n", prog, path);
+		free(p);
+		return NULL;
+	}
+	p[n] = 0;
+	*len = n;
+	return p;
+}

@@ -1,0 +1,46 @@
+/*
+ * cli.h - what the two programs share: exit codes, the diagnostic sink
+ * that prints "file:line:col: error: message" with the source line and a
+ * caret, and the subcommands defined in other files.
+ */
+#ifndef SL_CLI_CLI_H
+#define SL_CLI_CLI_H
+
+#include "shardlp.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,		/* bad input */
+	EXIT_USAGE = 2,
+	EXIT_SOLVER = 3		/* infeasible or solver failure */
+};
+
+/* A recorded diagnostic (for -verify-diagnostics). */
+typedef struct cli_diag {
+	sl_severity severity;
+	unsigned line, col;
+	char *file;
+	char *message;
+} cli_diag;
+
+typedef struct cli_sink {
+	const sl_context *ctx;
+	const char *text;	/* source of the file being read, for carets */
+	size_t len;
+	const char *name;
+	bool record;		/* record instead of printing */
+	cli_diag *v;
+	size_t n, cap;
+} cli_sink;
+
+void cli_sink_init(cli_sink *s, sl_context *ctx);
+void cli_sink_fini(cli_sink *s);
+void cli_sink_set_source(cli_sink *s, const char *name, const char *text, size_t len);
+void cli_sink_clear(cli_sink *s);
+
+/* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
+char *cli_read(const char *prog, const char *path, size_t *len);
+
+int cmd_gen(int argc, char **argv);
+
+#endif

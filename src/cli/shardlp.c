@@ -1,0 +1,234 @@
+/*
+ * shardlp - the user's program: a table of subcommands (samurai's tool
+ * table), each an entry cmd_NAME(argc, argv) with argv[0] the command.
+ */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+	const char *summary;
+} command;
+
+static int cmd_help(int argc, char **argv);
+static int cmd_print(int argc, char **argv);
+static int cmd_verify(int argc, char **argv);
+
+/* Sorted by name. */
+static const command commands[] = {
+	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
+	 "generate a benchmark program"},
+	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
+	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
+	 "parse, verify and print FILE in canonical form"},
+	{"verify", cmd_verify, "verify FILE...", "parse and verify files"},
+};
+
+static const command *
+find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void
+usage(FILE *f)
+{
+	fputs("usage: shardlp [--help] [--version] COMMAND [ARGS]\n\ncommands:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nRun 'shardlp help COMMAND' for the options of a command.\n", f);
+}
+
+static int
+cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const command *c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "shardlp: unknown command '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (c->run == cmd_help || c->run == cmd_gen) {
+		printf("usage: shardlp %s\n\n%s\n", c->synopsis, c->summary);
+		if (c->run == cmd_gen) {
+			char *args[] = {"gen", "--help", NULL};
+			return cmd_gen(2, args);
+		}
+		return EXIT_OK;
+	}
+	char *args[] = {argv[1], "--help", NULL};
+	return c->run(2, args);
+}
+
+/* Reads, parses and verifies one file; NULL after printing diagnostics. */
+static sl_module *
+load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
+{
+	size_t len;
+	*text = cli_read("shardlp", path, &len);
+	if (!*text)
+		return NULL;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	cli_sink_set_source(sink, name, *text, len);
+	sl_module *m = sl_module_parse(ctx, name, *text, len);
+	if (m && sl_module_verify(m)) {
+		sl_module_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+static int
+cmd_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"quiet", no_argument, NULL, 'q'},
+		{NULL, 0, NULL, 0},
+	};
+	bool quiet = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			puts("usage: shardlp verify [-q] FILE...\n\n"
+			     "Parses and verifies each FILE ('-' is standard input); prints\n"
+			     "'FILE: ok' for each valid file unless -q is given.  Exit status 0\n"
+			     "when every file is valid, 1 otherwise.");
+			return EXIT_OK;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			fputs("usage: shardlp verify [-q] FILE...\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fputs("usage: shardlp verify [-q] FILE...\n", stderr);
+		return EXIT_USAGE;
+	}
+	int status = EXIT_OK;
+	for (int i = optind; i < argc; i++) {
+		sl_context *ctx = sl_context_new();
+		cli_sink sink;
+		cli_sink_init(&sink, ctx);
+		char *text;
+		sl_module *m = load(ctx, &sink, argv[i], &text);
+		if (!m)
+			status = EXIT_INPUT;
+		else if (!quiet)
+			printf("%s: ok\n", argv[i]);
+		sl_module_free(m);
+		free(text);
+		cli_sink_fini(&sink);
+		sl_context_free(ctx);
+	}
+	return status;
+}
+
+static int
+cmd_print(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"output", required_argument, NULL, 'o'},
+		{"generic", no_argument, NULL, 'g'},
+		{"debuginfo", no_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *output = NULL;
+	sl_print_opts po = {false, false};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			puts("usage: shardlp print [-o FILE] [--generic] [--debuginfo] FILE\n\n"
+			     "Parses and verifies FILE and prints it as MLIR would: values\n"
+			     "renumbered, attributes sorted, shardings in canonical form.\n"
+			     "  -o, --output FILE  write to FILE instead of standard output\n"
+			     "  --generic          print every op in the generic form\n"
+			     "  --debuginfo        print locations");
+			return EXIT_OK;
+		case 'o':
+			output = optarg;
+			break;
+		case 'g':
+			po.generic = true;
+			break;
+		case 'd':
+			po.debuginfo = true;
+			break;
+		default:
+			fputs("usage: shardlp print [-o FILE] FILE\n", stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs("usage: shardlp print [-o FILE] FILE\n", stderr);
+		return EXIT_USAGE;
+	}
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	char *text;
+	int status = EXIT_OK;
+	sl_module *m = load(ctx, &sink, argv[optind], &text);
+	if (!m) {
+		status = EXIT_INPUT;
+	} else {
+		FILE *out = output ? fopen(output, "w") : stdout;
+		if (!out) {
+			fprintf(stderr, "shardlp: cannot open '%s' for writing\n", output);
+			status = EXIT_INPUT;
+		} else {
+			if (sl_module_print(m, out, &po)) {
+				fputs("shardlp: write error\n", stderr);
+				status = EXIT_INPUT;
+			}
+			if (out != stdout)
+				fclose(out);
+		}
+	}
+	sl_module_free(m);
+	free(text);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("shardlp %s\n", sl_version());
+		return EXIT_OK;
+	}
+	const command *c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "shardlp: unknown command '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}

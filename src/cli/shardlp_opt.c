@@ -1,0 +1,448 @@
+/*
+ * shardlp-opt - a drop-in for Shardy's sdy_opt: reads MLIR (a file or
+ * stdin), runs the passes named by its flags in order, verifying after
+ * each, and prints the result.  -split-input-file treats "// -----" lines
+ * as separators between independent modules; -verify-diagnostics checks
+ * the diagnostics against expected-* comments as mlir-opt does.
+ */
+#include "cli/cli.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pass_req {
+	char *name;
+	char *options;
+} pass_req;
+
+typedef struct opts {
+	const char *input, *output;
+	bool split, verify_diags, debuginfo, generic, verify_each;
+	pass_req *passes;
+	size_t npasses;
+} opts;
+
+static void
+usage(FILE *f)
+{
+	fputs("usage: shardlp-opt [options] [FILE]\n"
+	      "\n"
+	      "Reads MLIR (FILE or standard input), runs the passes given as flags in\n"
+	      "order, and prints the resulting module.\n"
+	      "\n"
+	      "options:\n"
+	      "  -o FILE                 write the output to FILE\n"
+	      "  -split-input-file       treat '// -----' lines as module separators\n"
+	      "  -verify-diagnostics     check diagnostics against expected-* comments\n"
+	      "  -mlir-print-debuginfo   print locations\n"
+	      "  -mlir-print-op-generic  print every op in the generic form\n"
+	      "  -no-verify-each         do not verify the module after each pass\n"
+	      "  --help, --version\n"
+	      "\n"
+	      "passes (written -NAME or -NAME=OPTIONS, OPTIONS as 'key=value ...'):\n", f);
+	const char *summary;
+	for (size_t i = 0; sl_pass_name(i, &summary); i++)
+		fprintf(f, "  -%-38s %s\n", sl_pass_name(i, NULL), summary);
+}
+
+/* Strips one level of surrounding quotes from an option value. */
+static char *
+unquote(const char *s)
+{
+	size_t n = strlen(s);
+	if (n >= 2 && ((s[0] == '"' && s[n - 1] == '"') || (s[0] == '\'' && s[n - 1] == '\'')))
+		return strndup(s + 1, n - 2);
+	return strdup(s);
+}
+
+static int
+parse_args(int argc, char **argv, opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->verify_each = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-o")) {
+			if (++i >= argc) {
+				fputs("shardlp-opt: option '-o' needs an argument\n", stderr);
+				return -1;
+			}
+			o->output = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "-") || a[0] != '-') {
+			if (o->input) {
+				fprintf(stderr, "shardlp-opt: more than one input file: '%s'\n", a);
+				return -1;
+			}
+			o->input = a;
+			continue;
+		}
+		const char *flag = a + 1 + (a[1] == '-');
+		if (!strcmp(flag, "help")) {
+			usage(stdout);
+			exit(EXIT_OK);
+		}
+		if (!strcmp(flag, "version")) {
+			printf("shardlp-opt %s\n", sl_version());
+			exit(EXIT_OK);
+		}
+		if (!strcmp(flag, "split-input-file")) {
+			o->split = true;
+		} else if (!strcmp(flag, "verify-diagnostics")) {
+			o->verify_diags = true;
+		} else if (!strcmp(flag, "mlir-print-debuginfo")) {
+			o->debuginfo = true;
+		} else if (!strcmp(flag, "mlir-print-op-generic")) {
+			o->generic = true;
+		} else if (!strcmp(flag, "no-verify-each") || !strcmp(flag, "verify-each=false")) {
+			o->verify_each = false;
+		} else if (!strcmp(flag, "allow-unregistered-dialect")) {
+			/* unknown ops are always kept */
+		} else {
+			const char *eq = strchr(flag, '=');
+			size_t n = eq ? (size_t)(eq - flag) : strlen(flag);
+			char *name = strndup(flag, n);
+			if (!sl_pass_exists(name)) {
+				fprintf(stderr, "shardlp-opt: unknown option '%s'\n", a);
+				free(name);
+				return -1;
+			}
+			o->passes = realloc(o->passes, sizeof *o->passes * (o->npasses + 1));
+			o->passes[o->npasses].name = name;
+			o->passes[o->npasses].options = eq ? unquote(eq + 1) : NULL;
+			o->npasses++;
+		}
+	}
+	if (!o->input)
+		o->input = "-";
+	return 0;
+}
+
+/* ==================================================================== */
+/* -verify-diagnostics                                                    */
+/* ==================================================================== */
+
+typedef struct expect {
+	sl_severity severity;
+	unsigned line;
+	char *text;
+	bool re, matched;
+} expect;
+
+static bool
+is_designator_only(const char *line, size_t n)
+{
+	const char *p = memmem(line, n, "expected-", 9);
+	if (!p)
+		return false;
+	for (const char *q = line; q < p; q++)
+		if (*q != ' ' && *q != '\t' && *q != '/')
+			return false;
+	return true;
+}
+
+/* Collects the expected-* comments of text[start..end) (lines from first). */
+static size_t
+collect_expects(const char *text, size_t len, unsigned first, expect **out)
+{
+	size_t n = 0, cap = 0;
+	expect *v = NULL;
+	/* index the line starts */
+	size_t nlines = 1;
+	for (size_t i = 0; i < len; i++)
+		nlines += text[i] == '\n';
+	const char **starts = malloc(sizeof *starts * (nlines + 1));
+	size_t k = 0;
+	starts[k++] = text;
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\n')
+			starts[k++] = text + i + 1;
+	starts[k] = text + len + 1;
+	static const char *const kinds[] = {"error", "warning", "remark", "note"};
+	for (size_t l = 0; l < nlines; l++) {
+		const char *line = starts[l];
+		size_t ln = (size_t)(starts[l + 1] - line) - 1;
+		const char *p = line, *e = line + ln;
+		while ((p = memmem(p, (size_t)(e - p), "expected-", 9))) {
+			p += 9;
+			int kind = -1;
+			for (int i = 0; i < 4; i++)
+				if ((size_t)(e - p) >= strlen(kinds[i]) && !strncmp(p, kinds[i], strlen(kinds[i]))) {
+					kind = i;
+					p += strlen(kinds[i]);
+					break;
+				}
+			if (kind < 0)
+				continue;
+			bool re = false;
+			if (e - p >= 3 && !strncmp(p, "-re", 3)) {
+				re = true;
+				p += 3;
+			}
+			long target = (long)l;
+			while (p < e && *p == ' ')
+				p++;
+			if (p < e && *p == '@') {
+				p++;
+				if (*p == '+' || *p == '-') {
+					long d = strtol(p, (char **)&p, 10);
+					target = (long)l + d;
+				} else if (!strncmp(p, "above", 5)) {
+					p += 5;
+					target = (long)l - 1;
+					while (target >= 0 && is_designator_only(starts[target],
+					                                        (size_t)(starts[target + 1] - starts[target]) - 1))
+						target--;
+				} else if (!strncmp(p, "below", 5)) {
+					p += 5;
+					target = (long)l + 1;
+					while ((size_t)target < nlines && is_designator_only(starts[target],
+					                                        (size_t)(starts[target + 1] - starts[target]) - 1))
+						target++;
+				} else if (!strncmp(p, "unknown", 7)) {
+					p += 7;
+					target = -1 - (long)first;
+				}
+			}
+			while (p < e && *p == ' ')
+				p++;
+			if (e - p < 2 || strncmp(p, "{{", 2))
+				continue;
+			const char *close = NULL;
+			for (const char *q = e - 2; q >= p + 2; q--)
+				if (q[0] == '}' && q[1] == '}') {
+					close = q;
+					break;
+				}
+			if (!close)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				v = realloc(v, sizeof *v * cap);
+			}
+			v[n].severity = (sl_severity)kind;
+			v[n].line = (unsigned)(target + (long)first);
+			v[n].text = strndup(p + 2, (size_t)(close - p - 2));
+			v[n].re = re;
+			v[n].matched = false;
+			n++;
+			p = close;
+		}
+	}
+	free(starts);
+	*out = v;
+	return n;
+}
+
+/* Turns "a {{re}} b" into an extended regex with the literal parts escaped. */
+static bool
+regex_match(const char *pattern, const char *msg)
+{
+	size_t n = strlen(pattern);
+	char *re = malloc(n * 2 + 1);
+	size_t k = 0;
+	const char *p = pattern;
+	while (*p) {
+		if (!strncmp(p, "{{", 2)) {
+			const char *c = strstr(p + 2, "}}");
+			if (!c)
+				break;
+			memcpy(re + k, p + 2, (size_t)(c - p - 2));
+			k += (size_t)(c - p - 2);
+			p = c + 2;
+			continue;
+		}
+		if (strchr(".[]()*+?{}|^$\\", *p))
+			re[k++] = '\\';
+		re[k++] = *p++;
+	}
+	re[k] = 0;
+	regex_t r;
+	bool ok = false;
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) == 0) {
+		ok = regexec(&r, msg, 0, NULL, 0) == 0;
+		regfree(&r);
+	}
+	free(re);
+	return ok;
+}
+
+static bool
+expect_matches(const expect *x, const cli_diag *d)
+{
+	if (x->severity != d->severity || x->line != d->line)
+		return false;
+	if (x->re)
+		return regex_match(x->text, d->message);
+	return strstr(d->message, x->text) != NULL;
+}
+
+/* Checks recorded diagnostics against expectations; prints mismatches. */
+static int
+verify_expectations(const char *file, cli_sink *sink, expect *xs, size_t nx)
+{
+	static const char *const kinds[] = {"error", "warning", "remark", "note"};
+	int bad = 0;
+	for (size_t i = 0; i < sink->n; i++) {
+		cli_diag *d = &sink->v[i];
+		if (d->severity == SL_DIAG_NOTE && strstr(d->message, "see current operation"))
+			continue;
+		bool ok = false;
+		for (size_t j = 0; j < nx; j++)
+			if (expect_matches(&xs[j], d)) {
+				xs[j].matched = true;
+				ok = true;
+			}
+		if (!ok) {
+			fprintf(stderr, "%s:%u:%u: error: unexpected %s: %s\n", file, d->line, d->col,
+			        kinds[d->severity], d->message);
+			bad = 1;
+		}
+	}
+	for (size_t j = 0; j < nx; j++)
+		if (!xs[j].matched) {
+			fprintf(stderr, "%s:%u:1: error: expected %s \"%s\" was not produced\n", file,
+			        xs[j].line, kinds[xs[j].severity], xs[j].text);
+			bad = 1;
+		}
+	return bad;
+}
+
+/* ==================================================================== */
+/* Processing                                                             */
+/* ==================================================================== */
+
+/* Runs one module chunk; appends its output to out. 0 ok, 1 failed, 2 usage. */
+static int
+process(const opts *o, sl_context *ctx, cli_sink *sink, const char *name,
+        const char *text, size_t len, unsigned first_line, FILE *out)
+{
+	sl_module *m = sl_module_parse_at(ctx, name, text, len, first_line);
+	int rc = 0;
+	if (!m || sl_module_verify(m)) {
+		rc = 1;
+		goto done;
+	}
+	for (size_t i = 0; i < o->npasses; i++) {
+		char err[256];
+		int r = sl_pass_run(m, o->passes[i].name, o->passes[i].options, err, sizeof err);
+		if (r == -2) {
+			fprintf(stderr, "shardlp-opt: %s\n", err);
+			rc = 2;
+			goto done;
+		}
+		if (r || (o->verify_each && sl_module_verify(m))) {
+			rc = 1;
+			goto done;
+		}
+	}
+	sl_print_opts po = {o->debuginfo, o->generic};
+	if (sl_module_print(m, out, &po)) {
+		fprintf(stderr, "shardlp-opt: write error\n");
+		rc = 1;
+	}
+done:
+	sl_module_free(m);
+	return rc;
+}
+
+static bool
+is_separator(const char *p, const char *e)
+{
+	/* a line that is exactly "// -----" (trailing spaces allowed) */
+	if (e - p < 8 || strncmp(p, "// -----", 8))
+		return false;
+	for (p += 8; p < e && *p != '\n'; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return false;
+	return true;
+}
+
+int
+main(int argc, char **argv)
+{
+	opts o;
+	if (parse_args(argc, argv, &o)) {
+		fputs("usage: shardlp-opt [options] [FILE]; try 'shardlp-opt --help'\n", stderr);
+		return EXIT_USAGE;
+	}
+	size_t len;
+	char *text = cli_read("shardlp-opt", o.input, &len);
+	if (!text)
+		return EXIT_INPUT;
+	FILE *out = stdout;
+	if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
+		fprintf(stderr, "shardlp-opt: cannot open '%s' for writing\n", o.output);
+		free(text);
+		return EXIT_INPUT;
+	}
+	const char *name = strcmp(o.input, "-") ? o.input : "<stdin>";
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	cli_sink_set_source(&sink, name, text, len);
+	sink.record = o.verify_diags;
+
+	int status = EXIT_OK;
+	const char *p = text, *e = text + len;
+	unsigned line = 1;
+	bool first = true;
+	while (p <= e) {
+		/* find the end of this chunk */
+		const char *q = p, *chunk_end = e, *next = NULL;
+		unsigned lines = 0;
+		if (o.split) {
+			while (q < e) {
+				if ((q == text || q[-1] == '\n') && is_separator(q, e)) {
+					chunk_end = q;
+					const char *nl = memchr(q, '\n', (size_t)(e - q));
+					next = nl ? nl + 1 : e;
+					break;
+				}
+				if (*q == '\n')
+					lines++;
+				q++;
+			}
+		}
+		if (!first)
+			fputs("// -----\n", out);
+		first = false;
+		size_t clen = (size_t)(chunk_end - p);
+		int rc = process(&o, ctx, &sink, name, p, clen, line, out);
+		if (rc == 2) {
+			status = EXIT_USAGE;
+			break;
+		}
+		if (o.verify_diags) {
+			expect *xs;
+			size_t nx = collect_expects(p, clen, line, &xs);
+			if (verify_expectations(name, &sink, xs, nx))
+				status = EXIT_INPUT;
+			for (size_t i = 0; i < nx; i++)
+				free(xs[i].text);
+			free(xs);
+			cli_sink_clear(&sink);
+		} else if (rc) {
+			status = EXIT_INPUT;
+		}
+		if (!next)
+			break;
+		line += lines + 1;
+		p = next;
+	}
+	if (out != stdout)
+		fclose(out);
+	else
+		fflush(stdout);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	for (size_t i = 0; i < o.npasses; i++) {
+		free(o.passes[i].name);
+		free(o.passes[i].options);
+	}
+	free(o.passes);
+	free(text);
+	return status;
+}

@@ -1,0 +1,392 @@
+/* ir.c - op, block and region construction, attribute access, walks. */
+#include "ir/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const sl_op_info sli_op_info[SL_OP__COUNT] = {
+	[SL_OP_UNKNOWN] = {"", SL_FMT_GENERIC, 0},
+#define OP(id, name, fmt, traits) [SL_OP_##id] = {name, SL_FMT_##fmt, traits},
+#include "ir/ops.def"
+#undef OP
+};
+
+sl_op_kind
+sli_op_kind_lookup(const char *name, size_t n)
+{
+	/* A small open-addressing table built on first use. */
+	static uint16_t table[512];
+	static int built;
+	if (!built) {
+		for (int k = 1; k < SL_OP__COUNT; k++) {
+			const char *s = sli_op_info[k].name;
+			size_t h = sli_hash(s, strlen(s)) & 511;
+			while (table[h])
+				h = (h + 1) & 511;
+			table[h] = (uint16_t)k;
+		}
+		built = 1;
+	}
+	size_t h = sli_hash(name, n) & 511;
+	for (; table[h]; h = (h + 1) & 511) {
+		const char *s = sli_op_info[table[h]].name;
+		if (strlen(s) == n && memcmp(s, name, n) == 0)
+			return (sl_op_kind)table[h];
+	}
+	return SL_OP_UNKNOWN;
+}
+
+sl_op *
+sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
+           uint32_t nregions)
+{
+	sl_op *op = SL_NEW(&m->arena, sl_op);
+	op->name = name;
+	const char *s = sl_sym_str(m->ctx, name);
+	op->kind = sli_op_kind_lookup(s, sli_sym_len(m->ctx, name));
+	op->noperands = noperands;
+	op->nresults = nresults;
+	op->nregions = nregions;
+	op->operands = noperands ? SL_NEWN(&m->arena, sl_value *, noperands) : NULL;
+	op->results = nresults ? SL_NEWN(&m->arena, sl_value, nresults) : NULL;
+	for (uint32_t i = 0; i < nresults; i++) {
+		op->results[i].def = op;
+		op->results[i].index = i;
+	}
+	op->regions = nregions ? SL_NEWN(&m->arena, sl_region, nregions) : NULL;
+	for (uint32_t i = 0; i < nregions; i++)
+		op->regions[i].parent = op;
+	return op;
+}
+
+sl_block *
+sli_block_new(sl_module *m, uint32_t nargs)
+{
+	sl_block *b = SL_NEW(&m->arena, sl_block);
+	b->nargs = nargs;
+	b->args = nargs ? SL_NEWN(&m->arena, sl_value, nargs) : NULL;
+	for (uint32_t i = 0; i < nargs; i++) {
+		b->args[i].block = b;
+		b->args[i].index = i;
+	}
+	return b;
+}
+
+void
+sli_block_append(sl_region *r, sl_block *b)
+{
+	b->parent = r;
+	b->next = NULL;
+	b->prev = r->last;
+	if (r->last)
+		r->last->next = b;
+	else
+		r->first = b;
+	r->last = b;
+}
+
+void
+sli_op_append(sl_block *b, sl_op *op)
+{
+	op->parent = b;
+	op->next = NULL;
+	op->prev = b->last;
+	if (b->last)
+		b->last->next = op;
+	else
+		b->first = op;
+	b->last = op;
+}
+
+void
+sli_op_insert_before(sl_op *before, sl_op *op)
+{
+	sl_block *b = before->parent;
+	op->parent = b;
+	op->next = before;
+	op->prev = before->prev;
+	if (before->prev)
+		before->prev->next = op;
+	else
+		b->first = op;
+	before->prev = op;
+}
+
+void
+sli_op_erase(sl_op *op)
+{
+	sl_block *b = op->parent;
+	if (!b)
+		return;
+	if (op->prev)
+		op->prev->next = op->next;
+	else
+		b->first = op->next;
+	if (op->next)
+		op->next->prev = op->prev;
+	else
+		b->last = op->prev;
+	op->prev = op->next = NULL;
+	op->parent = NULL;
+}
+
+sl_attr *
+sli_dict_get(const sl_named_attr *v, uint32_t n, sl_sym name)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].name == name)
+			return v[i].attr;
+	return NULL;
+}
+
+sl_attr *
+sli_op_attr(const sl_op *op, sl_sym name)
+{
+	return sli_dict_get(op->attrs, op->nattrs, name);
+}
+
+sl_attr *
+sli_op_prop(const sl_op *op, sl_sym name)
+{
+	return sli_dict_get(op->props, op->nprops, name);
+}
+
+sl_attr *
+sli_op_get(const sl_op *op, sl_sym name)
+{
+	sl_attr *a = sli_op_prop(op, name);
+	return a ? a : sli_op_attr(op, name);
+}
+
+static const sl_context *sort_ctx;
+
+static int
+cmp_named(const void *a, const void *b)
+{
+	const sl_named_attr *x = a, *y = b;
+	return strcmp(sl_sym_str(sort_ctx, x->name), sl_sym_str(sort_ctx, y->name));
+}
+
+void
+sli_sort_named(const sl_context *ctx, sl_named_attr *v, uint32_t n)
+{
+	if (n < 2)
+		return;
+	/* Insertion sort: stable, and the lists are short and mostly sorted. */
+	for (uint32_t i = 1; i < n; i++) {
+		sl_named_attr x = v[i];
+		const char *xs = sl_sym_str(ctx, x.name);
+		uint32_t j = i;
+		while (j > 0 && strcmp(sl_sym_str(ctx, v[j - 1].name), xs) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	(void)cmp_named;
+}
+
+static void
+set_named(sl_module *m, sl_named_attr **pv, uint32_t *pn, sl_sym name, sl_attr *attr)
+{
+	sl_named_attr *v = *pv;
+	uint32_t n = *pn;
+	for (uint32_t i = 0; i < n; i++) {
+		if (v[i].name != name)
+			continue;
+		if (attr) {
+			v[i].attr = attr;
+		} else {
+			memmove(v + i, v + i + 1, sizeof *v * (n - i - 1));
+			*pn = n - 1;
+		}
+		return;
+	}
+	if (!attr)
+		return;
+	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, n + 1);
+	if (n)
+		memcpy(nv, v, sizeof *v * n);
+	nv[n].name = name;
+	nv[n].attr = attr;
+	sli_sort_named(m->ctx, nv, n + 1);
+	*pv = nv;
+	*pn = n + 1;
+}
+
+void
+sli_op_set_attr(sl_module *m, sl_op *op, sl_sym name, sl_attr *attr)
+{
+	set_named(m, &op->attrs, &op->nattrs, name, attr);
+}
+
+void
+sli_op_set_prop(sl_module *m, sl_op *op, sl_sym name, sl_attr *attr)
+{
+	set_named(m, &op->props, &op->nprops, name, attr);
+}
+
+sl_sym
+sli_op_sym_name(const sl_module *m, const sl_op *op)
+{
+	sl_attr *a = sli_op_get(op, SLS_sym_name);
+	if (!a || a->kind != SL_ATTR_STRING)
+		return 0;
+	return sl_sym_intern(m->ctx, a->u.s.p, a->u.s.n);
+}
+
+sl_op *
+sli_lookup_mesh(const sl_module *m, const sl_op *from, sl_sym name)
+{
+	/* The nearest enclosing builtin.module holds the symbol table. */
+	const sl_op *mod = from;
+	while (mod && mod->kind != SL_OP_MODULE)
+		mod = sli_op_parent(mod);
+	if (!mod)
+		mod = m->top;
+	if (!mod->nregions || !mod->regions[0].first)
+		return NULL;
+	for (sl_op *op = mod->regions[0].first->first; op; op = op->next)
+		if (op->kind == SL_OP_SDY_MESH && sli_op_sym_name(m, op) == name)
+			return op;
+	return NULL;
+}
+
+sl_op *
+sli_lookup_func(const sl_module *m, sl_sym name)
+{
+	const sl_op *mod = m->top;
+	if (!mod->nregions || !mod->regions[0].first)
+		return NULL;
+	for (sl_op *op = mod->regions[0].first->first; op; op = op->next)
+		if (op->kind == SL_OP_FUNC && sli_op_sym_name(m, op) == name)
+			return op;
+	return NULL;
+}
+
+static int
+count_uses(sl_op *op, void *ud)
+{
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i])
+			op->operands[i]->id++;
+	return 0;
+}
+
+static int
+zero_ids(sl_op *op, void *ud)
+{
+	for (uint32_t i = 0; i < op->nresults; i++)
+		op->results[i].id = 0;
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (uint32_t i = 0; i < b->nargs; i++)
+				b->args[i].id = 0;
+	return 0;
+}
+
+void
+sli_compute_use_counts(sl_op *root)
+{
+	sli_walk(root, zero_ids, NULL);
+	sli_walk(root, count_uses, NULL);
+}
+
+int
+sli_walk(sl_op *root, sli_walk_fn *fn, void *ud)
+{
+	/* Iterative pre-order walk: deep nesting cannot overflow the stack. */
+	sl_op *op = root;
+	int r = fn(op, ud);
+	if (r)
+		return r;
+	for (;;) {
+		/* descend into the first non-empty region */
+		sl_op *child = NULL;
+		for (uint32_t i = 0; i < op->nregions && !child; i++)
+			for (sl_block *b = op->regions[i].first; b && !child; b = b->next)
+				child = b->first;
+		if (child) {
+			op = child;
+		} else {
+			/* advance to the next op, climbing as needed */
+			for (;;) {
+				if (op == root)
+					return 0;
+				if (op->next) {
+					op = op->next;
+					break;
+				}
+				sl_block *b = op->parent;
+				sl_block *nb = b->next;
+				while (nb && !nb->first)
+					nb = nb->next;
+				if (nb) {
+					op = nb->first;
+					break;
+				}
+				/* next region of the parent op */
+				sl_region *reg = b->parent;
+				sl_op *parent = reg->parent;
+				sl_op *found = NULL;
+				for (uint32_t i = (uint32_t)(reg - parent->regions) + 1;
+				     i < parent->nregions && !found; i++)
+					for (sl_block *bb = parent->regions[i].first; bb && !found; bb = bb->next)
+						found = bb->first;
+				if (found) {
+					op = found;
+					break;
+				}
+				op = parent;
+			}
+		}
+		r = fn(op, ud);
+		if (r)
+			return r;
+	}
+}
+
+sl_attr *
+sli_attr_new(sl_module *m, sl_attr_kind kind)
+{
+	sl_attr *a = SL_NEW(&m->arena, sl_attr);
+	a->kind = kind;
+	return a;
+}
+
+sl_attr *
+sli_attr_string(sl_module *m, const char *s, size_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_STRING);
+	a->u.s.p = sli_arena_strndup(&m->arena, s, n);
+	a->u.s.n = n;
+	return a;
+}
+
+sl_attr *
+sli_attr_int(sl_module *m, int64_t v, sl_type *type)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_INT);
+	a->u.i.v = v;
+	a->u.i.type = type;
+	return a;
+}
+
+sl_attr *
+sli_attr_symref(sl_module *m, const char *s, size_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SYMREF);
+	a->u.text.p = sli_arena_strndup(&m->arena, s, n);
+	a->u.text.n = n;
+	return a;
+}
+
+void
+sl_module_free(sl_module *m)
+{
+	if (!m)
+		return;
+	SL_VEC_FREE(m->loc_aliases);
+	sli_arena_fini(&m->arena);
+	free(m);
+}

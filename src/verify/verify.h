@@ -1,0 +1,25 @@
+/*
+ * verify.h - the sdy dialect verifier (spec/dialect-and-verifier.md
+ * section 4, spec/sharding-rules.md section 3) and the structural checks
+ * of MLIR that Shardy's tests rely on.  sl_module_verify (shardlp.h) is
+ * the entry point; it reports the first failure through the context's
+ * sink as MLIR does and changes nothing in the module except the scratch
+ * `id` of values (use counts).
+ */
+#ifndef SL_VERIFY_VERIFY_H
+#define SL_VERIFY_VERIFY_H
+
+#include "ir/ir.h"
+
+/*
+ * Checks a mesh attribute (spec 2.1, 2.2): axis sizes, device ids, unique
+ * axis names.  Returns 0, or -1 with the message (without prefix) in
+ * `why`, so that parsers can report it with their own prefix.
+ */
+int sli_verify_mesh_attr(const sl_context *ctx, const sl_mesh *mesh,
+                         sli_buf *why);
+
+/* The factor symbol of index k: i..z, then z_1, z_2, ... */
+void sli_verify_factor_symbol(sli_buf *b, int64_t k);
+
+#endif

@@ -1,0 +1,49 @@
+#!/bin/bash
+# shardlp gen: generated programs verify; usage errors exit 2.
+. "$(dirname "$0")/../setup.sh"
+
+set -o pipefail
+"$SHARDLP" gen transformer --layers 2 >"$tmp/t2.mlir" 2>"$tmp/err" && rc=0 || rc=$?
+expect_rc 0 "gen transformer --layers 2"
+run_in "$tmp/t2.mlir" "$SHARDLP" verify -
+expect_rc 0 "gen transformer --layers 2 | shardlp verify -"
+expect_grep "$tmp/t2.mlir" 'sdy\.sharding = #sdy\.sharding<@mesh' "some weights are pinned"
+expect_grep "$tmp/t2.mlir" 'applies stablehlo\.add across dimensions' "reduce in custom syntax"
+
+checks=$((checks + 1))
+n=$(grep -c ' = stablehlo\.' "$tmp/t2.mlir")
+if [ "$n" -ge 60 ] && [ "$n" -le 80 ]; then
+	pass "about 30 ops per layer ($n for 2 layers)"
+else
+	fail "$n ops for 2 layers"
+fi
+
+run "$SHARDLP" gen transformer --layers 3 --hidden 64 --seq 16 --batch 4 --mesh 2x2x2 --seed 7 -o "$tmp/t3.mlir"
+expect_rc 0 "gen with every option and -o"
+expect_empty "$tmp/out" "gen -o: nothing on stdout"
+run "$SHARDLP" verify "$tmp/t3.mlir"
+expect_rc 0 "the 2x2x2 program verifies"
+expect_grep "$tmp/t3.mlir" '"z"=2' "2x2x2 mesh"
+
+run "$SHARDLP" gen transformer --layers 3 --hidden 64 --seq 16 --batch 4 --mesh 2x2x2 --seed 7
+checks=$((checks + 1))
+if cmp -s "$tmp/out" "$tmp/t3.mlir"; then
+	pass "same options, same program"
+else
+	fail "gen is not deterministic"
+fi
+
+run "$SHARDLP" gen --help
+expect_rc 0 "gen --help"
+expect_grep "$tmp/out" 'usage: shardlp gen transformer' "gen --help: usage on stdout"
+
+for args in "" "foo" "transformer --layers 0" "transformer --layers x" \
+	    "transformer --layers" "transformer --mesh 3x3" "transformer --hidden 10" \
+	    "transformer --bogus" "transformer extra"; do
+	# shellcheck disable=SC2086
+	run "$SHARDLP" gen $args
+	expect_rc 2 "gen $args"
+	expect_grep "$tmp/err" '^usage: shardlp gen' "gen $args: usage on stderr"
+done
+
+finish
