@@ -1160,7 +1160,8 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 			a->u.text.n = (size_t)(tend - t.p);
 			break;
 		}
-		/* fall through: a type used as an attribute */
+		/* a type used as an attribute */
+		/* FALLTHROUGH */
 	default:
 		if (is_type_start(P)) {
 			a = new_attr(P, SL_ATTR_TYPE, loc);

@@ -746,8 +746,18 @@ print_op(sli_printer *pr, const sl_op *op)
 		sli_pr_puts(pr, name);
 		printers[f](pr, op);
 	}
-	if (pr->debuginfo)
+	if (pr->debuginfo && !op->locattr && op->loc.line) {
+		sli_pr_puts(pr, " loc(");
+		const char *f = sl_sym_str(pr->ctx, op->loc.file);
+		sli_print_string(pr->b, f, strlen(f));
+		sli_pr_putc(pr, ':');
+		sli_pr_i64(pr, op->loc.line);
+		sli_pr_putc(pr, ':');
+		sli_pr_i64(pr, op->loc.col);
+		sli_pr_putc(pr, ')');
+	} else if (pr->debuginfo) {
 		sli_pr_loc(pr, op->locattr);
+	}
 }
 
 int

@@ -75,6 +75,11 @@ void sli_print_sdy_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a, boo
 /* MLIR string literal with escapes. */
 void sli_print_string(sli_buf *b, const char *s, size_t n);
 
+/* False when a StableHLO op lacks what its custom form needs (an inherent
+ * attribute missing or malformed, regions of the wrong shape): the printer
+ * then prints it in the generic form (mlir_stablehlo.c). */
+bool sli_stablehlo_has_custom_form(const sl_context *ctx, const sl_op *op);
+
 /* Custom-syntax printers, chosen by format; print after the result list
  * "%0 = " and the op name have been printed. */
 typedef void sli_op_print_fn(sli_printer *pr, const sl_op *op);

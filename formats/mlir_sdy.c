@@ -58,25 +58,46 @@ typedef struct sdyp {
 } sdyp;
 
 static int
+verr(sdyp *S, sl_loc loc, const char *fmt, va_list ap)
+{
+	sli_buf b;
+	sli_buf_init(&b);
+	if (S->op)
+		sli_buf_printf(&b, "custom op '%.*s' ", (int)S->opn, S->op);
+	sli_buf_vprintf(&b, fmt, ap);
+	sli_diag(S->P->ctx, SL_DIAG_ERROR, loc, "%s", sli_buf_cstr(&b));
+	sli_buf_fini(&b);
+	S->P->failed = 1;
+	return -1;
+}
+
+static int
 err(sdyp *S, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+static int
+err_at(sdyp *S, sl_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Reports an error at the current token, even after a first error (Shardy
  * chains "failed to parse ..." messages); returns -1. */
 static int
 err(sdyp *S, const char *fmt, ...)
 {
-	sli_buf b;
 	va_list ap;
-	sli_buf_init(&b);
-	if (S->op)
-		sli_buf_printf(&b, "custom op '%.*s' ", (int)S->opn, S->op);
 	va_start(ap, fmt);
-	sli_buf_vprintf(&b, fmt, ap);
+	verr(S, sli_p_loc(S->P), fmt, ap);
 	va_end(ap);
-	sli_diag(S->P->ctx, SL_DIAG_ERROR, sli_p_loc(S->P), "%s", sli_buf_cstr(&b));
-	sli_buf_fini(&b);
-	S->P->failed = 1;
+	return -1;
+}
+
+/* Reports an error at loc, as err does. */
+static int
+err_at(sdyp *S, sl_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verr(S, loc, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -262,14 +283,14 @@ cmp_i64(const void *a, const void *b)
 
 /* Shardy's MeshAttr::verify, after the construction rule dropped iota ids. */
 static int
-check_mesh(sdyp *S, const sl_mesh *mesh)
+check_mesh(sdyp *S, const sl_mesh *mesh, sl_loc loc)
 {
 	for (uint32_t i = 0; i < mesh->nids; i++)
 		if (mesh->ids[i] < 0)
-			return err(S, "device id must be non-negative, got: %" PRId64, mesh->ids[i]);
+			return err_at(S, loc, "device id must be non-negative, got: %" PRId64, mesh->ids[i]);
 	if (mesh->naxes == 0) {
 		if (mesh->nids > 1)
-			return err(S, "axes is empty and device_ids has more than one element");
+			return err_at(S, loc, "axes is empty and device_ids has more than one element");
 		return 0;
 	}
 	for (uint32_t i = 0; i < mesh->naxes; i++)
@@ -279,7 +300,7 @@ check_mesh(sdyp *S, const sl_mesh *mesh)
 				sli_buf_init(&b);
 				sli_print_string(&b, sl_sym_str(S->P->ctx, mesh->axes[i].name),
 				                 sli_sym_len(S->P->ctx, mesh->axes[i].name));
-				err(S, "duplicate axis name: %s", sli_buf_cstr(&b));
+				err_at(S, loc, "duplicate axis name: %s", sli_buf_cstr(&b));
 				sli_buf_fini(&b);
 				return -1;
 			}
@@ -287,7 +308,7 @@ check_mesh(sdyp *S, const sl_mesh *mesh)
 		return 0;
 	int64_t total = mesh_total(mesh);
 	if (total != (int64_t)mesh->nids)
-		return err(S, "total product of axis sizes must match total number of "
+		return err_at(S, loc, "total product of axis sizes must match total number of "
 		           "device ids, got: %" PRId64 " != %u", total, mesh->nids);
 	int64_t *sorted = sli_xmalloc(mesh->nids * sizeof *sorted);
 	memcpy(sorted, mesh->ids, mesh->nids * sizeof *sorted);
@@ -302,11 +323,11 @@ check_mesh(sdyp *S, const sl_mesh *mesh)
 		sli_buf_init(&b);
 		for (uint32_t i = 0; i < mesh->nids; i++)
 			sli_buf_printf(&b, "%s%" PRId64, i ? ", " : "", sorted[i]);
-		r = err(S, "sorted device ids must be iota(product(axes)), got: %s",
+		r = err_at(S, loc, "sorted device ids must be iota(product(axes)), got: %s",
 		        sli_buf_cstr(&b));
 		sli_buf_fini(&b);
 	} else if (memcmp(sorted, mesh->ids, mesh->nids * sizeof *sorted) == 0) {
-		r = err(S, "if the ordered device ids are the same as iota(product(axes)), "
+		r = err_at(S, loc, "if the ordered device ids are the same as iota(product(axes)), "
 		        "no need to specify them for simplicity");
 	}
 	free(sorted);
@@ -326,6 +347,7 @@ mesh_body(sdyp *S, sl_mesh *out)
 	SL_VEC(int64_t) ids = {0};
 	bool have_ids = false;
 	int r = -1;
+	sl_loc loc = sli_p_loc(S->P);
 	memset(out, 0, sizeof *out);
 	if (expect(S, SL_TOK_LESS, "'<'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
 		goto done;
@@ -383,7 +405,7 @@ mesh_body(sdyp *S, sl_mesh *out)
 				out->ids = SL_NEWN(&S->P->m->arena, int64_t, 1);
 		}
 	}
-	r = check_mesh(S, out);
+	r = check_mesh(S, out, loc);
 	goto done;
 bad_axes:
 	err(S, "failed to parse Sdy_Mesh parameter 'axes' which is to be a "

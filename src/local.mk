@@ -10,6 +10,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/type.c \
 	%reldir%/passes/canonicalize.c \
 	%reldir%/passes/pass.c \
+	%reldir%/rules/populate.c \
+	%reldir%/rules/registry.c \
 	%reldir%/util.c \
 	%reldir%/verify/verify.c \
 	%reldir%/version.c
@@ -25,6 +27,7 @@ noinst_HEADERS += \
 	%reldir%/ir/ops.def \
 	%reldir%/ir/type.h \
 	%reldir%/passes/pass.h \
+	%reldir%/rules/rules.h \
 	%reldir%/util.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h
@@ -42,6 +45,7 @@ bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/shardlp.c
 shardlp_LDADD = libshardlp_core.la
 shardlp_opt_SOURCES = \

@@ -56,6 +56,7 @@ EXTRA_DIST += \
 EXTRA_DIST += \
 	%reldir%/bench.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
+	%reldir%/fuzz/mlir.dict \
 	%reldir%/fuzz/run.sh \
 	%reldir%/fuzz/seeds/attention.mlir \
 	%reldir%/fuzz/seeds/errors.mlir \

@@ -42,5 +42,6 @@ void cli_sink_clear(cli_sink *s);
 char *cli_read(const char *prog, const char *path, size_t *len);
 
 int cmd_gen(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
 
 #endif

@@ -1,14 +1,16 @@
 /*
  * cmd_gen.c - `shardlp gen`: writes benchmark programs as MLIR text.
  *
- * Entry: int cmd_gen(int argc, char **argv), argv[0] = "gen" (declared in
- * cli.h).  `gen transformer` prints one module: an sdy.mesh and a
- * func.func @main whose arguments are the input activations and the
- * weights of every layer, some pinned with sdy.sharding, followed by 36
- * StableHLO ops per layer in their custom syntax (RMS norm, attention with
- * softmax, a ReLU MLP) with consistent types, so the module verifies.
- * It writes through stdio only and needs nothing from the library.
+ * Entry: cmd_gen(argc, argv), argv[0] = "gen", declared in cli.h.
+ * `gen transformer` prints one module: an sdy.mesh and a func.func @main
+ * whose arguments are the input activations and the weights of every
+ * layer, some pinned with sdy.sharding, then 36 StableHLO ops per layer in
+ * their custom syntax (RMS norm, attention with softmax, a ReLU MLP) with
+ * consistent types, so the module verifies.  It writes through stdio only
+ * and needs nothing from the library.
  */
+#include "cli.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,14 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cmd_gen(int argc, char **argv);
-
-enum {
-	EXIT_OK = 0,
-	EXIT_BAD_INPUT = 1,
-	EXIT_USAGE = 2
-};
 
 /* Largest accepted --layers and dimension: keeps every count in range. */
 #define MAX_LAYERS 10000000L
@@ -504,7 +498,7 @@ cmd_gen(int argc, char **argv)
 		if (!g.out) {
 			fprintf(stderr, "shardlp: cannot open '%s': %s\n",
 			        outpath, strerror(errno));
-			return EXIT_BAD_INPUT;
+			return EXIT_INPUT;
 		}
 		setvbuf(g.out, outbuf, _IOFBF, sizeof outbuf);
 	}
@@ -515,7 +509,7 @@ cmd_gen(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "shardlp: cannot write '%s': %s\n",
 		        outpath ? outpath : "<stdout>", strerror(errno));
-		return EXIT_BAD_INPUT;
+		return EXIT_INPUT;
 	}
 	return EXIT_OK;
 }

@@ -26,6 +26,8 @@ static const command commands[] = {
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
 	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
 	 "parse, verify and print FILE in canonical form"},
+	{"rules", cmd_rules, "rules [--explain] [--conservative] FILE",
+	 "print the sharding rule of every op"},
 	{"verify", cmd_verify, "verify FILE...", "parse and verify files"},
 };
 
@@ -59,12 +61,8 @@ cmd_help(int argc, char **argv)
 		fprintf(stderr, "shardlp: unknown command '%s'\n", argv[1]);
 		return EXIT_USAGE;
 	}
-	if (c->run == cmd_help || c->run == cmd_gen) {
+	if (c->run == cmd_help) {
 		printf("usage: shardlp %s\n\n%s\n", c->synopsis, c->summary);
-		if (c->run == cmd_gen) {
-			char *args[] = {"gen", "--help", NULL};
-			return cmd_gen(2, args);
-		}
 		return EXIT_OK;
 	}
 	char *args[] = {argv[1], "--help", NULL};

@@ -5,10 +5,13 @@
 #include <string.h>
 
 static const char *const no_options[] = {NULL};
+static const char *const rule_options[] = {"conservative-propagation", NULL};
 
 const sli_pass_info sli_passes[] = {
 	{"canonicalize", sli_pass_canonicalize, no_options,
 	 "fold redundant sdy reshards and collectives"},
+	{"sdy-populate-op-sharding-rules", sli_pass_populate_op_sharding_rules, rule_options,
+	 "attach the sharding rule of every op as sdy.sharding_rule"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 

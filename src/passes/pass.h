@@ -42,5 +42,7 @@ const char *sli_pass_opt_str(const sli_pass_opts *o, const char *key);
 
 /* Passes defined in this folder. */
 int sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts);
+/* Defined in src/rules/. */
+int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
 
 #endif

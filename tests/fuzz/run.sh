@@ -1,0 +1,73 @@
+#!/bin/bash
+# run.sh - builds the libFuzzer target for the MLIR reader (fuzz_mlir.c)
+# with clang, ASan and UBSan over the library sources that src/local.mk and
+# formats/local.mk list, and runs it.
+#
+# usage: tests/fuzz/run.sh [SECONDS] [libFuzzer options...]
+#   SECONDS   run time (default 60); 0 builds only
+# Environment: FUZZ_DIR (build and corpus directory; default
+# /tmp/shardlp-fuzz), FUZZ_JOBS (parallel fuzzing jobs, default 1).
+# Crashes land in $FUZZ_DIR/crashes/ as crash-*, leak-*, timeout-*, oom-*;
+# reproduce one with: $FUZZ_DIR/fuzz_mlir $FUZZ_DIR/crashes/crash-...
+# clang is installed with apt-get when missing (as root, or through sudo).
+set -eu
+LC_ALL=C
+export LC_ALL
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-60}
+[ $# -gt 0 ] && shift
+dir=${FUZZ_DIR:-/tmp/shardlp-fuzz}
+mkdir -p "$dir/corpus" "$dir/crashes"
+
+CLANG=${CLANG:-clang}
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	echo "run.sh: installing clang"
+	$sudo apt-get update
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends clang
+fi
+
+# The library's C files: every %reldir%/....c in the two fragments (the
+# source lists of libshardlp_core and formats_sources).
+sources() {
+	sed -n 's|^[[:space:]]*%reldir%/\([^[:space:]\\]*\.c\).*|'"$1"'/\1|p' "$top/$1/local.mk" |
+		grep -v '/cli/'
+}
+srcs="$(sources src) $(sources formats)"
+
+# config.h: the configured one if the tree is configured, else a minimal one.
+inc="-I$top/src -I$top -I$top/formats"
+if [ ! -f "$top/config.h" ]; then
+	version=$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+	mkdir -p "$dir/include"
+	printf '#define PACKAGE_VERSION "%s"\n' "$version" >"$dir/include/config.h"
+	inc="-I$dir/include $inc"
+fi
+
+echo "run.sh: building $dir/fuzz_mlir"
+# shellcheck disable=SC2086
+(cd "$top" && "$CLANG" -std=gnu99 -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$inc $(pkg-config --cflags libxml-2.0) \
+	-o "$dir/fuzz_mlir" tests/fuzz/fuzz_mlir.c $srcs \
+	$(pkg-config --libs libxml-2.0) -lglpk -lm)
+
+[ "$secs" -gt 0 ] || exit 0
+
+echo "run.sh: fuzzing for $secs s; corpus $dir/corpus, crashes in $dir/crashes"
+cd "$dir/crashes"
+par=
+[ "${FUZZ_JOBS:-1}" -le 1 ] || par="-jobs=$FUZZ_JOBS -workers=$FUZZ_JOBS"
+set +e
+# shellcheck disable=SC2086
+"$dir/fuzz_mlir" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+	-rss_limit_mb=2048 -print_final_stats=1 $par \
+	-dict="$top/tests/fuzz/mlir.dict" \
+	"$@" "$dir/corpus" "$top/tests/fuzz/seeds"
+rc=$?
+set -e
+n=$(find "$dir/crashes" -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' | wc -l)
+echo "run.sh: exit $rc, $n reproducer(s) in $dir/crashes"
+exit $rc
