@@ -1053,6 +1053,15 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 			sli_p_next(P);
 		}
 		a = new_attr(P, SL_ATTR_SYMREF, loc);
+		if (*start == '"' && end == t.p + t.n) {
+			/* @"quoted name": keep the name itself */
+			sli_token q = t;
+			q.p++;
+			q.n--;
+			if (decode_string(P, &q, &a->u.text.p, &a->u.text.n))
+				return -1;
+			break;
+		}
 		a->u.text.p = sli_arena_strndup(&P->m->arena, start, (size_t)(end - start));
 		a->u.text.n = (size_t)(end - start);
 		break;

@@ -123,6 +123,8 @@ result_name_hint(const sl_context *ctx, const sl_op *op, uint32_t i)
 	}
 	case SL_OP_RNG_BIT_GENERATOR:
 		return i == 0 ? "output_state" : "output";
+	case SL_OP_CHLO_TOP_K:
+		return i == 0 ? "values" : "indices";
 	default:
 		return NULL;
 	}
@@ -411,7 +413,10 @@ sli_print_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 		break;
 	case SL_ATTR_SYMREF:
 		sli_buf_putc(b, '@');
-		sli_buf_put(b, a->u.text.p, a->u.text.n);
+		if (is_bare_id(a->u.text.p, a->u.text.n) || memmem(a->u.text.p, a->u.text.n, "::@", 3))
+			sli_buf_put(b, a->u.text.p, a->u.text.n);
+		else
+			sli_print_string(b, a->u.text.p, a->u.text.n);
 		break;
 	case SL_ATTR_OPAQUE:
 	case SL_ATTR_LOC:

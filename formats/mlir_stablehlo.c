@@ -708,26 +708,23 @@ p_symbol_name(sli_parser *P, const char **s, size_t *n)
 	const char *p = P->tok.p + 1;
 	size_t len = P->tok.n - 1;
 	if (len >= 2 && p[0] == '"') {
+		/* the escapes of MLIR strings: \\ \" \n \t and \XX in hex */
 		char *out = sli_arena_alloc(&P->m->arena, len);
 		size_t k = 0;
 		for (size_t i = 1; i + 1 < len; i++) {
-			if (p[i] == '\\' && i + 2 < len) {
-				char c = p[i + 1];
+			char c = p[i];
+			if (c == '\\' && i + 2 < len) {
+				c = p[++i];
 				if (c == 'n')
-					out[k++] = '\n';
+					c = '\n';
 				else if (c == 't')
-					out[k++] = '\t';
-				else if (c == '"' || c == '\\')
-					out[k++] = c;
-				else if (i + 3 < len) {
-					char h[3] = {c, p[i + 2], 0};
-					out[k++] = (char)strtol(h, NULL, 16);
-					i++;
+					c = '\t';
+				else if (c != '"' && c != '\\' && i + 2 < len) {
+					char h[3] = {c, p[++i], 0};
+					c = (char)strtol(h, NULL, 16);
 				}
-				i++;
-			} else {
-				out[k++] = p[i];
 			}
+			out[k++] = c;
 		}
 		*s = out;
 		*n = k;
@@ -1210,8 +1207,8 @@ p_precision_algorithm(sli_parser *P, sli_opstate *st, bool algorithm)
 	if (sli_p_expect_kw(P, "algorithm") || sli_p_expect(P, SL_TOK_EQUAL, "'='"))
 		return -1;
 	sl_loc loc = sli_p_loc(P);
-	const char *s;
-	size_t n;
+	const char *s = NULL;
+	size_t n = 0;
 	if (p_raw_angle(P, &s, &n))
 		return -1;
 	sli_buf b;
@@ -1979,8 +1976,8 @@ sli_print_fmt_IOTA(sli_printer *pr, const sl_op *op)
 int
 sli_parse_fmt_CUSTOM_CALL(sli_parser *P, sli_opstate *st)
 {
-	const char *s;
-	size_t n;
+	const char *s = NULL;
+	size_t n = 0;
 	sl_loc loc = sli_p_loc(P);
 	if (p_symbol_name(P, &s, &n))
 		return -1;
@@ -2026,8 +2023,8 @@ sli_print_fmt_CUSTOM_CALL(sli_printer *pr, const sl_op *op)
 int
 sli_parse_fmt_COMPOSITE(sli_parser *P, sli_opstate *st)
 {
-	const char *s;
-	size_t n;
+	const char *s = NULL;
+	size_t n = 0;
 	sl_loc loc = sli_p_loc(P);
 	if (!sli_p_is(P, SL_TOK_STRING))
 		return sli_p_error(P, "expected string");

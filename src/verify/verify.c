@@ -1125,8 +1125,6 @@ verify_edges(verifier *v, const sl_op *op, const sl_attr *a)
 	const sl_mesh *mesh = NULL;
 	bool any = false, common = true;
 
-	if (check_edges_attr(v, a))
-		return -1;
 	for (uint32_t s = 0; s < a->u.edges.n; s++) {
 		const sl_edge_step *st = &a->u.edges.v[s];
 
@@ -2527,6 +2525,32 @@ verify_block(verifier *v, sl_op *parent, sl_block *b)
 	return 0;
 }
 
+/*
+ * The invariants MLIR checks when it builds attributes, that is while it
+ * parses: they come before any op verification, in text order.
+ */
+static int
+verify_built_attrs(verifier *v, sl_op *op)
+{
+	v->op = op;
+	for (uint32_t i = 0; i < op->nattrs; i++) {
+		const sl_attr *a = op->attrs[i].attr;
+
+		if (a && a->kind == SL_ATTR_PROP_EDGES && check_edges_attr(v, a))
+			return -1;
+		for (uint32_t j = 0; a && a->kind == SL_ATTR_ARRAY && j < a->u.arr.n; j++)
+			if (a->u.arr.v[j] && a->u.arr.v[j]->kind == SL_ATTR_PROP_EDGES &&
+			    check_edges_attr(v, a->u.arr.v[j]))
+				return -1;
+	}
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				if (verify_built_attrs(v, o))
+					return -1;
+	return 0;
+}
+
 static int
 verify_op(verifier *v, sl_op *op)
 {
@@ -2557,7 +2581,9 @@ sl_module_verify(sl_module *m)
 	sli_buf_init(&v.msg);
 	sli_buf_init(&v.note);
 	sli_compute_use_counts(m->top);
-	rc = verify_op(&v, m->top);
+	rc = verify_built_attrs(&v, m->top);
+	if (rc == 0)
+		rc = verify_op(&v, m->top);
 	sli_buf_fini(&v.msg);
 	sli_buf_fini(&v.note);
 	return rc ? -1 : 0;

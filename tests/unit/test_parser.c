@@ -45,11 +45,11 @@ test_errors(void)
 	CU_ASSERT(fails_with("func.func @f(%a: tensor<99999999999999999999xf32>) {\n}",
 	                     "t.mlir:1:25:", "dimension size is too large"));
 	CU_ASSERT(fails_with("func.func @f() {\n  %0 = \"x.y\"() : () -> i32\n",
-	                     "t.mlir:1:16:", "expected '}' to end region"));
+	                     "t.mlir:3:1:", "expected '}' to end region"));
 	CU_ASSERT(fails_with("func.func @f() {\n  %0 = foo.bar : i32\n}",
 	                     "t.mlir:2:8:", "custom op 'foo.bar' is unknown"));
 	CU_ASSERT(fails_with("func.func @f(%a: i32) {\n  %0 = \"x.y\"(%a) : (f32) -> i32\n}",
-	                     "t.mlir:2:21:", "expects different type than prior uses"));
+	                     "t.mlir:2:20:", "expects different type than prior uses"));
 	CU_ASSERT(fails_with("#a = #b\n", "t.mlir:1:6:", "undefined symbol alias id 'b'"));
 	CU_ASSERT(fails_with("func.func @f() {\n  %0:2 = \"x.y\"() : () -> i32\n}",
 	                     "t.mlir:2:3:", "operation defines 1 results but was provided 2 to bind"));
