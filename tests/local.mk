@@ -64,3 +64,8 @@ EXTRA_DIST += \
 	%reldir%/fuzz/seeds/manual.mlir \
 	%reldir%/fuzz/seeds/mlp.mlir \
 	%reldir%/fuzz/seeds/while.mlir
+
+### Round trip of the shared corpus (skipped without ../shared/corpus)
+
+TESTS += %reldir%/corpus.sh
+EXTRA_DIST += %reldir%/corpus.sh
