@@ -852,7 +852,7 @@ mappings(sdyp *S, sl_tensor_mapping **v, uint32_t *n, const char *param)
 	return expect(S, SL_TOK_RPAREN, "')'");
 }
 
-/* factor-sizes -> '{'? (symbol '=' int (',' symbol '=' int)*)? '}'? */
+/* factor-sizes -> ('{' (symbol '=' int (',' symbol '=' int)*)? '}')? */
 static int
 factor_sizes(sdyp *S, sl_rule *rule)
 {
@@ -909,7 +909,8 @@ fail:
 	return -1;
 }
 
-/* typed-set -> keyword '=' '{'? symbol (',' symbol)* '}'?  (1 when present) */
+/* typed-set -> keyword '=' ('{' (symbol (',' symbol)*)? '}')?  (1 when present;
+ * without braces the set is empty, as in MLIR's OptionalBraces lists) */
 static int
 typed_set(sdyp *S, const char *kw, sl_factor_list *out)
 {
@@ -920,7 +921,7 @@ typed_set(sdyp *S, const char *kw, sl_factor_list *out)
 	if (expect(S, SL_TOK_EQUAL, "'='") < 0)
 		return -1;
 	braces = accept(S, SL_TOK_LBRACE);
-	if (!(braces && is(S, SL_TOK_RBRACE))) {
+	if (braces && !is(S, SL_TOK_RBRACE)) {
 		do {
 			const char *p = S->P->tok.p;
 			size_t n = S->P->tok.n;

@@ -7,6 +7,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/axis.c \
 	%reldir%/ir/context.c \
 	%reldir%/ir/ir.c \
+	%reldir%/ir/rewrite.c \
 	%reldir%/ir/type.c \
 	%reldir%/passes/canonicalize.c \
 	%reldir%/passes/pass.c \
@@ -25,6 +26,7 @@ noinst_HEADERS += \
 	%reldir%/ir/context.h \
 	%reldir%/ir/ir.h \
 	%reldir%/ir/ops.def \
+	%reldir%/ir/rewrite.h \
 	%reldir%/ir/type.h \
 	%reldir%/passes/pass.h \
 	%reldir%/rules/rules.h \

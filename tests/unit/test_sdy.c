@@ -103,8 +103,8 @@ test_mesh(void)
 	CU_ASSERT(prints("sdy.mesh @m = <[], device_ids=[0]>", "sdy.mesh @m = <[], device_ids=[0]>"));
 	CU_ASSERT(prints("sdy.mesh @m = <[]>", "sdy.mesh @m = <[]>"));
 	CU_ASSERT(prints("sdy.mesh @m = #sdy.mesh<[\"a\"=2]> {x.y = 1}",
-	                 "sdy.mesh @m = <[\"a\"=2]> {x.y = 1}"));
-	CU_ASSERT(prints("sdy.mesh @\"a b\" = <[\"q\\\"r\"=2]>", "sdy.mesh @\"a b\" = <[\"q\\\"r\"=2]>"));
+	                 "sdy.mesh @m = <[\"a\"=2]> {x.y = 1 : i64}"));
+	CU_ASSERT(prints("sdy.mesh @\"a b\" = <[\"q\\\"r\"=2]>", "sdy.mesh @\"a b\" = <[\"q\\22r\"=2]>"));
 }
 
 static void
@@ -318,10 +318,12 @@ test_rule(void)
 	           "need_replication={i, l} permutation={k} blocked_propagation={l}, custom",
 	           "([i, j, k, l])->([i, k, l]) {i=2, j=3, k=5, l=7} reduction={j} "
 	           "need_replication={i, l} permutation={k} blocked_propagation={l}, custom");
-	check_rule("([i])->([i]) i=8589934592", "([i])->([i]) {i=8589934592}");
-	check_rule("([i, j])->([i, j]) {i=2, j=4} reduction=j", "reduction={j}");
+	check_rule("([i])->([i]) {i=8589934592}", "([i])->([i]) {i=8589934592}");
+	check_rule("([i, j])->([i, j]) {i=2, j=4} reduction={}", "([i, j])->([i, j]) {i=2, j=4}");
 	check_rule("([z_1])->([zz_1]) {i=1, j=1, k=1, l=1, m=1, n=1, o=1, p=1, q=1, r=1, s=1, t=1, "
-	           "u=1, v=1, w=1, x=1, y=1, z=2, z_1=3}", "([z_1])->([zz_1])");
+	           "u=1, v=1, w=1, x=1, y=1, z=2, z_1=3}",
+	           "([z_1])->([zz_1]) {i=1, j=1, k=1, l=1, m=1, n=1, o=1, p=1, q=1, r=1, s=1, t=1, "
+	           "u=1, v=1, w=1, x=1, y=1, z=2, z_1=3}");
 	check_rule("([z_8z_9z_10])->([i])", "([z_8z_9z_10])->([i])");
 
 	sl_context *ctx = sl_context_new();
@@ -390,6 +392,8 @@ test_rule_errors(void)
 	FAILS(CASE("([i, j])->([i]) {i=2, j=3} need_replication={i} reduction={j}"), 2,
 	      "expected '>'");
 	FAILS(CASE("([i, j])->([i]) {ij=2}"), 2, "expecting single factor symbol: j");
+	FAILS(CASE("([i])->([i]) i=8"), 2, "expected '>'");
+	FAILS(CASE("([i])->([i]) {i=8} reduction=i"), 2, "expected '>'");
 #undef CASE
 	/* z_2i parses as [19, 0]: only the ordering of the sizes is wrong */
 	sl_context *ctx = sl_context_new();
@@ -477,7 +481,7 @@ test_ops_print(void)
 		"%2 = sdy.manual_computation(%1) in_shardings=[<@m, [{\"a\", ?}, {?}]>] "
 		"out_shardings=[<@m, [{\"a\", ?}, {?}], replicated={\"b\"}>] manual_axes={\"a\", \"b\"} "
 		"(%arg2: tensor<8x32xf32>) {\n",
-		"sdy.return %4 : tensor<8x32xf32>\n",
+		"sdy.return %17 : tensor<8x32xf32>\n",
 		"} {x.z = 1 : i64} : (tensor<16x32xf32>) -> tensor<16x32xf32>\n",
 		"%3:2 = sdy.named_computation<\"foo\">(%2, %arg1) in_shardings=[<@m, [{}, {}]>, <@m, [{}]>] "
 		"(%arg2: tensor<16x32xf32>, %arg3: tensor<8xf32>) {\n",
@@ -487,16 +491,16 @@ test_ops_print(void)
 		"sdy.data_flow_edge %3#0 sharding=<@m, [{\"a\"}, {}]> : tensor<16x32xf32>\n",
 		"sdy.func_data_flow_edge %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}]>]>} "
 		": tensor<8xf32>\n",
-		"sdy.propagation_barrier %6 allowed_direction=BACKWARD : tensor<16x32xf32>\n",
-		"sdy.all_gather [{}, {\"b\"}] %8 out_sharding=<@m, [{\"a\"}, {}]> : tensor<16x32xf32>\n",
-		"sdy.all_slice [{\"b\"}, {}] %9 out_sharding=<@m, [{\"a\", \"b\"}, {}]> : tensor<16x32xf32>\n",
-		"sdy.all_to_all [{\"b\"}: 0->1] %10 out_sharding=<@m, [{\"a\"}, {\"b\"}]>",
-		"sdy.collective_permute %11 out_sharding=<@m, [{\"b\"}, {\"a\"}]> : tensor<16x32xf32>\n",
-		"sdy.all_reduce max {\"a\"} %12 out_sharding=<@m, [{\"b\"}, {}]> : tensor<16x32xf32>\n",
-		"sdy.all_reduce {} %13 out_sharding=<@m, [{\"b\"}, {}]> : tensor<16x32xf32>\n",
-		"sdy.reduce_scatter min [{}, {\"a\"}] %14 out_sharding=<@m, [{\"b\"}, {\"a\"}]>",
-		"sdy.sharded_to_unreduced [{\"b\"}, {}] %15 out_sharding=<@m, [{}, {\"a\"}], unreduced={\"b\"}>",
-		"sdy.replicated_to_unreduced {\"a\"} %16 out_sharding=<@m, [{}, {}], unreduced={\"a\", \"b\"}>",
+		"sdy.propagation_barrier %5 allowed_direction=BACKWARD : tensor<16x32xf32>\n",
+		"sdy.all_gather [{}, {\"b\"}] %7 out_sharding=<@m, [{\"a\"}, {}]> : tensor<16x32xf32>\n",
+		"sdy.all_slice [{\"b\"}, {}] %8 out_sharding=<@m, [{\"a\", \"b\"}, {}]> : tensor<16x32xf32>\n",
+		"sdy.all_to_all [{\"b\"}: 0->1] %9 out_sharding=<@m, [{\"a\"}, {\"b\"}]>",
+		"sdy.collective_permute %10 out_sharding=<@m, [{\"b\"}, {\"a\"}]> : tensor<16x32xf32>\n",
+		"sdy.all_reduce max {\"a\"} %11 out_sharding=<@m, [{\"b\"}, {}]> : tensor<16x32xf32>\n",
+		"sdy.all_reduce {} %12 out_sharding=<@m, [{\"b\"}, {}]> : tensor<16x32xf32>\n",
+		"sdy.reduce_scatter min [{}, {\"a\"}] %13 out_sharding=<@m, [{\"b\"}, {\"a\"}]>",
+		"sdy.sharded_to_unreduced [{\"b\"}, {}] %14 out_sharding=<@m, [{}, {\"a\"}], unreduced={\"b\"}>",
+		"sdy.replicated_to_unreduced {\"a\"} %15 out_sharding=<@m, [{}, {}], unreduced={\"a\", \"b\"}>",
 		"    sdy.manual_computation() in_shardings=[] out_shardings=[] manual_axes={} () {\n"
 		"      sdy.return\n"
 		"    } : () -> ()\n",

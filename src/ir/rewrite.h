@@ -1,0 +1,75 @@
+/*
+ * rewrite.h - what passes need to change the IR: a map between values,
+ * deep cloning of ops and regions through such a map, replacing uses,
+ * and use lists computed on demand (never kept in sync by mutations: build
+ * a sli_uses after changing the IR).
+ */
+#ifndef SL_IR_REWRITE_H
+#define SL_IR_REWRITE_H
+
+#include "ir/ir.h"
+
+/* A hash map from values to values (heap-allocated, caller-owned). */
+typedef struct sli_vmap {
+	struct sli_vmap_ent *v;
+	size_t cap, n;
+} sli_vmap;
+
+void sli_vmap_init(sli_vmap *m);
+void sli_vmap_fini(sli_vmap *m);
+void sli_vmap_set(sli_vmap *m, const sl_value *from, sl_value *to);
+/* The value mapped from `from`, or NULL. */
+sl_value *sli_vmap_get(const sli_vmap *m, const sl_value *from);
+/* The mapped value, or `from` itself when unmapped. */
+static inline sl_value *
+sli_vmap_lookup(const sli_vmap *m, sl_value *from)
+{
+	sl_value *to = sli_vmap_get(m, from);
+	return to ? to : from;
+}
+
+/*
+ * Deep-clones op (its regions, blocks and nested ops) into the module
+ * arena; operands are mapped through `map`, and every result and block
+ * argument of the clone is added to it.  The clone is not inserted.
+ */
+sl_op *sli_op_clone(sl_module *m, const sl_op *op, sli_vmap *map);
+/* Clones the blocks of `from` into the empty region `to`. */
+void sli_region_clone_into(sl_module *m, const sl_region *from, sl_region *to,
+                           sli_vmap *map);
+
+/* Replaces every operand under root (root's own operands included) that
+ * is `from` by `to`. */
+void sli_replace_uses(sl_op *root, const sl_value *from, sl_value *to);
+/* Replaces every operand under root through the map. */
+void sli_replace_uses_map(sl_op *root, const sli_vmap *map);
+/* As sli_replace_uses, except inside `except` (e.g. the new user). */
+void sli_replace_uses_except(sl_op *root, const sl_value *from, sl_value *to,
+                             const sl_op *except);
+
+/* Use lists of every value under root. */
+typedef struct sli_use {
+	sl_op *user;
+	uint32_t index;		/* operand number */
+} sli_use;
+
+typedef struct sli_uses {
+	struct sli_uses_ent *v;
+	size_t cap, n;
+	sli_use *pool;
+	size_t npool;
+} sli_uses;
+
+void sli_uses_compute(sli_uses *u, sl_op *root);
+void sli_uses_fini(sli_uses *u);
+/* The uses of v in operand order of a pre-order walk; *n set to their count. */
+const sli_use *sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n);
+
+/* Operand-list surgery (the arrays live in the module arena). */
+void sli_op_set_operands(sl_module *m, sl_op *op, sl_value *const *v, uint32_t n);
+/* Creates an op with the given operands and result types. */
+sl_op *sli_op_create(sl_module *m, sl_op_kind kind, sl_value *const *operands,
+                     uint32_t noperands, sl_type *const *results, uint32_t nresults,
+                     uint32_t nregions);
+
+#endif
