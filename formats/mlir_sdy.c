@@ -1327,13 +1327,11 @@ sli_parse_fmt_SDY_MESH(sli_parser *P, sli_opstate *st)
 	if (t.n >= 2 && t.p[1] == '"') {
 		const char *s;
 		size_t n;
-		sli_lexer save = P->lx;
+		/* re-lex the quoted part of @"name" as a string literal */
 		sli_lex_reset(&P->lx, t.p + 1, t.line, t.p - (t.col - 1));
 		P->tok = sli_lex_next(&P->lx);
-		if (sli_p_string(P, &s, &n) < 0) {
-			P->lx = save;
+		if (sli_p_string(P, &s, &n) < 0)
 			return -1;
-		}
 		name = sli_attr_string(P->m, s, n);
 	} else {
 		name = sli_attr_string(P->m, t.p + 1, t.n - 1);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/rewrite.h"
+
 static void
 test_numbering(void)
 {
@@ -64,7 +66,54 @@ test_stable(void)
 	free(again);
 }
 
+/* Cloning a function maps nested block arguments and results; replacing
+ * uses through a map rewires every operand below the root. */
+static void
+test_clone_and_replace(void)
+{
+	const char *in =
+		"func.func @f(%a: i32) -> i32 {\n"
+		"  %0 = \"x.r\"(%a) ({\n"
+		"  ^bb0(%p: i32):\n"
+		"    %1 = \"x.b\"(%p, %a) : (i32, i32) -> i32\n"
+		"    \"x.t\"(%1) : (i32) -> ()\n"
+		"  }) : (i32) -> i32\n"
+		"  %2 = \"x.c\"(%0, %a) : (i32, i32) -> i32\n"
+		"  return %2 : i32\n"
+		"}\n";
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, in);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sl_op *f = m->top->regions[0].first->first;
+	sli_vmap map;
+	sli_vmap_init(&map);
+	sl_op *g = sli_op_clone(m, f, &map);
+	sli_op_append(m->top->regions[0].first, g);
+	sl_op *r = f->regions[0].first->first;
+	CU_ASSERT_PTR_EQUAL(sli_vmap_get(&map, &r->results[0]), &g->regions[0].first->first->results[0]);
+	/* the clone's inner op uses the clone's arguments, not the original's */
+	sl_op *inner = g->regions[0].first->first->regions[0].first->first;
+	CU_ASSERT_PTR_EQUAL(inner->operands[1], &g->regions[0].first->args[0]);
+	sli_uses uses;
+	sli_uses_compute(&uses, f);
+	size_t n;
+	sli_uses_of(&uses, &f->regions[0].first->args[0], &n);
+	CU_ASSERT_EQUAL(n, 3);
+	sli_uses_fini(&uses);
+	/* rewire uses of %a in f to the result of x.r, except x.r itself */
+	sli_replace_uses_except(f, &f->regions[0].first->args[0], &r->results[0], r);
+	char *out = test_print(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "%2 = \"x.b\"(%arg1, %0)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "%1 = \"x.c\"(%0, %0)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "%1 = \"x.c\"(%0, %arg0)"));
+	free(out);
+	sli_vmap_fini(&map);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 CU_TestInfo tests_printer[] = {
+	{"clone and replace uses", test_clone_and_replace},
 	{"value numbering", test_numbering},
 	{"sorted dictionaries and escapes", test_sorted_dict_and_escapes},
 	{"print-parse-print is stable", test_stable},

@@ -639,7 +639,7 @@ test_ops_errors(void)
 /* ==== canonicalization ==== */
 
 static char *
-canonicalize(const char *text)
+run_canonicalize(const char *text)
 {
 	sl_context *ctx = sl_context_new();
 	sl_module *m = test_parse(ctx, text);
@@ -655,7 +655,7 @@ canonicalize(const char *text)
 static int
 canon_has(const char *text, const char *want, const char *absent)
 {
-	char *out = canonicalize(text);
+	char *out = run_canonicalize(text);
 	int ok = out && strstr(out, want) && (!absent || !strstr(out, absent));
 	if (!ok)
 		fprintf(stderr, "\n  want: %s\n  got: %s", want, out ? out : "(failed)");
