@@ -1,7 +1,7 @@
 ### Readers and writers: MLIR text
 
 formats_sources = \
-	%reldir%/mlir_chlo.c \
+	%reldir%/mlir_other.c \
 	%reldir%/mlir_lexer.c \
 	%reldir%/mlir_parser.c \
 	%reldir%/mlir_printer.c \

@@ -927,6 +927,29 @@ parse_dense_array(sli_parser *P, sl_attr *a)
 	return 0;
 }
 
+/*
+ * MLIR prints an f32/f64 literal as "%.6e" when that reads back to the
+ * same value; other spellings (hex bit patterns, f16, more digits) are
+ * kept as written.
+ */
+static sl_sym
+float_text(sli_parser *P, const char *s, size_t n, bool decimal, const sl_type *t)
+{
+	const char *ty = sl_sym_str(P->ctx, t->text);
+	bool f32 = !strcmp(ty, "f32"), f64 = !strcmp(ty, "f64");
+	if (decimal && (f32 || f64) && n < 64) {
+		char in[64], out[64];
+		memcpy(in, s, n);
+		in[n] = 0;
+		double v = f32 ? (double)strtof(in, NULL) : strtod(in, NULL);
+		snprintf(out, sizeof out, "%.6e", v);
+		double back = f32 ? (double)strtof(out, NULL) : strtod(out, NULL);
+		if (back == v)
+			return sl_sym_intern(P->ctx, out, strlen(out));
+	}
+	return sl_sym_intern(P->ctx, s, n);
+}
+
 static bool
 is_sdy_mnemonic(const sli_token *t, const char **mn, size_t *n)
 {
@@ -969,8 +992,8 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 		                 sl_sym_str(P->ctx, ty->text)[0] == 'b'));
 		if (isfloat) {
 			a = new_attr(P, SL_ATTR_FLOAT, loc);
-			a->u.f.text = sl_sym_intern(P->ctx, s, n);
 			a->u.f.type = ty ? ty : sli_type_elem(P->ctx, "f64", 3);
+			a->u.f.text = float_text(P, s, n, num.kind == SL_TOK_FLOAT, a->u.f.type);
 		} else {
 			a = new_attr(P, SL_ATTR_INT, loc);
 			uint64_t u;

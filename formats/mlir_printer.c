@@ -154,7 +154,7 @@ set_name(struct sli_names_state *ns, sl_value *v, const char *base)
 }
 
 static const char *
-result_name_hint(const sl_context *ctx, const sl_op *op, uint32_t i)
+result_name_hint(const sl_context *ctx, const sl_op *op, uint32_t i, char *buf, size_t buflen)
 {
 	switch (op->kind) {
 	case SL_OP_CONSTANT: {
@@ -164,6 +164,21 @@ result_name_hint(const sl_context *ctx, const sl_op *op, uint32_t i)
 		bool isint = (s[0] == 'i' && s[1] >= '0' && s[1] <= '9') ||
 		             ((s[0] == 'u' || s[0] == 's') && s[1] == 'i');
 		return isint ? "c" : "cst";
+	}
+	case SL_OP_ARITH_CONSTANT: {
+		/* arith: %true/%false, %c<value>_<type> (%c<value> for index), %cst */
+		const sl_attr *v = sli_op_get(op, SLS_value);
+		if (v && v->kind == SL_ATTR_BOOL)
+			return v->u.b ? "true" : "false";
+		if (v && v->kind == SL_ATTR_INT && !v->u.i.big && v->u.i.type) {
+			const char *t = sl_sym_str(ctx, v->u.i.type->text);
+			if (!strcmp(t, "index"))
+				snprintf(buf, buflen, "c%lld", (long long)v->u.i.v);
+			else
+				snprintf(buf, buflen, "c%lld_%s", (long long)v->u.i.v, t);
+			return buf;
+		}
+		return "cst";
 	}
 	case SL_OP_RNG_BIT_GENERATOR:
 		return i == 0 ? "output_state" : "output";
@@ -182,9 +197,10 @@ number_op(struct sli_names_state *ns, const sl_context *ctx, sl_op *op)
 {
 	if (!op->nresults)
 		return;
-	if (result_name_hint(ctx, op, 0)) {
+	char buf[64];
+	if (result_name_hint(ctx, op, 0, buf, sizeof buf)) {
 		for (uint32_t i = 0; i < op->nresults; i++)
-			set_name(ns, &op->results[i], result_name_hint(ctx, op, i));
+			set_name(ns, &op->results[i], result_name_hint(ctx, op, i, buf, sizeof buf));
 		return;
 	}
 	uint32_t id = ns->next_value++;
@@ -782,6 +798,10 @@ print_op(sli_printer *pr, const sl_op *op)
 	print_results(pr, op);
 	sl_op_format f = sli_op_info[op->kind].format;
 	if (pr->generic && op->kind != SL_OP_MODULE)
+		f = SL_FMT_GENERIC;
+	/* an op read from generic text may lack what its custom form needs */
+	if (f != SL_FMT_GENERIC && !strncmp(sl_sym_str(pr->ctx, op->name), "stablehlo.", 10) &&
+	    !sli_stablehlo_has_custom_form(pr->ctx, op))
 		f = SL_FMT_GENERIC;
 	if (f == SL_FMT_GENERIC) {
 		print_generic(pr, op);

@@ -1,1 +1,2533 @@
+/*
+ * registry.c - the op sharding rule registry: one table maps an op kind to
+ * the function that builds its rule (spec/sharding-rules.md section 4), on
+ * top of a builder that numbers factors exactly as Shardy's
+ * OpShardingRuleBuilder does (4.1).  Invariant: a rule that leaves here has
+ * one mapping per operand and result, one dim mapping per dimension, and
+ * every factor index below nfactors; attributes that contradict the types
+ * are reported at the op, never trusted.
+ */
 #include "rules/rules.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef SL_VEC(int64_t) i64vec;
+
+#define NO_DIM (-1)
+
+/* {====== the builder (spec 4.1) ======================================= */
+
+typedef struct mapent {
+	uint32_t slot, factor;
+} mapent;
+
+/*
+ * Tensors are numbered operands first, then results; dimension d of
+ * tensor t is slot off[t] + d.  Mappings are appended in creation order,
+ * so grouping them by slot keeps each dim's factors major to minor.
+ */
+typedef struct builder {
+	sl_module *m;
+	sl_context *ctx;
+	const sl_op *op;
+	sli_rule_opts *opts;
+	uint32_t nops, nres, nt;
+	uint32_t *rank;
+	const int64_t **shape;
+	bool *shaped;		/* a ranked tensor (else a token, tuple, ...) */
+	uint32_t *off;		/* nt + 1 entries */
+	uint32_t *count;	/* factors mapped so far, per slot */
+	SL_VEC(mapent) map;
+	i64vec size;
+	SL_VEC(uint8_t) kind;
+	SL_VEC(uint8_t) blocked;
+} builder;
+
+typedef enum which { ALL, OPERANDS, RESULTS } which;
+
+static uint32_t
+res(const builder *b, uint32_t i)
+{
+	return b->nops + i;
+}
+
+static int64_t
+dimsz(const builder *b, uint32_t t, int64_t d)
+{
+	return b->shape[t][d];
+}
+
+static int
+bad(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A located error "'name' op message"; returns -1. */
+static int
+bad(builder *b, const char *fmt, ...)
+{
+	sli_buf msg;
+	va_list ap;
+
+	sli_buf_init(&msg);
+	va_start(ap, fmt);
+	sli_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	sli_error(b->ctx, b->op->loc, "'%s' op %s", sl_sym_str(b->ctx, b->op->name),
+	          sli_buf_cstr(&msg));
+	sli_buf_fini(&msg);
+	return -1;
+}
+
+static uint32_t
+new_factor(builder *b, int64_t size, sli_factor_kind kind, bool blocked)
+{
+	SL_VEC_PUSH(b->size, size);
+	SL_VEC_PUSH(b->kind, (uint8_t)kind);
+	SL_VEC_PUSH(b->blocked, (uint8_t)blocked);
+	return (uint32_t)(b->size.n - 1);
+}
+
+static void
+map_raw(builder *b, uint32_t f, uint32_t t, int64_t d)
+{
+	mapent e;
+
+	if (d < 0 || d >= b->rank[t])
+		return;
+	e.slot = b->off[t] + (uint32_t)d;
+	e.factor = f;
+	SL_VEC_PUSH(b->map, e);
+	b->count[e.slot]++;
+}
+
+/*
+ * Maps factor f on dim d of tensor t, as addFactor does: a size-1 factor
+ * is not added to a dim that already has a factor.
+ */
+static void
+map(builder *b, uint32_t f, uint32_t t, int64_t d)
+{
+	if (d < 0 || d >= b->rank[t])
+		return;
+	if (b->size.v[f] == 1 && b->count[b->off[t] + d])
+		return;
+	map_raw(b, f, t, d);
+}
+
+/* addFactor(dim, ...) and its ForAllOperands / ForAllResults variants. */
+static uint32_t
+same_dim(builder *b, which w, int64_t d, int64_t size, sli_factor_kind kind, bool blocked)
+{
+	uint32_t f = new_factor(b, size, kind, blocked);
+	uint32_t from = w == RESULTS ? b->nops : 0;
+	uint32_t to = w == OPERANDS ? b->nops : b->nt;
+
+	for (uint32_t t = from; t < to; t++)
+		if (b->rank[t] > 0)
+			map_raw(b, f, t, d);
+	return f;
+}
+
+/* addPointwiseWithDiffTypeForMismatch over operand `in` and result `out`. */
+static void
+pointwise_mismatch(builder *b, uint32_t in, uint32_t out, sli_factor_kind kind,
+                   bool blocked)
+{
+	for (uint32_t d = 0; d < b->rank[in]; d++) {
+		int64_t a = dimsz(b, in, d), c = dimsz(b, out, d);
+		if (a == c)
+			same_dim(b, ALL, d, a, SLI_FACTOR_PASS_THROUGH, false);
+		else
+			same_dim(b, ALL, d, a, kind, blocked);
+	}
+}
+
+static void
+builder_init(builder *b, sl_module *m, const sl_op *op, sli_rule_opts *opts)
+{
+	memset(b, 0, sizeof *b);
+	b->m = m;
+	b->ctx = m->ctx;
+	b->op = op;
+	b->opts = opts;
+	b->nops = op->noperands;
+	b->nres = op->nresults;
+	b->nt = b->nops + b->nres;
+	b->rank = sli_xcalloc(b->nt + 1, sizeof *b->rank);
+	b->shape = sli_xcalloc(b->nt + 1, sizeof *b->shape);
+	b->shaped = sli_xcalloc(b->nt + 1, sizeof *b->shaped);
+	b->off = sli_xcalloc(b->nt + 1, sizeof *b->off);
+	for (uint32_t t = 0; t < b->nt; t++) {
+		const sl_type *ty = t < b->nops ? op->operands[t]->type : op->results[t - b->nops].type;
+		if (ty && ty->kind == SL_TYPE_TENSOR && !ty->unranked) {
+			b->shaped[t] = true;
+			b->rank[t] = ty->rank;
+			b->shape[t] = ty->dims;
+		}
+		b->off[t + 1] = b->off[t] + b->rank[t];
+	}
+	b->count = sli_xcalloc(b->off[b->nt] + 1, sizeof *b->count);
+}
+
+static void
+builder_fini(builder *b)
+{
+	free(b->rank);
+	free(b->shape);
+	free(b->shaped);
+	free(b->off);
+	free(b->count);
+	SL_VEC_FREE(b->map);
+	SL_VEC_FREE(b->size);
+	SL_VEC_FREE(b->kind);
+	SL_VEC_FREE(b->blocked);
+}
+
+/* True when some tensor has a dynamic dimension or is unranked. */
+static bool
+has_dynamic_type(const sl_op *op)
+{
+	for (uint32_t i = 0; i < op->noperands + op->nresults; i++) {
+		const sl_type *t = i < op->noperands ? op->operands[i]->type :
+		                   op->results[i - op->noperands].type;
+		if (t && t->kind == SL_TYPE_TENSOR && !sli_type_is_static(t))
+			return true;
+	}
+	return false;
+}
+
+static void
+push_set(sli_arena *a, sl_factor_list *l, const int64_t *v, uint32_t n)
+{
+	l->n = n;
+	l->v = n ? sli_arena_dup(a, v, sizeof *v * n) : NULL;
+}
+
+/* build(): size-1 factors for empty dims, then the rule in arena a. */
+static void
+builder_finish(builder *b, sli_arena *a, sl_rule *r)
+{
+	uint32_t nslots = b->off[b->nt];
+	uint32_t *start, *fill, *factors;
+	sl_dim_mapping *dims;
+	i64vec sets[4] = {{0}};
+	i64vec blocked = {0};
+
+	for (uint32_t s = 0; s < nslots; s++) {
+		if (!b->count[s]) {
+			mapent e = {s, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false)};
+			SL_VEC_PUSH(b->map, e);
+			b->count[s] = 1;
+		}
+	}
+	memset(r, 0, sizeof *r);
+	r->nfactors = (uint32_t)b->size.n;
+	r->factor_sizes = r->nfactors ? sli_arena_dup(a, b->size.v, sizeof *b->size.v * b->size.n)
+	                              : NULL;
+	start = sli_xcalloc(nslots + 1, sizeof *start);
+	fill = sli_xcalloc(nslots + 1, sizeof *fill);
+	for (uint32_t s = 0; s < nslots; s++)
+		start[s + 1] = start[s] + b->count[s];
+	factors = SL_NEWN(a, uint32_t, b->map.n + 1);
+	for (size_t i = 0; i < b->map.n; i++) {
+		uint32_t s = b->map.v[i].slot;
+		factors[start[s] + fill[s]++] = b->map.v[i].factor;
+	}
+	dims = SL_NEWN(a, sl_dim_mapping, nslots + 1);
+	for (uint32_t s = 0; s < nslots; s++) {
+		dims[s].factors = factors + start[s];
+		dims[s].n = b->count[s];
+	}
+	free(start);
+	free(fill);
+
+	r->noperands = b->nops;
+	r->nresults = b->nres;
+	r->operands = SL_NEWN(a, sl_tensor_mapping, b->nops + 1);
+	r->results = SL_NEWN(a, sl_tensor_mapping, b->nres + 1);
+	for (uint32_t t = 0; t < b->nt; t++) {
+		sl_tensor_mapping *tm = t < b->nops ? &r->operands[t] : &r->results[t - b->nops];
+		tm->rank = b->rank[t];
+		tm->dims = b->rank[t] ? dims + b->off[t] : NULL;
+	}
+
+	for (uint32_t f = 0; f < r->nfactors; f++) {
+		if (b->kind.v[f] != SLI_FACTOR_PASS_THROUGH)
+			SL_VEC_PUSH(sets[b->kind.v[f]], (int64_t)f);
+		if (b->blocked.v[f])
+			SL_VEC_PUSH(blocked, (int64_t)f);
+	}
+	push_set(a, &r->reduction, sets[SLI_FACTOR_REDUCTION].v,
+	         (uint32_t)sets[SLI_FACTOR_REDUCTION].n);
+	push_set(a, &r->need_replication, sets[SLI_FACTOR_NEED_REPLICATION].v,
+	         (uint32_t)sets[SLI_FACTOR_NEED_REPLICATION].n);
+	push_set(a, &r->permutation, sets[SLI_FACTOR_PERMUTATION].v,
+	         (uint32_t)sets[SLI_FACTOR_PERMUTATION].n);
+	push_set(a, &r->blocked, blocked.v, (uint32_t)blocked.n);
+	r->has_reduction = r->reduction.n > 0;
+	r->has_need_replication = r->need_replication.n > 0;
+	r->has_permutation = r->permutation.n > 0;
+	r->has_blocked = r->blocked.n > 0;
+	for (int k = 0; k < 4; k++)
+		SL_VEC_FREE(sets[k]);
+	SL_VEC_FREE(blocked);
+}
+
+/* }===================================================================== */
+
+/* {====== reading op attributes ========================================== */
+
+static const sl_attr *
+attr(const builder *b, const char *name)
+{
+	return sli_op_get(b->op, sl_sym_intern(b->ctx, name, strlen(name)));
+}
+
+static bool
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+is_word(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
+	       c == '.';
+}
+
+static const char *
+skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* One integer at p; NULL when there is none or it overflows. */
+static const char *
+scan_int(const char *p, const char *e, int64_t *v)
+{
+	bool neg = false;
+	uint64_t x = 0;
+
+	if (p < e && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	if (p >= e || !is_digit(*p))
+		return NULL;
+	for (; p < e && is_digit(*p); p++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return NULL;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	if (x > (uint64_t)INT64_MAX)
+		return NULL;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return p;
+}
+
+/* Integers (true/false as 1/0) separated by brackets, commas and spaces. */
+static bool
+scan_ints(const char *p, const char *e, i64vec *out)
+{
+	while (p < e) {
+		int64_t v;
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',' || *p == '[' ||
+		    *p == ']') {
+			p++;
+		} else if (e - p >= 4 && !memcmp(p, "true", 4)) {
+			SL_VEC_PUSH(*out, 1);
+			p += 4;
+		} else if (e - p >= 5 && !memcmp(p, "false", 5)) {
+			SL_VEC_PUSH(*out, 0);
+			p += 5;
+		} else if ((p = scan_int(p, e, &v)) != NULL) {
+			SL_VEC_PUSH(*out, v);
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The integers of array<i64: ...>, dense<...> (splats expanded to the
+ * type's element count), or [1, 2].  False when absent or not integers.
+ */
+static bool
+attr_ints(const builder *b, const sl_attr *a, i64vec *out)
+{
+	out->n = 0;
+	if (!a)
+		return false;
+	switch (a->kind) {
+	case SL_ATTR_DENSE_ARRAY:
+		if (a->u.darr.v || a->u.darr.n == 0) {
+			for (uint32_t i = 0; i < a->u.darr.n; i++)
+				SL_VEC_PUSH(*out, a->u.darr.v[i]);
+			return true;
+		} else {
+			const char *s = sl_sym_str(b->ctx, a->u.darr.text);
+			const char *e = s + sli_sym_len(b->ctx, a->u.darr.text);
+			const char *colon = memchr(s, ':', (size_t)(e - s));
+			if (colon)
+				s = colon + 1;
+			if (e > s && e[-1] == '>')
+				e--;
+			return scan_ints(s, e, out);
+		}
+	case SL_ATTR_DENSE: {
+		const sl_type *t = a->u.dense.type;
+		int64_t count;
+		if (!scan_ints(a->u.dense.body, a->u.dense.body + a->u.dense.n, out))
+			return false;
+		if (!t || !sli_type_is_static(t))
+			return true;
+		count = sli_type_num_elements(t);
+		if (out->n == 1 && count > 1 && count <= (1 << 20)) {
+			int64_t v = out->v[0];
+			out->n = 0;
+			for (int64_t i = 0; i < count; i++)
+				SL_VEC_PUSH(*out, v);
+		}
+		return (int64_t)out->n == count;
+	}
+	case SL_ATTR_ARRAY:
+		for (uint32_t i = 0; i < a->u.arr.n; i++) {
+			const sl_attr *x = a->u.arr.v[i];
+			if (x && x->kind == SL_ATTR_INT && !x->u.i.big)
+				SL_VEC_PUSH(*out, x->u.i.v);
+			else if (x && x->kind == SL_ATTR_BOOL)
+				SL_VEC_PUSH(*out, x->u.b);
+			else
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+get_ints(const builder *b, const char *name, i64vec *out)
+{
+	return attr_ints(b, attr(b, name), out);
+}
+
+static bool
+get_int(const builder *b, const char *name, int64_t *v)
+{
+	const sl_attr *a = attr(b, name);
+
+	if (!a || a->kind != SL_ATTR_INT || a->u.i.big)
+		return false;
+	*v = a->u.i.v;
+	return true;
+}
+
+static bool
+get_bool(const builder *b, const char *name, bool def)
+{
+	const sl_attr *a = attr(b, name);
+
+	if (a && a->kind == SL_ATTR_BOOL)
+		return a->u.b;
+	return def;
+}
+
+/* The text of an opaque attribute, e.g. #stablehlo.gather<...>. */
+static bool
+opaque_text(const sl_attr *a, const char **p, const char **e)
+{
+	if (!a || a->kind != SL_ATTR_OPAQUE)
+		return false;
+	*p = a->u.text.p;
+	*e = a->u.text.p + a->u.text.n;
+	return true;
+}
+
+/*
+ * Field `key = [..]` or `key = N` of a #dialect.name<key = value, ...>
+ * attribute.  False when absent (out empty); -1 when malformed.
+ */
+static int
+opaque_field(const sl_attr *a, const char *key, i64vec *out)
+{
+	const char *p, *e;
+	size_t k = strlen(key);
+
+	out->n = 0;
+	if (!opaque_text(a, &p, &e))
+		return 0;
+	for (const char *s = p; s + k <= e; s++) {
+		const char *q;
+		if (memcmp(s, key, k) || (s > p && is_word(s[-1])) || (s + k < e && is_word(s[k])))
+			continue;
+		q = skip_ws(s + k, e);
+		if (q >= e || *q != '=')
+			continue;
+		q = skip_ws(q + 1, e);
+		if (q < e && *q == '[') {
+			const char *close = memchr(q, ']', (size_t)(e - q));
+			if (!close || !scan_ints(q + 1, close, out))
+				return -1;
+		} else {
+			int64_t v;
+			if (!scan_int(q, e, &v))
+				return -1;
+			SL_VEC_PUSH(*out, v);
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* The last word of an enum attribute such as #stablehlo<transpose TRANSPOSE>. */
+static bool
+enum_is(const sl_attr *a, const char *word)
+{
+	const char *p, *e, *w;
+	size_t n = strlen(word);
+
+	if (!opaque_text(a, &p, &e))
+		return false;
+	while (e > p && (e[-1] == ' ' || e[-1] == '>'))
+		e--;
+	w = e;
+	while (w > p && is_word(w[-1]))
+		w--;
+	return (size_t)(e - w) == n && !memcmp(w, word, n);
+}
+
+static bool
+contains(const i64vec *v, int64_t x)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i] == x)
+			return true;
+	return false;
+}
+
+/* Checks that every entry of v is a dim of a rank-r tensor. */
+static int
+check_dims(builder *b, const char *what, const i64vec *v, uint32_t r)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i] < 0 || v->v[i] >= r)
+			return bad(b, "%s contains dimension %" PRId64 ", out of range for rank %u",
+			           what, v->v[i], r);
+	return 0;
+}
+
+static int
+need_counts(builder *b, uint32_t nops, uint32_t nres)
+{
+	if (b->nops != nops || b->nres != nres)
+		return bad(b, "expected %u operands and %u results, found %u and %u", nops, nres,
+		           b->nops, b->nres);
+	return 0;
+}
+
+static int
+need_shaped(builder *b)
+{
+	for (uint32_t t = 0; t < b->nt; t++)
+		if (!b->shaped[t])
+			return bad(b, "expected ranked tensor %s %u", t < b->nops ? "operand" : "result",
+			           t < b->nops ? t : t - b->nops);
+	return 0;
+}
+
+static int
+same_rank(builder *b, uint32_t t, uint32_t u)
+{
+	if (b->rank[t] != b->rank[u])
+		return bad(b, "rank of %s %u (%u) differs from rank of %s %u (%u)",
+		           t < b->nops ? "operand" : "result", t < b->nops ? t : t - b->nops,
+		           b->rank[t], u < b->nops ? "operand" : "result",
+		           u < b->nops ? u : u - b->nops, b->rank[u]);
+	return 0;
+}
+
+/* }===================================================================== */
+
+/* {====== element-wise and simple ops (4.2-4.10) ======================== */
+
+/* buildPointwise: the first result's shape on every operand and result. */
+static int
+r_pointwise(builder *b)
+{
+	uint32_t r0;
+
+	if (b->nres == 0 || !b->shaped[b->nops])
+		return SLI_RULE_NONE;
+	r0 = b->nops;
+	for (uint32_t d = 0; d < b->rank[r0]; d++) {
+		uint32_t f = new_factor(b, dimsz(b, r0, d), SLI_FACTOR_PASS_THROUGH, false);
+		for (uint32_t t = 0; t < b->nt; t++)
+			map_raw(b, f, t, d);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* addPointwise over the shape of tensor t. */
+static void
+pointwise_of(builder *b, uint32_t t)
+{
+	for (uint32_t d = 0; d < b->rank[t]; d++)
+		same_dim(b, ALL, d, dimsz(b, t, d), SLI_FACTOR_PASS_THROUGH, false);
+}
+
+/* 4.3: min and max may be scalars. */
+static int
+r_clamp(builder *b)
+{
+	if (need_counts(b, 3, 1) || need_shaped(b))
+		return -1;
+	pointwise_of(b, 1);
+	return SLI_RULE_FOUND;
+}
+
+/* 4.4: a scalar predicate gets []. */
+static int
+r_select(builder *b)
+{
+	if (need_counts(b, 3, 1) || need_shaped(b))
+		return -1;
+	pointwise_of(b, res(b, 0));
+	return SLI_RULE_FOUND;
+}
+
+/* The gathered (scattered) dim of all_gather / reduce_scatter (4.5). */
+static int
+collective_dim(builder *b, const char *name)
+{
+	int64_t g;
+
+	if (b->nops == 0 || b->nops != b->nres || need_shaped(b))
+		return b->nops == 0 || b->nops != b->nres ?
+		       bad(b, "expected as many results as operands") : -1;
+	if (!get_int(b, name, &g))
+		return bad(b, "expected integer attribute '%s'", name);
+	for (uint32_t t = 0; t < b->nt; t++)
+		if (same_rank(b, t, 0))
+			return -1;
+	if (g < 0 || g >= b->rank[0])
+		return bad(b, "%s %" PRId64 " is out of range for rank %u", name, g, b->rank[0]);
+	for (uint32_t d = 0; d < b->rank[0]; d++)
+		if (d != g)
+			same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+	same_dim(b, OPERANDS, g, dimsz(b, 0, g), SLI_FACTOR_NEED_REPLICATION, false);
+	same_dim(b, RESULTS, g, dimsz(b, res(b, 0), g), SLI_FACTOR_NEED_REPLICATION, false);
+	return SLI_RULE_FOUND;
+}
+
+static int
+r_all_gather(builder *b)
+{
+	return collective_dim(b, "all_gather_dim");
+}
+
+static int
+r_reduce_scatter(builder *b)
+{
+	return collective_dim(b, "scatter_dimension");
+}
+
+static int
+r_all_to_all(builder *b)
+{
+	int64_t s, c;
+
+	if (b->nops == 0 || b->nops != b->nres)
+		return bad(b, "expected as many results as operands");
+	if (need_shaped(b))
+		return -1;
+	if (!get_int(b, "split_dimension", &s) || !get_int(b, "concat_dimension", &c))
+		return bad(b, "expected integer attributes 'split_dimension' and "
+		           "'concat_dimension'");
+	for (uint32_t t = 0; t < b->nt; t++)
+		if (same_rank(b, t, 0))
+			return -1;
+	if (s < 0 || s >= b->rank[0] || c < 0 || c >= b->rank[0])
+		return bad(b, "split or concat dimension out of range for rank %u", b->rank[0]);
+	for (uint32_t d = 0; d < b->rank[0]; d++)
+		if (d != s && d != c)
+			same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+	same_dim(b, OPERANDS, s, dimsz(b, 0, s), SLI_FACTOR_NEED_REPLICATION, false);
+	same_dim(b, RESULTS, s, dimsz(b, res(b, 0), s), SLI_FACTOR_NEED_REPLICATION, false);
+	if (c != s) {
+		same_dim(b, OPERANDS, c, dimsz(b, 0, c), SLI_FACTOR_NEED_REPLICATION, false);
+		same_dim(b, RESULTS, c, dimsz(b, res(b, 0), c), SLI_FACTOR_NEED_REPLICATION, false);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.6 */
+static int
+r_batch_norm_inference(builder *b)
+{
+	int64_t fi;
+
+	if (need_counts(b, 5, 1) || need_shaped(b))
+		return -1;
+	if (!get_int(b, "feature_index", &fi) || fi < 0 || fi >= b->rank[0])
+		return bad(b, "expected feature_index within the operand rank");
+	if (same_rank(b, 0, res(b, 0)))
+		return -1;
+	for (uint32_t t = 1; t < 5; t++)
+		if (b->rank[t] != 1)
+			return bad(b, "operand %u must have rank 1", t);
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		uint32_t f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, d);
+		if (d == fi)
+			for (uint32_t t = 1; t < 5; t++)
+				map(b, f, t, 0);
+		map(b, f, res(b, 0), d);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.7 */
+static int
+r_bitcast_convert(builder *b)
+{
+	uint32_t in = 0, out, ri, ro;
+
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	out = res(b, 0);
+	ri = b->rank[in];
+	ro = b->rank[out];
+	if (ri + 1 < ro || ro + 1 < ri)
+		return bad(b, "operand and result ranks differ by more than one");
+	pointwise_of(b, ri < ro ? in : out);
+	if (ri < ro) {
+		uint32_t f = new_factor(b, dimsz(b, out, ro - 1), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, out, ro - 1);
+	} else if (ri > ro) {
+		uint32_t f = new_factor(b, dimsz(b, in, ri - 1), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, in, ri - 1);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.8 */
+static int
+r_broadcast_in_dim(builder *b)
+{
+	i64vec bd = {0};
+	int64_t *out_to_in;
+	uint32_t out;
+	int rc = -1;
+
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	out = res(b, 0);
+	if (!get_ints(b, "broadcast_dimensions", &bd)) {
+		SL_VEC_FREE(bd);
+		return bad(b, "expected integer array attribute 'broadcast_dimensions'");
+	}
+	out_to_in = sli_xmalloc(sizeof *out_to_in * (b->rank[out] + 1));
+	for (uint32_t o = 0; o < b->rank[out]; o++)
+		out_to_in[o] = NO_DIM;
+	if (bd.n != b->rank[0]) {
+		bad(b, "broadcast_dimensions has %zu entries, expected the operand rank %u", bd.n,
+		    b->rank[0]);
+		goto done;
+	}
+	for (uint32_t d = 0; d < bd.n; d++) {
+		int64_t o = bd.v[d];
+		if (o < 0 || o >= b->rank[out] || out_to_in[o] != NO_DIM) {
+			bad(b, "broadcast_dimensions entry %" PRId64 " is out of range or repeated", o);
+			goto done;
+		}
+		if (dimsz(b, 0, d) != 1 && dimsz(b, 0, d) != dimsz(b, out, o)) {
+			bad(b, "operand dimension %u (size %" PRId64 ") cannot be broadcast to "
+			    "result dimension %" PRId64 " (size %" PRId64 ")", d, dimsz(b, 0, d), o,
+			    dimsz(b, out, o));
+			goto done;
+		}
+		out_to_in[o] = d;
+	}
+	for (uint32_t o = 0; o < b->rank[out]; o++) {
+		int64_t d = out_to_in[o];
+		uint32_t f;
+		if (d != NO_DIM && dimsz(b, 0, d) == 1 && dimsz(b, out, o) != 1) {
+			map(b, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false), 0, d);
+			d = NO_DIM;
+		}
+		f = new_factor(b, dimsz(b, out, o), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, d);
+		map(b, f, out, o);
+	}
+	rc = SLI_RULE_FOUND;
+done:
+	free(out_to_in);
+	SL_VEC_FREE(bd);
+	return rc;
+}
+
+/* 4.9 */
+static int
+r_cholesky(builder *b)
+{
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	for (uint32_t d = 0; d < b->rank[0]; d++)
+		same_dim(b, ALL, d, dimsz(b, 0, d),
+		         d + 2 < b->rank[0] ? SLI_FACTOR_PASS_THROUGH : SLI_FACTOR_NEED_REPLICATION,
+		         false);
+	return SLI_RULE_FOUND;
+}
+
+static bool
+defined_by(const sl_value *v, sl_op_kind kind)
+{
+	return v->def && v->def->kind == kind;
+}
+
+/* 4.10: permutation when the operands are slices (of one value). */
+static sli_factor_kind
+concat_kind(const builder *b)
+{
+	bool all_slices = true, any_slice = false, same = true;
+	const sl_value *first = NULL;
+
+	for (uint32_t i = 0; i < b->nops; i++) {
+		const sl_value *v = b->op->operands[i];
+		if (defined_by(v, SL_OP_SLICE) && v->def->noperands > 0) {
+			any_slice = true;
+			v = v->def->operands[0];
+		} else {
+			all_slices = false;
+		}
+		if (!first)
+			first = v;
+		same = same && v == first;
+	}
+	if (all_slices || (same && any_slice))
+		return SLI_FACTOR_PERMUTATION;
+	return SLI_FACTOR_NEED_REPLICATION;
+}
+
+static int
+r_concatenate(builder *b)
+{
+	int64_t c;
+	uint32_t out;
+
+	if (b->nops == 0 || b->nres != 1)
+		return bad(b, "expected at least one operand and one result");
+	if (need_shaped(b))
+		return -1;
+	out = res(b, 0);
+	if (!get_int(b, "dimension", &c) || c < 0 || c >= b->rank[out])
+		return bad(b, "expected 'dimension' within the result rank");
+	for (uint32_t t = 0; t < b->nops; t++)
+		if (same_rank(b, t, out))
+			return -1;
+	for (uint32_t d = 0; d < b->rank[out]; d++) {
+		if (d == c && b->opts->conservative)
+			continue;
+		same_dim(b, ALL, d, dimsz(b, out, d),
+		         d == c ? concat_kind(b) : SLI_FACTOR_PASS_THROUGH, false);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* }===================================================================== */
+
+/* {====== convolution and dots (4.11-4.13) =============================== */
+
+typedef struct conv_dims {
+	int64_t ib, ifeat, kif, kof, ob, of;
+	i64vec is, ks, os;	/* spatial dims, by spatial index */
+} conv_dims;
+
+static void
+conv_dims_fini(conv_dims *c)
+{
+	SL_VEC_FREE(c->is);
+	SL_VEC_FREE(c->ks);
+	SL_VEC_FREE(c->os);
+}
+
+/* Places dim `pos` as spatial dim k of v (grows v with -1). */
+static void
+set_spatial(i64vec *v, int64_t k, int64_t pos)
+{
+	while (v->n <= (size_t)k)
+		SL_VEC_PUSH(*v, NO_DIM);
+	v->v[k] = pos;
+}
+
+/*
+ * #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, or the raw
+ * form #stablehlo.conv<raw input_batch_dimension = 0, ...>.
+ */
+static bool
+read_conv_dims(const sl_attr *a, conv_dims *c)
+{
+	const char *p, *e;
+	static const char letters[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
+	int64_t *named[3][2] = {{&c->ib, &c->ifeat}, {&c->kif, &c->kof}, {&c->ob, &c->of}};
+	i64vec *spatial[3] = {&c->is, &c->ks, &c->os};
+
+	memset(c, 0, sizeof *c);
+	c->ib = c->ifeat = c->kif = c->kof = c->ob = c->of = NO_DIM;
+	if (!opaque_text(a, &p, &e) || e - p < 17 || memcmp(p, "#stablehlo.conv<", 16))
+		return false;
+	p += 16;
+	e--;
+	p = skip_ws(p, e);
+	if (e - p > 3 && !memcmp(p, "raw", 3) && !is_word(p[3])) {
+		static const char *const keys[6] = {
+			"input_batch_dimension", "input_feature_dimension",
+			"kernel_input_feature_dimension", "kernel_output_feature_dimension",
+			"output_batch_dimension", "output_feature_dimension",
+		};
+		static const char *const skeys[3] = {
+			"input_spatial_dimensions", "kernel_spatial_dimensions",
+			"output_spatial_dimensions",
+		};
+		i64vec v = {0};
+		bool ok = true;
+		for (int k = 0; k < 6 && ok; k++) {
+			ok = opaque_field(a, keys[k], &v) == 1 && v.n == 1;
+			if (ok)
+				*named[k / 2][k % 2] = v.v[0];
+		}
+		for (int g = 0; g < 3 && ok; g++) {
+			ok = opaque_field(a, skeys[g], &v) >= 0;
+			for (size_t i = 0; ok && i < v.n; i++)
+				SL_VEC_PUSH(*spatial[g], v.v[i]);
+		}
+		SL_VEC_FREE(v);
+		return ok;
+	}
+	for (int g = 0; g < 3; g++) {
+		int64_t pos = 0;
+		p = skip_ws(p, e);
+		if (g == 1) {
+			if (p >= e || *p != 'x')
+				return false;
+			p = skip_ws(p + 1, e);
+		} else if (g == 2) {
+			if (e - p < 2 || p[0] != '-' || p[1] != '>')
+				return false;
+			p = skip_ws(p + 2, e);
+		}
+		if (p >= e || *p != '[')
+			return false;
+		p = skip_ws(p + 1, e);
+		while (p < e && *p != ']') {
+			int64_t k;
+			if (is_digit(*p)) {
+				if (!(p = scan_int(p, e, &k)) || k > 1000)
+					return false;
+				set_spatial(spatial[g], k, pos);
+			} else if (*p == letters[g][0] || *p == letters[g][1]) {
+				*named[g][*p == letters[g][1]] = pos;
+				p++;
+			} else {
+				return false;
+			}
+			pos++;
+			p = skip_ws(p, e);
+			if (p < e && *p == ',')
+				p = skip_ws(p + 1, e);
+		}
+		if (p >= e)
+			return false;
+		p++;
+	}
+	return skip_ws(p, e) == e;
+}
+
+static int
+check_conv_dims(builder *b, const conv_dims *c)
+{
+	uint32_t rl = b->rank[0], rr = b->rank[1], ro = b->rank[res(b, 0)];
+	size_t ns = c->is.n;
+
+	if (c->ib < 0 || c->ib >= rl || c->ifeat < 0 || c->ifeat >= rl || c->kif < 0 ||
+	    c->kif >= rr || c->kof < 0 || c->kof >= rr || c->ob < 0 || c->ob >= ro ||
+	    c->of < 0 || c->of >= ro)
+		return bad(b, "convolution dimension numbers out of range for the operand types");
+	if (c->ks.n != ns || c->os.n != ns || ns + 2 != rl || ns + 2 != rr || ns + 2 != ro)
+		return bad(b, "convolution dimension numbers do not match the operand ranks");
+	for (size_t i = 0; i < ns; i++)
+		if (c->is.v[i] < 0 || c->is.v[i] >= rl || c->ks.v[i] < 0 || c->ks.v[i] >= rr ||
+		    c->os.v[i] < 0 || c->os.v[i] >= ro)
+			return bad(b, "convolution spatial dimension %zu is missing or out of range", i);
+	return 0;
+}
+
+/* 4.11 */
+static int
+r_convolution(builder *b)
+{
+	conv_dims c;
+	int64_t bgc = 1, fgc = 1, ofs;
+	uint32_t L = 0, R = 1, O;
+	uint32_t f;
+
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	if (!read_conv_dims(attr(b, "dimension_numbers"), &c)) {
+		conv_dims_fini(&c);
+		return bad(b, "expected convolution attribute 'dimension_numbers'");
+	}
+	if (check_conv_dims(b, &c)) {
+		conv_dims_fini(&c);
+		return -1;
+	}
+	get_int(b, "batch_group_count", &bgc);
+	get_int(b, "feature_group_count", &fgc);
+	if (bgc < 1 || fgc < 1) {
+		conv_dims_fini(&c);
+		return bad(b, "group counts must be positive");
+	}
+	if (bgc > 1) {
+		f = new_factor(b, bgc, SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, L, c.ib);
+		map(b, f, R, c.kof);
+		map(b, f, O, c.of);
+	}
+	f = new_factor(b, dimsz(b, O, c.ob), SLI_FACTOR_PASS_THROUGH, false);
+	map(b, f, L, c.ib);
+	map(b, f, O, c.ob);
+	for (size_t s = 0; s < c.is.n && !b->opts->conservative; s++) {
+		int64_t windows = dimsz(b, O, c.os.v[s]);
+		int64_t wsize = dimsz(b, R, c.ks.v[s]);
+		int64_t remaining = dimsz(b, L, c.is.v[s]);
+		bool windows_first = windows >= wsize;
+		for (int k = 0; k < 2; k++) {
+			bool is_windows = (k == 0) == windows_first;
+			int64_t size = is_windows ? windows : wsize;
+			if (remaining < size)
+				size = remaining;
+			if (size <= 1)
+				continue;
+			remaining /= size;
+			if (is_windows) {
+				f = new_factor(b, size, SLI_FACTOR_PERMUTATION, false);
+				map(b, f, L, c.is.v[s]);
+				map(b, f, O, c.os.v[s]);
+			} else {
+				f = new_factor(b, size, SLI_FACTOR_REDUCTION, false);
+				map(b, f, L, c.is.v[s]);
+				map(b, f, R, c.ks.v[s]);
+			}
+		}
+	}
+	if (fgc > 1) {
+		f = new_factor(b, fgc, SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, L, c.ifeat);
+		map(b, f, R, c.kof);
+		map(b, f, O, c.of);
+	}
+	f = new_factor(b, dimsz(b, R, c.kif), SLI_FACTOR_REDUCTION, false);
+	map(b, f, L, c.ifeat);
+	map(b, f, R, c.kif);
+	ofs = dimsz(b, O, c.of) / (bgc * fgc);
+	if (ofs > 1) {
+		f = new_factor(b, ofs, SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, R, c.kof);
+		map(b, f, O, c.of);
+	}
+	conv_dims_fini(&c);
+	return SLI_RULE_FOUND;
+}
+
+/* 4.12 */
+static int
+r_dot_general(builder *b)
+{
+	const sl_attr *a;
+	static const char *const keys[4] = {
+		"lhs_batching_dimensions", "rhs_batching_dimensions",
+		"lhs_contracting_dimensions", "rhs_contracting_dimensions",
+	};
+	i64vec v[4] = {{0}};
+	uint32_t O, od = 0;
+	int rc = -1;
+
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	a = attr(b, "dot_dimension_numbers");
+	if (!a || a->kind != SL_ATTR_OPAQUE) {
+		bad(b, "expected attribute 'dot_dimension_numbers'");
+		goto done;
+	}
+	for (int k = 0; k < 4; k++) {
+		if (opaque_field(a, keys[k], &v[k]) < 0) {
+			bad(b, "malformed '%s'", keys[k]);
+			goto done;
+		}
+		if (check_dims(b, keys[k], &v[k], b->rank[k % 2]))
+			goto done;
+	}
+	if (v[0].n != v[1].n || v[2].n != v[3].n) {
+		bad(b, "lhs and rhs batching or contracting dimensions differ in number");
+		goto done;
+	}
+	if (b->rank[O] + v[0].n + 2 * v[2].n != b->rank[0] + b->rank[1]) {
+		bad(b, "result rank %u does not match the dot dimension numbers", b->rank[O]);
+		goto done;
+	}
+	for (size_t i = 0; i < v[0].n; i++) {
+		uint32_t f = new_factor(b, dimsz(b, 0, v[0].v[i]), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, v[0].v[i]);
+		map(b, f, 1, v[1].v[i]);
+		map(b, f, O, od++);
+	}
+	for (uint32_t t = 0; t < 2; t++) {
+		for (uint32_t d = 0; d < b->rank[t]; d++) {
+			uint32_t f;
+			if (contains(&v[t], d) || contains(&v[2 + t], d))
+				continue;
+			f = new_factor(b, dimsz(b, t, d), SLI_FACTOR_PASS_THROUGH, false);
+			map(b, f, t, d);
+			map(b, f, O, od++);
+		}
+	}
+	for (size_t i = 0; i < v[2].n; i++) {
+		uint32_t f = new_factor(b, dimsz(b, 0, v[2].v[i]), SLI_FACTOR_REDUCTION, false);
+		map(b, f, 0, v[2].v[i]);
+		map(b, f, 1, v[3].v[i]);
+	}
+	rc = SLI_RULE_FOUND;
+done:
+	for (int k = 0; k < 4; k++)
+		SL_VEC_FREE(v[k]);
+	return rc;
+}
+
+/* 4.13 */
+static int
+r_dot(builder *b)
+{
+	uint32_t O, f;
+	bool lm, rm;
+
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	if (b->rank[0] < 1 || b->rank[0] > 2 || b->rank[1] < 1 || b->rank[1] > 2)
+		return bad(b, "expected vector or matrix operands");
+	lm = b->rank[0] == 2;
+	rm = b->rank[1] == 2;
+	if (b->rank[O] != (uint32_t)lm + rm)
+		return bad(b, "result rank %u does not match the operand ranks", b->rank[O]);
+	if (lm) {
+		f = new_factor(b, dimsz(b, 0, 0), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, 0);
+		map(b, f, O, 0);
+	}
+	if (rm) {
+		f = new_factor(b, dimsz(b, 1, 1), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 1, 1);
+		map(b, f, O, lm ? 1 : 0);
+	}
+	f = new_factor(b, dimsz(b, 1, 0), SLI_FACTOR_REDUCTION, false);
+	map(b, f, 0, lm ? 1 : 0);
+	map(b, f, 1, 0);
+	return SLI_RULE_FOUND;
+}
+
+/* }===================================================================== */
+
+/* {====== reshape, transpose, reductions, windows (4.14-4.18) ============ */
+
+static int64_t
+gcd(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Number of elements of tensor t, -1 on overflow. */
+static int64_t
+num_elements(const builder *b, uint32_t t)
+{
+	int64_t n = 1;
+	for (uint32_t d = 0; d < b->rank[t]; d++) {
+		int64_t x = dimsz(b, t, d);
+		if (x < 0 || (x && n > INT64_MAX / x))
+			return -1;
+		n *= x;
+	}
+	return n;
+}
+
+/* 4.14: the gcd-based factor decomposition of reshape. */
+static int
+r_reshape(builder *b)
+{
+	uint32_t I = 0, O, ri, ro, idim = 0, odim = 0;
+	int64_t pdi = 1, pdo = 1, pfi = 1, pfo = 1, ni, no;
+	size_t limit;
+
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	ri = b->rank[I];
+	ro = b->rank[O];
+	ni = num_elements(b, I);
+	no = num_elements(b, O);
+	if (ni < 0 || no < 0 || ni != no)
+		return bad(b, "operand has %" PRId64 " elements but result has %" PRId64, ni, no);
+	if (ni == 0)
+		return SLI_RULE_NONE;
+	/* every step either advances a dim or adds a factor of size >= 2 */
+	limit = 2 * (size_t)(ri + ro) + 130;
+	while (idim < ri || odim < ro) {
+		int64_t nin, nout, g;
+		if (b->size.n > limit)
+			return bad(b, "reshape factor decomposition did not terminate");
+		if (idim < ri && dimsz(b, I, idim) == 1) {
+			map(b, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false), I, idim++);
+			continue;
+		}
+		if (odim < ro && dimsz(b, O, odim) == 1) {
+			map(b, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false), O, odim++);
+			continue;
+		}
+		if (idim < ri && pdi == pfi)
+			pdi *= dimsz(b, I, idim);
+		if (odim < ro && pdo == pfo)
+			pdo *= dimsz(b, O, odim);
+		nin = pdi / pfi;
+		nout = pdo / pfo;
+		g = gcd(nin, nout);
+		if (pfi == pfo) {
+			if (g > 1) {
+				uint32_t f = new_factor(b, g, SLI_FACTOR_PASS_THROUGH, false);
+				map(b, f, I, idim);
+				map(b, f, O, odim);
+				pfi *= g;
+				pfo *= g;
+			} else {
+				if (nin <= 1 || nout <= 1)
+					return bad(b, "reshape factor decomposition failed");
+				map(b, new_factor(b, nin, SLI_FACTOR_PASS_THROUGH, false), I, idim);
+				map(b, new_factor(b, nout, SLI_FACTOR_PASS_THROUGH, false), O, odim);
+				pfi *= nin;
+				pfo *= nout;
+			}
+		} else if (pfi < pfo) {
+			int64_t s = pfo / pfi;
+			if (!(pfo % pfi == 0 && nin % s == 0))
+				s = nin > g ? nin / g : nin;
+			if (s <= 1)
+				return bad(b, "reshape factor decomposition failed");
+			map(b, new_factor(b, s, SLI_FACTOR_PASS_THROUGH, false), I, idim);
+			pfi *= s;
+		} else {
+			int64_t s = pfi / pfo;
+			if (!(pfi % pfo == 0 && nout % s == 0))
+				s = nout > g ? nout / g : nout;
+			if (s <= 1)
+				return bad(b, "reshape factor decomposition failed");
+			map(b, new_factor(b, s, SLI_FACTOR_PASS_THROUGH, false), O, odim);
+			pfo *= s;
+		}
+		if (idim < ri && pdi == pfi)
+			idim++;
+		if (odim < ro && pdo == pfo)
+			odim++;
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.15 */
+static int
+r_transpose(builder *b)
+{
+	i64vec perm = {0};
+	uint32_t O;
+	int rc = -1;
+
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	if (!get_ints(b, "permutation", &perm) || perm.n != b->rank[0] || perm.n != b->rank[O]) {
+		bad(b, "expected 'permutation' with one entry per operand dimension");
+		goto done;
+	}
+	for (uint32_t o = 0; o < perm.n; o++) {
+		int64_t d = perm.v[o];
+		uint32_t f;
+		if (d < 0 || d >= b->rank[0] || dimsz(b, 0, d) != dimsz(b, O, o)) {
+			bad(b, "permutation entry %u (%" PRId64 ") does not match the types", o, d);
+			goto done;
+		}
+		f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, d);
+		map(b, f, O, o);
+	}
+	rc = SLI_RULE_FOUND;
+done:
+	SL_VEC_FREE(perm);
+	return rc;
+}
+
+/* 4.16: N inputs, N scalar inits, N results. */
+static int
+r_reduce(builder *b)
+{
+	i64vec dims = {0};
+	uint32_t n = b->nops / 2, od = 0;
+	int rc = -1;
+
+	if (b->nops == 0 || b->nops % 2 || b->nres != n) {
+		bad(b, "expected N inputs, N init values and N results");
+		goto done;
+	}
+	if (need_shaped(b))
+		goto done;
+	if (!get_ints(b, "dimensions", &dims)) {
+		bad(b, "expected integer array attribute 'dimensions'");
+		goto done;
+	}
+	if (check_dims(b, "dimensions", &dims, b->rank[0]))
+		goto done;
+	for (uint32_t t = 0; t < n; t++) {
+		if (same_rank(b, t, 0))
+			goto done;
+		if (b->rank[res(b, t)] + dims.n != b->rank[0]) {
+			bad(b, "result %u rank does not match the reduced dimensions", t);
+			goto done;
+		}
+	}
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		bool reduced = contains(&dims, d);
+		uint32_t f = new_factor(b, dimsz(b, 0, d),
+		                        reduced ? SLI_FACTOR_REDUCTION : SLI_FACTOR_PASS_THROUGH, false);
+		for (uint32_t t = 0; t < n; t++) {
+			map(b, f, t, d);
+			if (!reduced)
+				map(b, f, res(b, t), od);
+		}
+		od += !reduced;
+	}
+	rc = SLI_RULE_FOUND;
+done:
+	SL_VEC_FREE(dims);
+	return rc;
+}
+
+/*
+ * Window attributes of reduce_window / select_and_scatter: dim d is
+ * pass-through iff its window size is 1, its stride 1 and its padding
+ * (0, 0); absent attributes count as 1 / 1 / zero.
+ */
+typedef struct window {
+	i64vec size, stride, pad;
+} window;
+
+static void
+window_fini(window *w)
+{
+	SL_VEC_FREE(w->size);
+	SL_VEC_FREE(w->stride);
+	SL_VEC_FREE(w->pad);
+}
+
+static int
+read_window(builder *b, window *w, uint32_t rank)
+{
+	memset(w, 0, sizeof *w);
+	if (attr(b, "window_dimensions") && (!get_ints(b, "window_dimensions", &w->size) ||
+	                                     w->size.n != rank))
+		return bad(b, "'window_dimensions' must have one entry per dimension");
+	if (attr(b, "window_strides") && (!get_ints(b, "window_strides", &w->stride) ||
+	                                  w->stride.n != rank))
+		return bad(b, "'window_strides' must have one entry per dimension");
+	if (attr(b, "padding") && (!get_ints(b, "padding", &w->pad) || w->pad.n != 2 * rank))
+		return bad(b, "'padding' must have two entries per dimension");
+	return 0;
+}
+
+static bool
+window_pass_through(const window *w, uint32_t d)
+{
+	return (!w->size.n || w->size.v[d] == 1) && (!w->stride.n || w->stride.v[d] == 1) &&
+	       (!w->pad.n || (w->pad.v[2 * d] == 0 && w->pad.v[2 * d + 1] == 0));
+}
+
+/* 4.17 */
+static int
+r_reduce_window(builder *b)
+{
+	window w;
+	uint32_t O;
+
+	if (b->nops == 0 || b->nops % 2 || b->nres != b->nops / 2)
+		return bad(b, "expected N inputs, N init values and N results");
+	if (need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	for (uint32_t t = 0; t < b->nops / 2; t++)
+		if (same_rank(b, t, O) || same_rank(b, res(b, t), O))
+			return -1;
+	if (read_window(b, &w, b->rank[O])) {
+		window_fini(&w);
+		return -1;
+	}
+	for (uint32_t d = 0; d < b->rank[O]; d++) {
+		bool pass = window_pass_through(&w, d);
+		same_dim(b, ALL, d, dimsz(b, O, d),
+		         pass ? SLI_FACTOR_PASS_THROUGH : SLI_FACTOR_PERMUTATION,
+		         !pass && b->opts->conservative);
+	}
+	window_fini(&w);
+	return SLI_RULE_FOUND;
+}
+
+/* 4.18: operand, source, init -> result. */
+static int
+r_select_and_scatter(builder *b)
+{
+	window w;
+	uint32_t O;
+	bool cons = b->opts->conservative;
+
+	if (need_counts(b, 3, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	if (same_rank(b, 0, 1) || same_rank(b, 0, O))
+		return -1;
+	if (read_window(b, &w, b->rank[0])) {
+		window_fini(&w);
+		return -1;
+	}
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		uint32_t f;
+		if (window_pass_through(&w, d)) {
+			f = new_factor(b, dimsz(b, O, d), SLI_FACTOR_PASS_THROUGH, false);
+			map(b, f, 0, d);
+			map(b, f, 1, d);
+			map(b, f, O, d);
+			continue;
+		}
+		f = new_factor(b, dimsz(b, 1, d), SLI_FACTOR_NEED_REPLICATION, cons);
+		map(b, f, 1, d);
+		f = new_factor(b, dimsz(b, O, d), SLI_FACTOR_PERMUTATION, cons);
+		map(b, f, 0, d);
+		map(b, f, O, d);
+	}
+	window_fini(&w);
+	return SLI_RULE_FOUND;
+}
+
+/* }===================================================================== */
+
+/* {====== slicing, fft, gather/scatter, and the rest (4.19-4.26) ========= */
+
+static int
+slice_like(builder *b, sli_factor_kind kind, bool blocked)
+{
+	if (b->nops < 1 || b->nres != 1)
+		return bad(b, "expected an operand and one result");
+	if (need_shaped(b) || same_rank(b, 0, res(b, 0)))
+		return -1;
+	pointwise_mismatch(b, 0, res(b, 0), kind, blocked);
+	return SLI_RULE_FOUND;
+}
+
+/* 4.19 */
+static int
+r_slice(builder *b)
+{
+	if (b->nops != 1)
+		return bad(b, "expected one operand");
+	return slice_like(b, SLI_FACTOR_PERMUTATION, b->opts->conservative);
+}
+
+static int
+r_pad(builder *b)
+{
+	if (b->nops != 2)
+		return bad(b, "expected two operands");
+	return slice_like(b, SLI_FACTOR_PERMUTATION, b->opts->conservative);
+}
+
+static int
+r_dynamic_slice(builder *b)
+{
+	return slice_like(b, SLI_FACTOR_NEED_REPLICATION, true);
+}
+
+static bool
+is_constant(const sl_value *v)
+{
+	return defined_by(v, SL_OP_CONSTANT) || defined_by(v, SL_OP_SDY_CONSTANT);
+}
+
+/* 4.20: operand, update, start indices... -> result. */
+static int
+r_dynamic_update_slice(builder *b)
+{
+	uint32_t O;
+	bool constant = true;
+
+	if (b->nops < 2 || b->nres != 1)
+		return bad(b, "expected an operand, an update and one result");
+	if (need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	if (same_rank(b, 0, 1) || same_rank(b, 0, O))
+		return -1;
+	for (uint32_t i = 2; i < b->nops; i++)
+		constant = constant && is_constant(b->op->operands[i]);
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		uint32_t f;
+		if (dimsz(b, 0, d) == dimsz(b, 1, d)) {
+			f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+			map(b, f, 0, d);
+			map(b, f, 1, d);
+			map(b, f, O, d);
+			continue;
+		}
+		f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, 0, d);
+		map(b, f, O, d);
+		f = new_factor(b, dimsz(b, 1, d),
+		               constant ? SLI_FACTOR_PASS_THROUGH : SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 1, d);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.21 */
+static int
+r_fft(builder *b)
+{
+	i64vec len = {0};
+	uint32_t r, O;
+
+	if (need_counts(b, 1, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	r = b->rank[0];
+	if (same_rank(b, 0, O))
+		return -1;
+	if (!get_ints(b, "fft_length", &len) || len.n > r || r == 0) {
+		SL_VEC_FREE(len);
+		return bad(b, "expected 'fft_length' with at most one entry per dimension");
+	}
+	for (uint32_t d = 0; d < r; d++) {
+		sli_factor_kind kind = d + len.n < r ? SLI_FACTOR_PASS_THROUGH :
+		                       SLI_FACTOR_NEED_REPLICATION;
+		bool blocked = d == r - 1 && dimsz(b, 0, d) != dimsz(b, O, d);
+		same_dim(b, ALL, d, dimsz(b, 0, d), kind, blocked);
+	}
+	SL_VEC_FREE(len);
+	return SLI_RULE_FOUND;
+}
+
+/* Gather and scatter (4.22), in terms of input / indices / slices. */
+typedef struct gs {
+	bool scatter;
+	uint32_t ninputs;	/* scatter: N inputs, indices, N updates -> N results */
+	uint32_t in, idx, sl;	/* tensors: first input, indices, first slices */
+	i64vec offset, collapsed, in_batch, idx_batch;
+	int64_t ivd;
+	bool common_reduction;
+} gs;
+
+/* A factor on input dim, indices dim and slices dim (each may be NO_DIM). */
+static void
+gs_factor(builder *b, const gs *g, int64_t id, int64_t xd, int64_t sd, int64_t size,
+          sli_factor_kind kind, bool blocked)
+{
+	uint32_t f = new_factor(b, size, kind, blocked);
+
+	if (!g->scatter) {
+		map(b, f, 0, id);
+		map(b, f, 1, xd);
+		map(b, f, res(b, 0), sd);
+		return;
+	}
+	for (uint32_t i = 0; i < g->ninputs; i++)
+		map(b, f, i, id);
+	map(b, f, g->idx, xd);
+	for (uint32_t i = 0; i < g->ninputs; i++)
+		map(b, f, g->sl + i, sd);
+	for (uint32_t i = 0; i < g->ninputs; i++)
+		map(b, f, res(b, i), id);
+}
+
+static int
+gs_build(builder *b, gs *g)
+{
+	int64_t indim = 0, batchpos = 0;
+	uint32_t rin = b->rank[g->in], rx = b->rank[g->idx], rs = b->rank[g->sl];
+
+	if (check_dims(b, "offset dims", &g->offset, rs) ||
+	    check_dims(b, "collapsed dims", &g->collapsed, rin) ||
+	    check_dims(b, "input batching dims", &g->in_batch, rin) ||
+	    check_dims(b, "indices batching dims", &g->idx_batch, rx))
+		return -1;
+	if (g->in_batch.n != g->idx_batch.n)
+		return bad(b, "input and indices batching dims differ in number");
+	if (g->ivd < 0 || g->ivd > rx)
+		return bad(b, "index_vector_dim %" PRId64 " out of range", g->ivd);
+	for (uint32_t s = 0; s < rs; s++) {
+		int64_t S = dimsz(b, g->sl, s);
+		if (contains(&g->offset, s)) {
+			int64_t I;
+			while (contains(&g->collapsed, indim) || contains(&g->in_batch, indim))
+				indim++;
+			if (indim >= rin)
+				return bad(b, "more offset dims than input dims");
+			I = dimsz(b, g->in, indim);
+			if (I == S) {
+				gs_factor(b, g, indim, NO_DIM, s, I, SLI_FACTOR_PASS_THROUGH, false);
+			} else if (g->scatter) {
+				gs_factor(b, g, indim, NO_DIM, NO_DIM, I, SLI_FACTOR_NEED_REPLICATION,
+				          false);
+				gs_factor(b, g, NO_DIM, NO_DIM, s, S, SLI_FACTOR_NEED_REPLICATION, false);
+			} else if (S == 1) {
+				gs_factor(b, g, indim, NO_DIM, NO_DIM, I, SLI_FACTOR_REDUCTION, false);
+				gs_factor(b, g, NO_DIM, NO_DIM, s, 1, SLI_FACTOR_NEED_REPLICATION, false);
+			} else {
+				gs_factor(b, g, indim, NO_DIM, s, I, SLI_FACTOR_NEED_REPLICATION, true);
+			}
+			indim++;
+		} else {
+			int64_t xd = batchpos < g->ivd ? batchpos : batchpos + 1;
+			int64_t id = NO_DIM;
+			sli_factor_kind kind = SLI_FACTOR_PASS_THROUGH;
+			if (xd >= rx)
+				return bad(b, "more batch dims in the result than in the indices");
+			for (size_t k = 0; k < g->idx_batch.n; k++)
+				if (g->idx_batch.v[k] == xd)
+					id = g->in_batch.v[k];
+			if (g->scatter && id == NO_DIM)
+				kind = g->common_reduction ? SLI_FACTOR_REDUCTION :
+				       SLI_FACTOR_NEED_REPLICATION;
+			gs_factor(b, g, id, xd, s, S, kind, false);
+			batchpos++;
+		}
+	}
+	for (size_t i = 0; i < g->collapsed.n; i++) {
+		int64_t c = g->collapsed.v[i];
+		int64_t size = dimsz(b, g->in, c);
+		sli_factor_kind kind = g->scatter ? SLI_FACTOR_PASS_THROUGH :
+		                       size == 1 ? SLI_FACTOR_NEED_REPLICATION : SLI_FACTOR_REDUCTION;
+		gs_factor(b, g, c, NO_DIM, NO_DIM, size, kind, false);
+	}
+	if (g->ivd < rx)
+		gs_factor(b, g, NO_DIM, g->ivd, NO_DIM, dimsz(b, g->idx, g->ivd),
+		          SLI_FACTOR_NEED_REPLICATION, false);
+	return SLI_RULE_FOUND;
+}
+
+static void
+gs_fini(gs *g)
+{
+	SL_VEC_FREE(g->offset);
+	SL_VEC_FREE(g->collapsed);
+	SL_VEC_FREE(g->in_batch);
+	SL_VEC_FREE(g->idx_batch);
+}
+
+/* Reads the dimension-number fields; keys in the order of gs's vectors. */
+static int
+gs_read(builder *b, gs *g, const char *attrname, const char *prefix,
+        const char *const keys[5])
+{
+	const sl_attr *a = attr(b, attrname);
+	i64vec *v[4] = {&g->offset, &g->collapsed, &g->in_batch, &g->idx_batch};
+	i64vec ivd = {0};
+	const char *p, *e;
+	size_t k = strlen(prefix);
+
+	if (!opaque_text(a, &p, &e) || (size_t)(e - p) < k || memcmp(p, prefix, k))
+		return bad(b, "expected attribute '%s'", attrname);
+	for (int i = 0; i < 4; i++)
+		if (opaque_field(a, keys[i], v[i]) < 0)
+			return bad(b, "malformed '%s'", keys[i]);
+	if (opaque_field(a, keys[4], &ivd) != 1 || ivd.n != 1) {
+		SL_VEC_FREE(ivd);
+		return bad(b, "expected 'index_vector_dim' in '%s'", attrname);
+	}
+	g->ivd = ivd.v[0];
+	SL_VEC_FREE(ivd);
+	return 0;
+}
+
+static int
+r_gather(builder *b)
+{
+	static const char *const keys[5] = {
+		"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+		"start_indices_batching_dims", "index_vector_dim",
+	};
+	gs g;
+	int rc;
+
+	memset(&g, 0, sizeof g);
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	g.in = 0;
+	g.idx = 1;
+	g.sl = res(b, 0);
+	g.ninputs = 1;
+	rc = gs_read(b, &g, "dimension_numbers", "#stablehlo.gather<", keys);
+	if (rc == 0)
+		rc = gs_build(b, &g);
+	gs_fini(&g);
+	return rc;
+}
+
+static bool
+is_block_arg(const sl_value *v, const sl_block *blk, uint32_t i)
+{
+	return !v->def && v->block == blk && v->index == i;
+}
+
+static bool
+is_i1(const sl_context *ctx, const sl_type *t)
+{
+	if (t && t->kind == SL_TYPE_TENSOR)
+		t = t->elem;
+	return t && !strcmp(sl_sym_str(ctx, t->text), "i1");
+}
+
+/*
+ * A "common supported reduction": every returned value is the same op
+ * (add, multiply, maximum, minimum; and, or on i1) of block arguments
+ * i and i + N, in either order.
+ */
+static bool
+common_reduction(const builder *b, uint32_t n)
+{
+	const sl_block *blk;
+	const sl_op *ret;
+	sl_op_kind kind = SL_OP_UNKNOWN;
+
+	if (b->op->nregions < 1 || !(blk = b->op->regions[0].first) || blk->nargs != 2 * n)
+		return false;
+	ret = blk->last;
+	if (!ret || ret->kind != SL_OP_SHLO_RETURN || ret->noperands != n)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		const sl_op *d = ret->operands[i]->def;
+		if (!d || d->noperands != 2 || d->parent != blk)
+			return false;
+		if (i == 0)
+			kind = d->kind;
+		if (d->kind != kind)
+			return false;
+		if (kind != SL_OP_ADD && kind != SL_OP_MULTIPLY && kind != SL_OP_MAXIMUM &&
+		    kind != SL_OP_MINIMUM &&
+		    !((kind == SL_OP_AND || kind == SL_OP_OR) &&
+		      is_i1(b->ctx, d->results[0].type)))
+			return false;
+		if (!(is_block_arg(d->operands[0], blk, i) && is_block_arg(d->operands[1], blk, i + n)) &&
+		    !(is_block_arg(d->operands[1], blk, i) && is_block_arg(d->operands[0], blk, i + n)))
+			return false;
+	}
+	return true;
+}
+
+static int
+r_scatter(builder *b)
+{
+	static const char *const keys[5] = {
+		"update_window_dims", "inserted_window_dims", "input_batching_dims",
+		"scatter_indices_batching_dims", "index_vector_dim",
+	};
+	gs g;
+	int rc;
+	uint32_t n = b->nres;
+
+	memset(&g, 0, sizeof g);
+	if (n == 0 || b->nops != 2 * n + 1)
+		return bad(b, "expected N inputs, indices and N updates for N results");
+	if (need_shaped(b))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (same_rank(b, i, 0) || same_rank(b, res(b, i), 0) || same_rank(b, n + 1 + i, n + 1))
+			return -1;
+	g.scatter = true;
+	g.ninputs = n;
+	g.in = 0;
+	g.idx = n;
+	g.sl = n + 1;
+	g.common_reduction = common_reduction(b, n);
+	rc = gs_read(b, &g, "scatter_dimension_numbers", "#stablehlo.scatter<", keys);
+	if (rc == 0)
+		rc = gs_build(b, &g);
+	gs_fini(&g);
+	return rc;
+}
+
+/* 4.23 */
+static int
+r_reverse(builder *b)
+{
+	i64vec dims = {0};
+	uint32_t O;
+	int rc = -1;
+
+	if (need_counts(b, 1, 1) || need_shaped(b) || same_rank(b, 0, res(b, 0)))
+		return -1;
+	O = res(b, 0);
+	if (!get_ints(b, "dimensions", &dims)) {
+		bad(b, "expected integer array attribute 'dimensions'");
+		goto done;
+	}
+	if (check_dims(b, "dimensions", &dims, b->rank[O]))
+		goto done;
+	for (uint32_t d = 0; d < b->rank[O]; d++)
+		same_dim(b, ALL, d, dimsz(b, O, d),
+		         contains(&dims, d) ? SLI_FACTOR_PERMUTATION : SLI_FACTOR_PASS_THROUGH, false);
+	rc = SLI_RULE_FOUND;
+done:
+	SL_VEC_FREE(dims);
+	return rc;
+}
+
+/* 4.24: initial state -> (output state, output). */
+static int
+r_rng_bit_generator(builder *b)
+{
+	if (need_counts(b, 1, 2) || need_shaped(b) || same_rank(b, 0, res(b, 0)))
+		return -1;
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		uint32_t f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_NEED_REPLICATION, true);
+		map(b, f, 0, d);
+		map(b, f, res(b, 0), d);
+	}
+	for (uint32_t d = 0; d < b->rank[res(b, 1)]; d++) {
+		uint32_t f = new_factor(b, dimsz(b, res(b, 1), d), SLI_FACTOR_PASS_THROUGH, false);
+		map(b, f, res(b, 1), d);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.25 */
+static int
+r_sort(builder *b)
+{
+	int64_t dim = -1;
+	uint32_t r;
+	bool others_one = true;
+
+	if (b->nops == 0 || b->nres != b->nops)
+		return bad(b, "expected as many results as operands");
+	if (need_shaped(b))
+		return -1;
+	for (uint32_t t = 0; t < b->nt; t++)
+		if (same_rank(b, t, 0))
+			return -1;
+	r = b->rank[0];
+	get_int(b, "dimension", &dim);
+	if (dim < 0)
+		dim += r;
+	if (dim < 0 || dim >= r)
+		return bad(b, "sort dimension out of range for rank %u", r);
+	for (uint32_t d = 0; d < r; d++)
+		if (d != dim && dimsz(b, 0, d) != 1)
+			others_one = false;
+	for (uint32_t d = 0; d < r; d++) {
+		if (d == dim)
+			same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_NEED_REPLICATION, others_one);
+		else
+			same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* 4.26: a, b -> result. */
+static int
+r_triangular_solve(builder *b)
+{
+	uint32_t r, O, f;
+	int64_t d1, d2, an, ac;
+	bool tr, left;
+
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	O = res(b, 0);
+	r = b->rank[0];
+	if (r < 2 || same_rank(b, 0, 1) || same_rank(b, 0, O))
+		return r < 2 ? bad(b, "expected operands of rank 2 or more") : -1;
+	tr = enum_is(attr(b, "transpose_a"), "TRANSPOSE") ||
+	     enum_is(attr(b, "transpose_a"), "ADJOINT");
+	left = get_bool(b, "left_side", false);
+	for (uint32_t d = 0; d + 2 < r; d++)
+		same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
+	d1 = r - 2;
+	d2 = r - 1;
+	if (left) {
+		an = tr ? d2 : d1;
+		ac = tr ? d1 : d2;
+		f = new_factor(b, dimsz(b, 0, an), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, an);
+		map(b, f, 1, d1);
+		f = new_factor(b, dimsz(b, 1, d2), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 1, d2);
+		map(b, f, O, d2);
+		f = new_factor(b, dimsz(b, 0, ac), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, ac);
+		map(b, f, O, d1);
+	} else {
+		an = tr ? d1 : d2;
+		ac = tr ? d2 : d1;
+		f = new_factor(b, dimsz(b, 1, d1), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 1, d1);
+		map(b, f, O, d1);
+		f = new_factor(b, dimsz(b, 0, an), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, an);
+		map(b, f, 1, d2);
+		f = new_factor(b, dimsz(b, 0, ac), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, ac);
+		map(b, f, O, d2);
+	}
+	return SLI_RULE_FOUND;
+}
+
+/* }===================================================================== */
+
+/* {====== custom_call (4.27) ============================================= */
+
+/* Batch dims [0, rank - 2) of `t` on every tensor of rank > 0. */
+static void
+batch_pointwise(builder *b, uint32_t t)
+{
+	for (uint32_t d = 0; d + 2 < b->rank[t]; d++)
+		same_dim(b, ALL, d, dimsz(b, t, d), SLI_FACTOR_PASS_THROUGH, false);
+}
+
+static int
+cc_eigh(builder *b)
+{
+	uint32_t r, f;
+
+	if (need_counts(b, 1, 2) || need_shaped(b))
+		return -1;
+	r = b->rank[0];
+	if (r < 2 || b->rank[res(b, 0)] != r || b->rank[res(b, 1)] != r - 1)
+		return bad(b, "expected an operand of rank 2 or more, results of its rank and "
+		           "one less");
+	batch_pointwise(b, 0);
+	f = new_factor(b, dimsz(b, 0, r - 2), SLI_FACTOR_PASS_THROUGH, false);
+	map(b, f, 0, r - 2);
+	map(b, f, res(b, 0), r - 2);
+	f = new_factor(b, dimsz(b, 0, r - 1), SLI_FACTOR_PASS_THROUGH, false);
+	map(b, f, 0, r - 1);
+	map(b, f, res(b, 0), r - 1);
+	map(b, f, res(b, 1), r - 2);
+	return SLI_RULE_FOUND;
+}
+
+static int
+cc_qr(builder *b)
+{
+	uint32_t r, taus, f;
+
+	if (need_counts(b, 1, 2) || need_shaped(b))
+		return -1;
+	r = b->rank[0];
+	if (r < 2 || b->rank[res(b, 0)] != r || b->rank[res(b, 1)] != r - 1)
+		return bad(b, "expected an operand of rank 2 or more, results of its rank and "
+		           "one less");
+	taus = res(b, 1);
+	batch_pointwise(b, 0);
+	for (uint32_t d = r - 2; d < r; d++) {
+		f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, d);
+		map(b, f, res(b, 0), d);
+	}
+	f = new_factor(b, dimsz(b, taus, r - 2), SLI_FACTOR_NEED_REPLICATION, false);
+	map(b, f, taus, r - 2);
+	return SLI_RULE_FOUND;
+}
+
+static int
+cc_householder(builder *b)
+{
+	uint32_t r, f;
+
+	if (need_counts(b, 2, 1) || need_shaped(b))
+		return -1;
+	r = b->rank[0];
+	if (r < 2 || b->rank[res(b, 0)] != r || b->rank[1] != r - 1)
+		return bad(b, "expected a matrix operand of rank 2 or more, taus of one less "
+		           "and a result of its rank");
+	batch_pointwise(b, 0);
+	for (uint32_t d = r - 2; d < r; d++) {
+		f = new_factor(b, dimsz(b, 0, d), SLI_FACTOR_NEED_REPLICATION, false);
+		map(b, f, 0, d);
+		map(b, f, res(b, 0), d);
+	}
+	f = new_factor(b, dimsz(b, 1, r - 2), SLI_FACTOR_NEED_REPLICATION, false);
+	map(b, f, 1, r - 2);
+	return SLI_RULE_FOUND;
+}
+
+static int
+cc_topk(builder *b)
+{
+	if (need_counts(b, 1, 2) || need_shaped(b) || same_rank(b, 0, res(b, 0)) ||
+	    same_rank(b, 0, res(b, 1)))
+		return -1;
+	pointwise_mismatch(b, 0, res(b, 0), SLI_FACTOR_NEED_REPLICATION, true);
+	return SLI_RULE_FOUND;
+}
+
+/* ApproxTopK / PartialReduce: operand, iota, two scalar inits. */
+static int
+cc_approx_topk(builder *b)
+{
+	if (need_counts(b, 4, 2) || need_shaped(b) || same_rank(b, 0, 1) ||
+	    same_rank(b, 0, res(b, 0)) || same_rank(b, 0, res(b, 1)))
+		return -1;
+	for (uint32_t d = 0; d < b->rank[0]; d++) {
+		int64_t in = dimsz(b, 0, d), out = dimsz(b, res(b, 0), d);
+		if (in == out) {
+			same_dim(b, ALL, d, in, SLI_FACTOR_PASS_THROUGH, false);
+		} else {
+			same_dim(b, OPERANDS, d, in, SLI_FACTOR_PASS_THROUGH, false);
+			same_dim(b, RESULTS, d, out, SLI_FACTOR_NEED_REPLICATION, true);
+		}
+	}
+	return SLI_RULE_FOUND;
+}
+
+typedef struct user_search {
+	const sl_op *op;
+	sl_op_kind kind;
+	bool found;
+} user_search;
+
+static int
+find_user(sl_op *op, void *ud)
+{
+	user_search *s = ud;
+
+	if (op->kind != s->kind)
+		return 0;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i]->def == s->op)
+			s->found = true;
+	return s->found;
+}
+
+/* Whether some op of `kind` in op's function uses a result of op. */
+static bool
+has_user(const sl_op *op, sl_op_kind kind)
+{
+	user_search s = {op, kind, false};
+	sl_op *root = sli_op_parent(op);
+
+	while (root && !(sli_op_info[root->kind].traits & T_ISO) && sli_op_parent(root))
+		root = sli_op_parent(root);
+	if (root)
+		sli_walk(root, find_user, &s);
+	return s.found;
+}
+
+static int
+cc_x64_combine(builder *b)
+{
+	if (!has_user(b->op, SL_OP_RNG_BIT_GENERATOR))
+		return r_pointwise(b);
+	if (b->nres != 1 || !b->shaped[res(b, 0)] || b->rank[res(b, 0)] != 1)
+		return bad(b, "X64Combine used by rng_bit_generator must have a rank-1 result");
+	same_dim(b, ALL, 0, dimsz(b, res(b, 0), 0), SLI_FACTOR_NEED_REPLICATION, true);
+	return SLI_RULE_FOUND;
+}
+
+static int
+cc_none(builder *b)
+{
+	return SLI_RULE_NONE;
+}
+
+typedef int rule_fn(builder *b);
+
+static const struct {
+	const char *target;
+	rule_fn *fn;
+} custom_calls[] = {
+	{"sdy_testonly", cc_none},
+	{"tpu_custom_call", cc_none},
+	{"xla_python_cpu_callback", cc_none},
+	{"xla_python_gpu_callback", cc_none},
+	{"xla_ffi_python_cpu_callback", cc_none},
+	{"xla_ffi_python_gpu_callback", cc_none},
+	{"xla.debug.Log", cc_none},
+	{"annotate_device_placement", r_pointwise},
+	{"Cholesky", r_pointwise},
+	{"CompactWyHelper", r_pointwise},
+	{"InspectSharding", r_pointwise},
+	{"InvertDiagBlocksLowerTriangular", r_pointwise},
+	{"InvertDiagBlocksUpperTriangular", r_pointwise},
+	{"LayoutConstraint", r_pointwise},
+	{"mhlo.erf", r_pointwise},
+	{"MoveToDevice", r_pointwise},
+	{"MoveToHost", r_pointwise},
+	{"X64SplitHigh", r_pointwise},
+	{"X64SplitLow", r_pointwise},
+	{"xla.megascale.provide_metadata", r_pointwise},
+	{"_SPMDInternalOp_MultiPad", r_pointwise},
+	{"_SPMDInternalOp_RotateRight", r_pointwise},
+	{"_SPMDInternalOp_MultiRotate", r_pointwise},
+	{"_SPMDInternalOp_MultiSlice", r_pointwise},
+	{"_SPMDInternalOp_Wrap", r_pointwise},
+	{"Eigh", cc_eigh},
+	{"Qr", cc_qr},
+	{"QrDecompositionBlock", cc_qr},
+	{"ProductOfElementaryHouseholderReflectors", cc_householder},
+	{"mhlo.topk", cc_topk},
+	{"ApproxTopK", cc_approx_topk},
+	{"PartialReduce", cc_approx_topk},
+	{"X64Combine", cc_x64_combine},
+};
+
+static int
+r_custom_call(builder *b)
+{
+	const sl_attr *a = attr(b, "call_target_name");
+	const char *name;
+	size_t n;
+
+	if (!a || a->kind != SL_ATTR_STRING)
+		return bad(b, "expected string attribute 'call_target_name'");
+	name = a->u.s.p;
+	n = a->u.s.n;
+	for (size_t i = 0; i < sizeof custom_calls / sizeof *custom_calls; i++)
+		if (strlen(custom_calls[i].target) == n && !memcmp(custom_calls[i].target, name, n))
+			return custom_calls[i].fn(b);
+	if (b->opts->warn && !b->opts->warned_call) {
+		b->opts->warned_call = true;
+		sli_diag(b->ctx, SL_DIAG_WARNING, b->op->loc,
+		         "custom call @%.*s is unknown to SDY sharding rule registry", (int)n, name);
+	}
+	return SLI_RULE_NONE;
+}
+
+/* }===================================================================== */
+
+/* {====== the registry =================================================== */
+
+/* Ops without a rule, silently (4.28, spec 5). */
+static int
+r_none(builder *b)
+{
+	return SLI_RULE_NONE;
+}
+
+/*
+ * Op kind -> rule builder.  A missing row means "unknown to the registry":
+ * no rule, and a warning (spec 5).  Adding an op is one row here and, if
+ * its rule is new, one function above.
+ */
+static rule_fn *const registry[SL_OP__COUNT] = {
+	/* builtin, func, sdy */
+	[SL_OP_MODULE] = r_none,
+	[SL_OP_FUNC] = r_none,
+	[SL_OP_CALL] = r_none,
+	[SL_OP_SDY_MESH] = r_none,
+	[SL_OP_SDY_SHARDING_CONSTRAINT] = r_pointwise,
+	[SL_OP_SDY_RESHARD] = r_none,
+	[SL_OP_SDY_MANUAL_COMPUTATION] = r_none,
+	[SL_OP_SDY_NAMED_COMPUTATION] = r_none,
+	[SL_OP_SDY_SHARDING_GROUP] = r_none,
+	[SL_OP_SDY_CONSTANT] = r_none,
+	[SL_OP_SDY_DATA_FLOW_EDGE] = r_none,
+	[SL_OP_SDY_FUNC_DATA_FLOW_EDGE] = r_none,
+	[SL_OP_SDY_PROPAGATION_BARRIER] = r_none,
+	/* stablehlo: element-wise (4.2) */
+	[SL_OP_ABS] = r_pointwise,
+	[SL_OP_ADD] = r_pointwise,
+	[SL_OP_ALL_REDUCE] = r_pointwise,
+	[SL_OP_AND] = r_pointwise,
+	[SL_OP_ATAN2] = r_pointwise,
+	[SL_OP_CBRT] = r_pointwise,
+	[SL_OP_CEIL] = r_pointwise,
+	[SL_OP_CLZ] = r_pointwise,
+	[SL_OP_COLLECTIVE_BROADCAST] = r_pointwise,
+	[SL_OP_COLLECTIVE_PERMUTE] = r_pointwise,
+	[SL_OP_COMPARE] = r_pointwise,
+	[SL_OP_COMPLEX] = r_pointwise,
+	[SL_OP_CONVERT] = r_pointwise,
+	[SL_OP_COSINE] = r_pointwise,
+	[SL_OP_DIVIDE] = r_pointwise,
+	[SL_OP_EXPONENTIAL] = r_pointwise,
+	[SL_OP_EXPM1] = r_pointwise,
+	[SL_OP_FLOOR] = r_pointwise,
+	[SL_OP_IMAG] = r_pointwise,
+	[SL_OP_IS_FINITE] = r_pointwise,
+	[SL_OP_LOG1P] = r_pointwise,
+	[SL_OP_LOG] = r_pointwise,
+	[SL_OP_LOGISTIC] = r_pointwise,
+	[SL_OP_MAXIMUM] = r_pointwise,
+	[SL_OP_MINIMUM] = r_pointwise,
+	[SL_OP_MULTIPLY] = r_pointwise,
+	[SL_OP_NEGATE] = r_pointwise,
+	[SL_OP_NOT] = r_pointwise,
+	[SL_OP_OR] = r_pointwise,
+	[SL_OP_POPCNT] = r_pointwise,
+	[SL_OP_POWER] = r_pointwise,
+	[SL_OP_REAL] = r_pointwise,
+	[SL_OP_REDUCE_PRECISION] = r_pointwise,
+	[SL_OP_REMAINDER] = r_pointwise,
+	[SL_OP_ROUND_EVEN] = r_pointwise,
+	[SL_OP_ROUND_AFZ] = r_pointwise,
+	[SL_OP_RSQRT] = r_pointwise,
+	[SL_OP_SHIFT_LEFT] = r_pointwise,
+	[SL_OP_SHIFT_RIGHT_ARITHMETIC] = r_pointwise,
+	[SL_OP_SHIFT_RIGHT_LOGICAL] = r_pointwise,
+	[SL_OP_SIGN] = r_pointwise,
+	[SL_OP_SINE] = r_pointwise,
+	[SL_OP_SQRT] = r_pointwise,
+	[SL_OP_SUBTRACT] = r_pointwise,
+	[SL_OP_TAN] = r_pointwise,
+	[SL_OP_TANH] = r_pointwise,
+	[SL_OP_XOR] = r_pointwise,
+	/* stablehlo: the others, alphabetically */
+	[SL_OP_AFTER_ALL] = r_none,
+	[SL_OP_ALL_GATHER] = r_all_gather,
+	[SL_OP_ALL_TO_ALL] = r_all_to_all,
+	[SL_OP_BATCH_NORM_INFERENCE] = r_batch_norm_inference,
+	[SL_OP_BITCAST_CONVERT] = r_bitcast_convert,
+	[SL_OP_BROADCAST_IN_DIM] = r_broadcast_in_dim,
+	[SL_OP_CASE] = r_none,
+	[SL_OP_CHOLESKY] = r_cholesky,
+	[SL_OP_CLAMP] = r_clamp,
+	[SL_OP_CONCATENATE] = r_concatenate,
+	[SL_OP_CONSTANT] = r_none,
+	[SL_OP_CONVOLUTION] = r_convolution,
+	[SL_OP_CREATE_TOKEN] = r_none,
+	[SL_OP_CUSTOM_CALL] = r_custom_call,
+	[SL_OP_DOT] = r_dot,
+	[SL_OP_DOT_GENERAL] = r_dot_general,
+	[SL_OP_DYNAMIC_SLICE] = r_dynamic_slice,
+	[SL_OP_DYNAMIC_UPDATE_SLICE] = r_dynamic_update_slice,
+	[SL_OP_FFT] = r_fft,
+	[SL_OP_GATHER] = r_gather,
+	[SL_OP_GET_TUPLE_ELEMENT] = r_none,
+	[SL_OP_INFEED] = r_none,
+	[SL_OP_IOTA] = r_none,
+	[SL_OP_OPTIMIZATION_BARRIER] = r_none,
+	[SL_OP_OUTFEED] = r_none,
+	[SL_OP_PAD] = r_pad,
+	[SL_OP_PARTITION_ID] = r_none,
+	[SL_OP_RECV] = r_none,
+	[SL_OP_REDUCE] = r_reduce,
+	[SL_OP_REDUCE_SCATTER] = r_reduce_scatter,
+	[SL_OP_REDUCE_WINDOW] = r_reduce_window,
+	[SL_OP_RESHAPE] = r_reshape,
+	[SL_OP_REVERSE] = r_reverse,
+	[SL_OP_RNG_BIT_GENERATOR] = r_rng_bit_generator,
+	[SL_OP_SCATTER] = r_scatter,
+	[SL_OP_SELECT] = r_select,
+	[SL_OP_SELECT_AND_SCATTER] = r_select_and_scatter,
+	[SL_OP_SEND] = r_none,
+	[SL_OP_SLICE] = r_slice,
+	[SL_OP_SORT] = r_sort,
+	[SL_OP_TRANSPOSE] = r_transpose,
+	[SL_OP_TRIANGULAR_SOLVE] = r_triangular_solve,
+	[SL_OP_WHILE] = r_none,
+};
+
+static void
+warn_unknown(sl_module *m, const sl_op *op, sli_rule_opts *o)
+{
+	if (!o->warn || o->warned_op)
+		return;
+	o->warned_op = true;
+	sli_diag(m->ctx, SL_DIAG_WARNING, op->loc,
+	         "op '%s' is unknown to SDY sharding rule registry", sl_sym_str(m->ctx, op->name));
+}
+
+/* The registry's rule for op (createOpShardingRule). */
+static int
+create_rule(sl_module *m, const sl_op *op, sli_rule_opts *o, sl_rule *out)
+{
+	rule_fn *fn = op->kind > SL_OP_UNKNOWN && op->kind < SL_OP__COUNT ? registry[op->kind] :
+	              NULL;
+	builder b;
+	int rc;
+
+	if (op->kind > SL_OP_UNKNOWN && op->kind < SL_OP__COUNT &&
+	    (sli_op_info[op->kind].traits & T_TERM))
+		return SLI_RULE_NONE;
+	if (!fn) {
+		warn_unknown(m, op, o);
+		return SLI_RULE_NONE;
+	}
+	if (fn == r_none || has_dynamic_type(op))
+		return SLI_RULE_NONE;
+	builder_init(&b, m, op, o);
+	rc = fn(&b);
+	if (rc == SLI_RULE_FOUND)
+		builder_finish(&b, o->arena ? o->arena : &m->arena, out);
+	builder_fini(&b);
+	return rc;
+}
+
+int
+sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule *out)
+{
+	sli_rule_opts defaults = {0};
+	sli_rule_opts *o = opts ? opts : &defaults;
+
+	if (!o->registry_only) {
+		const sl_attr *a = sli_op_attr(op, SLS_sdy_sharding_rule);
+		if (a) {
+			if (a->kind != SL_ATTR_RULE) {
+				sli_error(m->ctx, op->loc, "'%s' op should have a sharding rule attribute "
+				          "of type OpShardingRuleAttr for attr named 'sdy.sharding_rule'",
+				          sl_sym_str(m->ctx, op->name));
+				return -1;
+			}
+			if (sli_rule_check(m, op, &a->u.rule))
+				return -1;
+			*out = a->u.rule;
+			return SLI_RULE_FOUND;
+		}
+	}
+	return create_rule(m, op, o, out);
+}
+
+int
+sli_rule_attach(sl_module *m, sl_op *op, sli_rule_opts *opts, sl_rule *out)
+{
+	sl_rule r;
+	sli_rule_opts defaults = {0};
+	sli_rule_opts *o = opts ? opts : &defaults;
+	bool had = !o->registry_only && sli_op_attr(op, SLS_sdy_sharding_rule);
+	int rc = sli_rule_for_op(m, op, o, &r);
+
+	if (rc == SLI_RULE_FOUND && !had)
+		sli_op_set_attr(m, op, SLS_sdy_sharding_rule, sli_rule_attr_new(m, &r));
+	if (rc == SLI_RULE_FOUND && out)
+		*out = r;
+	return rc;
+}
+
+sl_attr *
+sli_rule_attr_new(sl_module *m, const sl_rule *rule)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_RULE);
+
+	a->u.rule = *rule;
+	return a;
+}
+
+/* }===================================================================== */
+
+/* {====== queries and checking (spec 3) ================================== */
+
+static bool
+in_list(const sl_factor_list *l, uint32_t f)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (l->v[i] == f)
+			return true;
+	return false;
+}
+
+sli_factor_kind
+sli_rule_factor_kind(const sl_rule *rule, uint32_t f)
+{
+	if (in_list(&rule->reduction, f))
+		return SLI_FACTOR_REDUCTION;
+	if (in_list(&rule->need_replication, f))
+		return SLI_FACTOR_NEED_REPLICATION;
+	if (in_list(&rule->permutation, f))
+		return SLI_FACTOR_PERMUTATION;
+	return SLI_FACTOR_PASS_THROUGH;
+}
+
+bool
+sli_rule_factor_blocked(const sl_rule *rule, uint32_t f)
+{
+	return in_list(&rule->blocked, f);
+}
+
+void
+sli_rule_factor_name(sli_buf *b, uint32_t k)
+{
+	if (k <= 17)
+		sli_buf_putc(b, (char)('i' + k));
+	else
+		sli_buf_printf(b, "z_%u", k - 17);
+}
+
+typedef struct checker {
+	sl_module *m;
+	const sl_op *op;
+} checker;
+
+static int
+check_err(const checker *c, const char *value, uint32_t i, uint32_t n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* "'op' op VALUE N - message" (no number when there is one value). */
+static int
+check_err(const checker *c, const char *value, uint32_t i, uint32_t n, const char *fmt, ...)
+{
+	sli_buf msg;
+	va_list ap;
+
+	sli_buf_init(&msg);
+	if (value && n > 1)
+		sli_buf_printf(&msg, "%s %u - ", value, i);
+	else if (value)
+		sli_buf_printf(&msg, "%s - ", value);
+	va_start(ap, fmt);
+	sli_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	sli_error(c->m->ctx, c->op->loc, "'%s' op %s", sl_sym_str(c->m->ctx, c->op->name),
+	          sli_buf_cstr(&msg));
+	sli_buf_fini(&msg);
+	return -1;
+}
+
+static int
+check_mappings(const checker *c, const sl_rule *r, bool results, uint8_t *used,
+               uint32_t *seen, uint32_t *stamp)
+{
+	const char *value = results ? "result" : "operand";
+	uint32_t n = results ? r->nresults : r->noperands;
+	uint32_t nvals = results ? c->op->nresults : c->op->noperands;
+	const sl_tensor_mapping *tm = results ? r->results : r->operands;
+
+	if (n != nvals)
+		return check_err(c, NULL, 0, 0, "number of %ss and mappings must match: %u != %u",
+		                 value, nvals, n);
+	if (n == 0)
+		return check_err(c, NULL, 0, 0, "number of %ss mappings cannot be 0. Op sharding "
+		                 "rules can only be defined on operations with at least one "
+		                 "operand and result.", value);
+	for (uint32_t i = 0; i < n; i++) {
+		const sl_type *t = results ? c->op->results[i].type : c->op->operands[i]->type;
+		sli_buf tb;
+		if (!t || !sli_type_is_static(t)) {
+			int rc;
+			sli_buf_init(&tb);
+			if (t)
+				sli_buf_puts(&tb, sl_sym_str(c->m->ctx, t->text));
+			rc = check_err(c, value, i, n, "expected a ranked tensor with a static shape. "
+			               "type: %s", sli_buf_cstr(&tb));
+			sli_buf_fini(&tb);
+			return rc;
+		}
+		if (tm[i].rank != t->rank)
+			return check_err(c, value, i, n, "mapping rank must match: %u != %u", tm[i].rank,
+			                 t->rank);
+		++*stamp;
+		for (uint32_t d = 0; d < tm[i].rank; d++) {
+			const sl_dim_mapping *dm = &tm[i].dims[d];
+			if (dm->n == 0)
+				return check_err(c, value, i, n, "dim mapping must have at least one factor");
+			for (uint32_t k = 0; k < dm->n; k++) {
+				uint32_t f = dm->factors[k];
+				if (f >= r->nfactors)
+					return check_err(c, value, i, n, "expecting factor indices to be within "
+					                 "0<=...<num_factors; received: %u, num_factors: %u", f,
+					                 r->nfactors);
+				if (seen[f] == *stamp)
+					return check_err(c, value, i, n, "cannot reuse factors for the same "
+					                 "tensor value");
+				seen[f] = *stamp;
+				used[f] = 1;
+				if (dm->n > 1 && r->factor_sizes[f] == 1)
+					return check_err(c, value, i, n, "dim mapping can't have a factor of "
+					                 "size 1 if there are multiple factors");
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+check_set(const checker *c, const sl_factor_list *l, uint32_t nfactors)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		if (l->v[i] < 0)
+			return check_err(c, NULL, 0, 0, "index must be non-negative");
+		if (l->v[i] >= nfactors)
+			return check_err(c, NULL, 0, 0, "index must be less than %u, got: %" PRId64,
+			                 nfactors, l->v[i]);
+		if (i && l->v[i] < l->v[i - 1])
+			return check_err(c, NULL, 0, 0, "indices of special factors must be sorted");
+		if (i && l->v[i] == l->v[i - 1])
+			return check_err(c, NULL, 0, 0, "indices of special factors must be unique");
+	}
+	return 0;
+}
+
+int
+sli_rule_check(sl_module *m, const sl_op *op, const sl_rule *r)
+{
+	checker c = {m, op};
+	uint8_t *used = sli_xcalloc(r->nfactors + 1, 1);
+	uint32_t *seen = sli_xcalloc(r->nfactors + 1, sizeof *seen);
+	uint32_t stamp = 0;
+	int rc = -1;
+
+	if (check_mappings(&c, r, false, used, seen, &stamp) ||
+	    check_mappings(&c, r, true, used, seen, &stamp))
+		goto done;
+	for (uint32_t f = 0; f < r->nfactors; f++) {
+		if (!used[f]) {
+			sli_buf nm;
+			sli_buf_init(&nm);
+			sli_rule_factor_name(&nm, f);
+			check_err(&c, NULL, 0, 0, "has factor %s=%" PRId64 " that isn't used in operand "
+			          "and result mappings", sli_buf_cstr(&nm), r->factor_sizes[f]);
+			sli_buf_fini(&nm);
+			goto done;
+		}
+	}
+	if (check_set(&c, &r->reduction, r->nfactors) ||
+	    check_set(&c, &r->need_replication, r->nfactors) ||
+	    check_set(&c, &r->permutation, r->nfactors))
+		goto done;
+	for (uint32_t f = 0; f < r->nfactors; f++) {
+		int k = in_list(&r->reduction, f) + in_list(&r->need_replication, f) +
+		        in_list(&r->permutation, f);
+		if (k > 1) {
+			check_err(&c, NULL, 0, 0, "a factor can only be in one of the reduction, need "
+			          "replication, or permutation factor sets");
+			goto done;
+		}
+	}
+	if (check_set(&c, &r->blocked, r->nfactors))
+		goto done;
+	for (uint32_t i = 0; i < r->nresults; i++)
+		for (uint32_t d = 0; d < r->results[i].rank; d++)
+			for (uint32_t k = 0; k < r->results[i].dims[d].n; k++)
+				if (in_list(&r->reduction, r->results[i].dims[d].factors[k])) {
+					check_err(&c, NULL, 0, 0, "reduction factor cannot be in result "
+					          "mappings");
+					goto done;
+				}
+	rc = 0;
+done:
+	free(used);
+	free(seen);
+	return rc;
+}
+
+/* }===================================================================== */

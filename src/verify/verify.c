@@ -144,12 +144,6 @@ reduction_name(sl_reduction r)
  * IR helpers
  * ===================================================================== */
 
-static sl_sym
-intern(verifier *v, const char *s)
-{
-	return sl_sym_intern(v->ctx, s, strlen(s));
-}
-
 static bool
 has_trait(const sl_op *op, unsigned t)
 {
@@ -1501,14 +1495,14 @@ verify_per_dim(verifier *v, const coll *c, const sl_attr *lists,
 	return rc;
 }
 
+/* The per-dimension axis lists of a collective (reported when missing). */
 static const sl_attr *
-lists_attr(verifier *v, sl_op *op, const char *name, sl_sym alt)
+lists_attr(verifier *v, sl_op *op, sl_sym name)
 {
-	const sl_attr *a = find_kind(op, name ? intern(v, name) : alt,
-	                             SL_ATTR_AXIS_REF_LISTS);
+	const sl_attr *a = find_kind(op, name, SL_ATTR_AXIS_REF_LISTS);
 
 	if (!a)
-		op_error(v, NULL, "requires attribute '%s'", name ? name : sym(v, alt));
+		op_error(v, NULL, "requires attribute '%s'", sym(v, name));
 	return a;
 }
 
@@ -1715,7 +1709,7 @@ expect_unreduced(verifier *v, const coll *c, const sl_axis_ref *axes,
 static int
 verify_sharded_to_unreduced(verifier *v, sl_op *op, const coll *c)
 {
-	const sl_attr *a = lists_attr(v, op, NULL, SLS_axes);
+	const sl_attr *a = lists_attr(v, op, SLS_axes);
 	sli_axis_vec all = {0};
 	int rc;
 
@@ -1797,15 +1791,15 @@ verify_collective(verifier *v, sl_op *op)
 	}
 	switch (op->kind) {
 	case SL_OP_SDY_ALL_GATHER:
-		lists = lists_attr(v, op, NULL, SLS_gathering_axes);
+		lists = lists_attr(v, op, SLS_gathering_axes);
 		rc = lists ? verify_per_dim(v, &c, lists, true, "gathering") : -1;
 		break;
 	case SL_OP_SDY_ALL_SLICE:
-		lists = lists_attr(v, op, NULL, SLS_slicing_axes);
+		lists = lists_attr(v, op, SLS_slicing_axes);
 		rc = lists ? verify_per_dim(v, &c, lists, false, "slicing") : -1;
 		break;
 	case SL_OP_SDY_REDUCE_SCATTER:
-		lists = lists_attr(v, op, NULL, SLS_scatter_axes);
+		lists = lists_attr(v, op, SLS_scatter_axes);
 		rc = lists ? check_unreduced(v, c.operand, op, c.out, op, NO_OP,
 		                             (int)reduction_of(op)) : -1;
 		if (rc == 0)

@@ -52,7 +52,7 @@ test_stable(void)
 		"module {\n"
 		"  func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
 		"    %0 = \"x.y\"(%arg0) <{a = array<i64: 1, 2>, b = dense<[1.0, 2.0]> : tensor<2xf32>}> "
-		"{c = [@s, 1.5 : f32, -2 : i8, unit, #x.attr<\"->\">]} : (tensor<4xf32>) -> tensor<4xf32>\n"
+		"{c = [@s, 1.500000e+00 : f32, -2 : i8, unit, #x.attr<\"->\">]} : (tensor<4xf32>) -> tensor<4xf32>\n"
 		"    return %0 : tensor<4xf32>\n"
 		"  }\n"
 		"}\n";
@@ -112,7 +112,20 @@ test_clone_and_replace(void)
 	sl_context_free(ctx);
 }
 
+/* f32 and f64 literals print as MLIR prints them: %.6e when exact. */
+static void
+test_float_literals(void)
+{
+	char *out = test_roundtrip("\"x.y\"() {a = 1.5 : f32, b = -0.1 : f64, c = 0.123456789 : f64, "
+	                           "d = 0x7FC00000 : f32, e = 2.0 : bf16} : () -> ()\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{a = 1.500000e+00 : f32, b = -1.000000e-01 : f64, "
+	                                   "c = 0.123456789 : f64, d = 0x7FC00000 : f32, e = 2.0 : bf16}"));
+	free(out);
+}
+
 CU_TestInfo tests_printer[] = {
+	{"float literals", test_float_literals},
 	{"clone and replace uses", test_clone_and_replace},
 	{"value numbering", test_numbering},
 	{"sorted dictionaries and escapes", test_sorted_dict_and_escapes},

@@ -1,7 +1,9 @@
 /*
- * mlir_chlo.c - custom syntax of the CHLO ops found in JAX exports:
+ * mlir_other.c - custom syntax of ops from dialects other than sdy, func
+ * and StableHLO that real programs and Shardy's tests contain:
  *   chlo.X %a[, %b] attr-dict : operand-types -> result-types
  *   chlo.top_k(%a, k = N) attr-dict : type -> (type, type)
+ *   arith.constant attr-dict typed-value
  */
 #include "formats/mlir_parser.h"
 #include "formats/mlir_printer.h"
@@ -111,4 +113,37 @@ sli_print_fmt_CHLO_TOP_K(sli_printer *pr, const sl_op *op)
 	sl_sym elide[] = {k, 0};
 	sli_pr_attr_dict(pr, op, elide);
 	print_arrow_types(pr, op);
+}
+
+/* arith.constant attr-dict? value, where value carries its type. */
+int
+sli_parse_fmt_ARITH_CONSTANT(sli_parser *P, sli_opstate *st)
+{
+	if (sli_p_optional_attr_dict(P, (sli_namedvec *)&st->attrs) < 0)
+		return -1;
+	sl_loc loc = sli_p_loc(P);
+	sl_attr *v;
+	if (sli_p_attr(P, &v))
+		return -1;
+	sl_type *t = v->kind == SL_ATTR_DENSE ? v->u.dense.type :
+	             v->kind == SL_ATTR_INT ? v->u.i.type :
+	             v->kind == SL_ATTR_FLOAT ? v->u.f.type :
+	             v->kind == SL_ATTR_BOOL ? sli_type_elem(P->ctx, "i1", 2) : NULL;
+	if (!t)
+		return sli_p_error_at(P, loc, "expected a typed constant value");
+	sli_p_named_add((sli_namedvec *)&st->props, SLS_value, v);
+	SL_VEC_PUSH(st->result_types, t);
+	return 0;
+}
+
+void
+sli_print_fmt_ARITH_CONSTANT(sli_printer *pr, const sl_op *op)
+{
+	sl_sym elide[] = {SLS_value, 0};
+	sli_pr_attr_dict(pr, op, elide);
+	sl_attr *v = sli_op_get(op, SLS_value);
+	if (v) {
+		sli_pr_putc(pr, ' ');
+		sli_pr_attr(pr, v);
+	}
 }

@@ -1,0 +1,756 @@
+/*
+ * passutil.c - helpers shared by the import and export passes
+ * (spec/import-passes.md section 0).
+ */
+#include "passes/passutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sl_block *
+sli_module_body(sl_module *m)
+{
+	if (!m->top->nregions)
+		return NULL;
+	return m->top->regions[0].first;
+}
+
+sl_sym
+sli_sym(sl_module *m, const char *s)
+{
+	return sl_sym_intern(m->ctx, s, strlen(s));
+}
+
+/* ==================================================================== */
+/* Symbol table                                                            */
+/* ==================================================================== */
+
+static void
+mark(sli_symtab *t, sl_sym name, unsigned char on)
+{
+	if (name >= t->used.n) {
+		SL_VEC_RESERVE(t->used, (size_t)name + 1);
+		memset(t->used.v + t->used.n, 0, (size_t)name + 1 - t->used.n);
+		t->used.n = (size_t)name + 1;
+	}
+	t->used.v[name] = on;
+}
+
+void
+sli_symtab_init(sli_symtab *t, sl_module *m)
+{
+	memset(t, 0, sizeof *t);
+	t->m = m;
+	sl_block *body = sli_module_body(m);
+	for (sl_op *op = body ? body->first : NULL; op; op = op->next) {
+		sl_sym s = sli_op_sym_name(m, op);
+		if (s)
+			mark(t, s, 1);
+	}
+}
+
+void
+sli_symtab_fini(sli_symtab *t)
+{
+	SL_VEC_FREE(t->used);
+}
+
+bool
+sli_symtab_has(const sli_symtab *t, sl_sym name)
+{
+	return name < t->used.n && t->used.v[name];
+}
+
+void
+sli_symtab_remove(sli_symtab *t, sl_sym name)
+{
+	if (name < t->used.n)
+		t->used.v[name] = 0;
+}
+
+sl_sym
+sli_symtab_unique(sli_symtab *t, sl_sym want)
+{
+	if (!sli_symtab_has(t, want)) {
+		mark(t, want, 1);
+		return want;
+	}
+	sli_buf b;
+	sli_buf_init(&b);
+	sl_sym s;
+	do {
+		b.n = 0;
+		sli_buf_printf(&b, "%s_%u", sl_sym_str(t->m->ctx, want), t->counter++);
+		s = sl_sym_intern(t->m->ctx, b.p, b.n);
+	} while (sli_symtab_has(t, s));
+	sli_buf_fini(&b);
+	mark(t, s, 1);
+	return s;
+}
+
+void
+sli_set_sym_name(sl_module *m, sl_op *op, sl_sym name)
+{
+	const char *s = sl_sym_str(m->ctx, name);
+	sli_op_set_prop(m, op, SLS_sym_name, sli_attr_string(m, s, strlen(s)));
+}
+
+sl_sym
+sli_symtab_insert(sli_symtab *t, sl_op *op, sl_op *before)
+{
+	sl_sym want = sli_op_sym_name(t->m, op);
+	sl_sym got = sli_symtab_unique(t, want);
+	if (got != want)
+		sli_set_sym_name(t->m, op, got);
+	if (before)
+		sli_op_insert_before(before, op);
+	else
+		sli_op_append(sli_module_body(t->m), op);
+	return got;
+}
+
+/* ==================================================================== */
+/* Functions and calls                                                     */
+/* ==================================================================== */
+
+sl_sym
+sli_call_callee(sl_module *m, const sl_op *call)
+{
+	sl_attr *a = sli_op_get(call, SLS_callee);
+	if (!a || a->kind != SL_ATTR_SYMREF)
+		return 0;
+	return sl_sym_intern(m->ctx, a->u.text.p, a->u.text.n);
+}
+
+void
+sli_call_set_callee(sl_module *m, sl_op *call, sl_sym name)
+{
+	const char *s = sl_sym_str(m->ctx, name);
+	sli_op_set_prop(m, call, SLS_callee, sli_attr_symref(m, s, strlen(s)));
+}
+
+sl_op *
+sli_call_func(sl_module *m, const sl_op *call)
+{
+	sl_sym s = sli_call_callee(m, call);
+	return s ? sli_lookup_func(m, s) : NULL;
+}
+
+sl_block *
+sli_func_body(const sl_op *func)
+{
+	return func->nregions ? func->regions[0].first : NULL;
+}
+
+sl_sym
+sli_func_original_name(sl_module *m, const sl_op *func)
+{
+	sl_attr *a = sli_op_attr(func, sli_sym(m, "sdy.original_func_name"));
+	if (a && a->kind == SL_ATTR_STRING)
+		return sl_sym_intern(m->ctx, a->u.s.p, a->u.s.n);
+	return sli_op_sym_name(m, func);
+}
+
+static void
+postorder(sl_op *op, sli_opvec *out)
+{
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				postorder(o, out);
+	SL_VEC_PUSH(*out, op);
+}
+
+void
+sli_collect_postorder(sl_op *root, sli_opvec *out)
+{
+	for (uint32_t r = 0; r < root->nregions; r++)
+		for (sl_block *b = root->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				postorder(o, out);
+}
+
+static int
+push_op(sl_op *op, void *ud)
+{
+	SL_VEC_PUSH(*(sli_opvec *)ud, op);
+	return 0;
+}
+
+void
+sli_collect_preorder(sl_op *root, sli_opvec *out)
+{
+	for (uint32_t r = 0; r < root->nregions; r++)
+		for (sl_block *b = root->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				sli_walk(o, push_op, out);
+}
+
+/* DFS state: op->id of a function is 0 unvisited, 1 on the stack, 2 done. */
+typedef struct cg {
+	sl_module *m;
+	bool check;
+	int rc;
+	sli_opvec post;
+} cg;
+
+static void
+cg_visit(cg *g, sl_op *func)
+{
+	func->id = 1;
+	sli_opvec ops = {0};
+	sli_collect_preorder(func, &ops);
+	for (size_t i = 0; i < ops.n && !g->rc; i++) {
+		sl_op *call = ops.v[i];
+		if (call->kind != SL_OP_CALL)
+			continue;
+		sl_op *callee = sli_call_func(g->m, call);
+		if (!callee) {
+			if (g->check) {
+				sl_sym s = sli_call_callee(g->m, call);
+				sli_error(g->m->ctx, call->loc,
+				          "'func.call' op '%s' does not reference a valid function",
+				          sl_sym_str(g->m->ctx, s));
+				g->rc = -1;
+			}
+			continue;
+		}
+		if (callee->id == 1 && g->check) {
+			sli_error(g->m->ctx, call->loc,
+			          "recursive call to @%s: the call graph must be acyclic",
+			          sl_sym_str(g->m->ctx, sli_op_sym_name(g->m, callee)));
+			g->rc = -1;
+		}
+		if (!callee->id)
+			cg_visit(g, callee);
+	}
+	SL_VEC_FREE(ops);
+	func->id = 2;
+	SL_VEC_PUSH(g->post, func);
+}
+
+int
+sli_func_order(sl_module *m, bool preorder, bool check, sli_opvec *out)
+{
+	cg g = {m, check, 0, {0}};
+	sl_block *body = sli_module_body(m);
+	for (sl_op *op = body ? body->first : NULL; op; op = op->next)
+		if (op->kind == SL_OP_FUNC)
+			op->id = 0;
+	for (sl_op *op = body ? body->first : NULL; op && !g.rc; op = op->next)
+		if (op->kind == SL_OP_FUNC && !op->id)
+			cg_visit(&g, op);
+	for (size_t i = 0; i < g.post.n; i++)
+		SL_VEC_PUSH(*out, g.post.v[preorder ? g.post.n - 1 - i : i]);
+	SL_VEC_FREE(g.post);
+	return g.rc;
+}
+
+int
+sli_call_order(sl_module *m, bool preorder, bool check, sli_opvec *out)
+{
+	sli_opvec funcs = {0};
+	int rc = sli_func_order(m, preorder, check, &funcs);
+	for (size_t i = 0; !rc && i < funcs.n; i++) {
+		sli_opvec ops = {0};
+		if (preorder)
+			sli_collect_preorder(funcs.v[i], &ops);
+		else
+			sli_collect_postorder(funcs.v[i], &ops);
+		for (size_t j = 0; j < ops.n; j++)
+			if (ops.v[j]->kind == SL_OP_CALL)
+				SL_VEC_PUSH(*out, ops.v[j]);
+		SL_VEC_FREE(ops);
+	}
+	SL_VEC_FREE(funcs);
+	return rc;
+}
+
+sl_op *
+sli_clone_func_recursively(sli_symtab *t, sl_op *func)
+{
+	sl_module *m = t->m;
+	sl_sym orig = sli_func_original_name(m, func);
+	sli_vmap map;
+	sli_vmap_init(&map);
+	sl_op *c = sli_op_clone(m, func, &map);
+	sli_vmap_fini(&map);
+	const char *os = sl_sym_str(m->ctx, orig);
+	sli_op_set_attr(m, c, sli_sym(m, "sdy.original_func_name"),
+	                sli_attr_string(m, os, strlen(os)));
+	sli_opvec ops = {0};
+	sli_collect_preorder(c, &ops);
+	for (size_t i = 0; i < ops.n; i++) {
+		if (ops.v[i]->kind != SL_OP_CALL)
+			continue;
+		sl_op *callee = sli_call_func(m, ops.v[i]);
+		if (!callee)
+			continue;
+		sl_op *cc = sli_clone_func_recursively(t, callee);
+		sli_call_set_callee(m, ops.v[i], sli_op_sym_name(m, cc));
+	}
+	SL_VEC_FREE(ops);
+	sli_symtab_insert(t, c, NULL);
+	return c;
+}
+
+/* ==================================================================== */
+/* Shardings                                                               */
+/* ==================================================================== */
+
+sl_attr *
+sli_attr_sharding(sl_module *m, const sl_sharding *s)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+	a->u.sharding = *s;
+	return a;
+}
+
+sl_attr *
+sli_attr_spv(sl_module *m, sl_sharding *const *v, uint32_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	a->u.spv.n = n;
+	a->u.spv.v = n ? SL_NEWN(&m->arena, sl_sharding *, n) : NULL;
+	for (uint32_t i = 0; i < n; i++)
+		a->u.spv.v[i] = v[i];
+	return a;
+}
+
+sl_sharding *
+sli_sharding_open(sl_module *m, sl_sym mesh_name, sl_mesh *mesh, uint32_t rank)
+{
+	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
+	s->mesh_name = mesh_name;
+	s->mesh = mesh_name ? NULL : mesh;
+	s->rank = rank;
+	s->dims = rank ? SL_NEWN(&m->arena, sl_dim_sharding, rank) : NULL;
+	for (uint32_t i = 0; i < rank; i++) {
+		s->dims[i].open = true;
+		s->dims[i].priority = SL_NO_PRIORITY;
+	}
+	return s;
+}
+
+const sl_mesh *
+sli_sharding_mesh(sl_module *m, const sl_sharding *s)
+{
+	if (!s->mesh_name)
+		return s->mesh;
+	sl_op *mo = sli_lookup_mesh(m, m->top, s->mesh_name);
+	sl_attr *a = mo ? sli_op_get(mo, SLS_mesh) : NULL;
+	return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
+}
+
+uint32_t
+sli_value_rank(const sl_value *v)
+{
+	const sl_type *t = v->type;
+	return t && t->kind == SL_TYPE_TENSOR && !t->unranked ? t->rank : 0;
+}
+
+static sl_sharding *
+as_sharding(sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
+}
+
+sl_sharding *
+sli_func_arg_sharding(const sl_op *func, uint32_t i)
+{
+	sl_block *b = sli_func_body(func);
+	if (b) {
+		if (i >= b->nargs)
+			return NULL;
+		sl_value *v = &b->args[i];
+		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+	}
+	sl_attr *aa = sli_op_get(func, SLS_arg_attrs);
+	if (!aa || aa->kind != SL_ATTR_ARRAY || i >= aa->u.arr.n)
+		return NULL;
+	sl_attr *d = aa->u.arr.v[i];
+	if (d->kind != SL_ATTR_DICT)
+		return NULL;
+	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+}
+
+uint32_t
+sli_func_nresults(const sl_op *func)
+{
+	sl_attr *ft = sli_op_get(func, SLS_function_type);
+	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type->nres : 0;
+}
+
+sl_sharding *
+sli_func_res_sharding(const sl_op *func, uint32_t i)
+{
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	if (!ra || ra->kind != SL_ATTR_ARRAY || i >= ra->u.arr.n)
+		return NULL;
+	sl_attr *d = ra->u.arr.v[i];
+	if (d->kind != SL_ATTR_DICT)
+		return NULL;
+	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+}
+
+/* A copy of the named-attribute array with `name` set to attr (removed
+ * when NULL), sorted. */
+static sl_named_attr *
+named_set(sl_module *m, const sl_named_attr *v, uint32_t n, sl_sym name,
+          sl_attr *attr, uint32_t *nout)
+{
+	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, n + 1);
+	uint32_t k = 0;
+	bool done = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (v[i].name == name) {
+			done = true;
+			if (!attr)
+				continue;
+			nv[k].name = name;
+			nv[k++].attr = attr;
+			continue;
+		}
+		nv[k++] = v[i];
+	}
+	if (!done && attr) {
+		nv[k].name = name;
+		nv[k++].attr = attr;
+		sli_sort_named(m->ctx, nv, k);
+	}
+	*nout = k;
+	return nv;
+}
+
+void
+sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
+{
+	sl_block *b = sli_func_body(func);
+	if (!b || i >= b->nargs)
+		return;
+	sl_value *v = &b->args[i];
+	v->attrs = named_set(m, v->attrs, v->nattrs, SLS_sdy_sharding,
+	                     s ? sli_attr_sharding(m, s) : NULL, &v->nattrs);
+}
+
+void
+sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
+{
+	uint32_t n = sli_func_nresults(func);
+	if (i >= n)
+		return;
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
+	na->u.arr.n = n;
+	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n);
+	for (uint32_t k = 0; k < n; k++) {
+		sl_attr *d = ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n ? ra->u.arr.v[k] : NULL;
+		if (!d || d->kind != SL_ATTR_DICT)
+			d = sli_attr_new(m, SL_ATTR_DICT);
+		if (k == i) {
+			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
+			nd->u.dict.v = named_set(m, d->u.dict.v, d->u.dict.n, SLS_sdy_sharding,
+			                         s ? sli_attr_sharding(m, s) : NULL, &nd->u.dict.n);
+			d = nd;
+		}
+		na->u.arr.v[k] = d;
+	}
+	bool any = false;
+	for (uint32_t k = 0; k < n; k++)
+		any |= na->u.arr.v[k]->u.dict.n > 0;
+	sli_op_set_prop(m, func, SLS_res_attrs, any ? na : NULL);
+}
+
+sl_sharding *
+sli_spv_get(const sl_op *op, sl_sym name, uint32_t i)
+{
+	sl_attr *a = sli_op_get(op, name);
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || i >= a->u.spv.n)
+		return NULL;
+	return a->u.spv.v[i];
+}
+
+/* The prop that holds the one result sharding of op, or 0. */
+static sl_sym
+single_sharding_prop(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		return SLS_sharding;
+	case SL_OP_SDY_ALL_GATHER:
+	case SL_OP_SDY_ALL_SLICE:
+	case SL_OP_SDY_ALL_TO_ALL:
+	case SL_OP_SDY_COLLECTIVE_PERMUTE:
+	case SL_OP_SDY_ALL_REDUCE:
+	case SL_OP_SDY_REDUCE_SCATTER:
+	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
+	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
+		return SLS_out_sharding;
+	default:
+		return 0;
+	}
+}
+
+sl_sharding *
+sli_result_sharding(const sl_op *op, uint32_t i)
+{
+	sl_sym p = single_sharding_prop(op);
+	if (p)
+		return as_sharding(sli_op_get(op, p));
+	return sli_spv_get(op, SLS_sdy_sharding, i);
+}
+
+void
+sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i, const sl_sharding *s)
+{
+	sl_sym p = single_sharding_prop(op);
+	if (p) {
+		sli_op_set_prop(m, op, p, s ? sli_attr_sharding(m, s) : NULL);
+		return;
+	}
+	sl_attr *old = sli_op_attr(op, SLS_sdy_sharding);
+	SL_VEC(sl_sharding *) v = {0};
+	for (uint32_t k = 0; k < op->nresults; k++) {
+		sl_sharding *e = NULL;
+		if (k == i)
+			e = (sl_sharding *)s;
+		else if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
+			e = old->u.spv.v[k];
+		else if (s)
+			e = sli_sharding_open(m, s->mesh_name, s->mesh,
+			                      sli_value_rank(&op->results[k]));
+		SL_VEC_PUSH(v, e);
+	}
+	if (s)
+		sli_op_set_attr(m, op, SLS_sdy_sharding,
+		                sli_attr_spv(m, v.v, (uint32_t)v.n));
+	SL_VEC_FREE(v);
+}
+
+sl_sharding *
+sli_value_sharding(const sl_value *v)
+{
+	if (v->def)
+		return sli_result_sharding(v->def, v->index);
+	sl_block *b = v->block;
+	sl_op *parent = b && b->parent ? b->parent->parent : NULL;
+	if (parent && parent->kind == SL_OP_FUNC)
+		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+	return NULL;
+}
+
+void
+sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
+{
+	if (v->def) {
+		sli_result_set_sharding(m, v->def, v->index, s);
+		return;
+	}
+	sl_block *b = v->block;
+	sl_op *parent = b && b->parent ? b->parent->parent : NULL;
+	if (parent && parent->kind == SL_OP_FUNC)
+		sli_func_set_arg_sharding(m, parent, v->index, s);
+}
+
+/* ---- the sharding walker ---- */
+
+typedef struct walker {
+	sl_module *m;
+	sli_sharding_fn *fn;
+	void *ud;
+} walker;
+
+/* Applies fn to every entry of a per-value attribute; a new attribute when
+ * any entry changed, else NULL. */
+static sl_attr *
+walk_spv(walker *w, sl_op *op, sl_attr *a)
+{
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE)
+		return NULL;
+	sl_sharding **nv = NULL;
+	for (uint32_t i = 0; i < a->u.spv.n; i++) {
+		sl_sharding *r = w->fn(w->m, op, a->u.spv.v[i], w->ud);
+		if (!r)
+			continue;
+		if (!nv) {
+			nv = SL_NEWN(&w->m->arena, sl_sharding *, a->u.spv.n);
+			memcpy(nv, a->u.spv.v, sizeof *nv * a->u.spv.n);
+		}
+		nv[i] = r;
+	}
+	return nv ? sli_attr_spv(w->m, nv, a->u.spv.n) : NULL;
+}
+
+static sl_attr *
+walk_one(walker *w, sl_op *op, sl_attr *a)
+{
+	if (!a || a->kind != SL_ATTR_SHARDING)
+		return NULL;
+	sl_sharding *r = w->fn(w->m, op, &a->u.sharding, w->ud);
+	return r ? sli_attr_sharding(w->m, r) : NULL;
+}
+
+static int
+walk_op(sl_op *op, void *ud)
+{
+	walker *w = ud;
+	sl_module *m = w->m;
+	sl_attr *na;
+	if (op->kind == SL_OP_FUNC) {
+		sl_block *b = sli_func_body(op);
+		for (uint32_t i = 0; b && i < b->nargs; i++) {
+			sl_sharding *s = sli_func_arg_sharding(op, i);
+			sl_sharding *r = s ? w->fn(m, op, s, w->ud) : NULL;
+			if (r)
+				sli_func_set_arg_sharding(m, op, i, r);
+		}
+		uint32_t n = sli_func_nresults(op);
+		for (uint32_t i = 0; i < n; i++) {
+			sl_sharding *s = sli_func_res_sharding(op, i);
+			sl_sharding *r = s ? w->fn(m, op, s, w->ud) : NULL;
+			if (r)
+				sli_func_set_res_sharding(m, op, i, r);
+		}
+		return 0;
+	}
+	if (op->kind == SL_OP_SDY_MANUAL_COMPUTATION || op->kind == SL_OP_SDY_NAMED_COMPUTATION) {
+		if ((na = walk_spv(w, op, sli_op_get(op, SLS_in_shardings))))
+			sli_op_set_prop(m, op, SLS_in_shardings, na);
+		if ((na = walk_spv(w, op, sli_op_get(op, SLS_out_shardings))))
+			sli_op_set_prop(m, op, SLS_out_shardings, na);
+		return 0;
+	}
+	sl_sym p = single_sharding_prop(op);
+	if (p) {
+		if ((na = walk_one(w, op, sli_op_get(op, p))))
+			sli_op_set_prop(m, op, p, na);
+		return 0;
+	}
+	if ((na = walk_spv(w, op, sli_op_attr(op, SLS_sdy_sharding))))
+		sli_op_set_attr(m, op, SLS_sdy_sharding, na);
+	return 0;
+}
+
+void
+sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud)
+{
+	walker w = {m, fn, ud};
+	sli_walk(m->top, walk_op, &w);
+}
+
+/* ==================================================================== */
+/* Data-flow edges                                                         */
+/* ==================================================================== */
+
+bool
+sli_is_data_flow_op(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_SDY_NAMED_COMPUTATION:
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+	case SL_OP_WHILE:
+	case SL_OP_CASE:
+	case SL_OP_OPTIMIZATION_BARRIER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The root under which every use of v lies. */
+static sl_op *
+use_scope(const sl_value *v)
+{
+	const sl_block *b = v->def ? v->def->parent : v->block;
+	return b->parent->parent;
+}
+
+/* The manual-computation in-sharding s without its manual axes. */
+static sl_sharding *
+drop_manual(sl_module *m, const sl_sharding *s, const sl_axis_list *manual)
+{
+	sl_sharding *r = SL_NEW(&m->arena, sl_sharding);
+	*r = *s;
+	r->dims = r->rank ? SL_NEWN(&m->arena, sl_dim_sharding, r->rank) : NULL;
+	for (uint32_t d = 0; d < s->rank; d++) {
+		r->dims[d] = s->dims[d];
+		uint32_t k = 0;
+		const sl_axis_list *l = &s->dims[d].axes;
+		while (k < l->n) {
+			bool is_manual = false;
+			for (uint32_t j = 0; j < manual->n; j++)
+				is_manual |= manual->v[j].name == l->v[k].name;
+			if (!is_manual)
+				break;
+			k++;
+		}
+		r->dims[d].axes.v = l->v + k;
+		r->dims[d].axes.n = l->n - k;
+	}
+	const sl_axis_list *lists[2] = {&s->replicated, &s->unreduced};
+	sl_axis_list *outs[2] = {&r->replicated, &r->unreduced};
+	for (int t = 0; t < 2; t++) {
+		sl_axis_ref *v = lists[t]->n ? SL_NEWN(&m->arena, sl_axis_ref, lists[t]->n) : NULL;
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < lists[t]->n; k++) {
+			bool is_manual = false;
+			for (uint32_t j = 0; j < manual->n; j++)
+				is_manual |= manual->v[j].name == lists[t]->v[k].name;
+			if (!is_manual)
+				v[n++] = lists[t]->v[k];
+		}
+		outs[t]->v = v;
+		outs[t]->n = n;
+	}
+	return r;
+}
+
+/* One edge for owner, created after `after` (at the start of block `b`
+ * when after is NULL). */
+static void
+add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_block *b)
+{
+	if (!sli_type_is_static(owner->type))
+		return;
+	sl_op *e = sli_op_create(m, SL_OP_SDY_DATA_FLOW_EDGE, &owner, 1, &owner->type, 1, 0);
+	e->loc = owner->loc.line ? owner->loc : (after ? after->loc : b->parent->parent->loc);
+	if (s)
+		sli_op_set_prop(m, e, SLS_sharding, sli_attr_sharding(m, s));
+	sli_replace_uses_except(use_scope(owner), owner, &e->results[0], e);
+	if (after) {
+		if (after->next)
+			sli_op_insert_before(after->next, e);
+		else
+			sli_op_append(after->parent, e);
+	} else if (b->first) {
+		sli_op_insert_before(b->first, e);
+	} else {
+		sli_op_append(b, e);
+	}
+}
+
+void
+sli_add_data_flow_edges(sl_module *m, sl_op *op)
+{
+	bool has_args = op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
+	                op->kind == SL_OP_SDY_MANUAL_COMPUTATION;
+	sl_attr *manual = sli_op_get(op, SLS_manual_axes);
+	if (has_args && op->nregions && op->regions[0].first) {
+		sl_block *b = op->regions[0].first;
+		/* In reverse, each at the block start, so they end up in order. */
+		for (uint32_t i = b->nargs; i-- > 0;) {
+			sl_sharding *s = sli_spv_get(op, SLS_in_shardings, i);
+			if (s && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && manual &&
+			    manual->kind == SL_ATTR_MANUAL_AXES)
+				s = drop_manual(m, s, &manual->u.axes);
+			add_edge(m, &b->args[i], s, NULL, b);
+		}
+	}
+	for (uint32_t i = op->nresults; i-- > 0;) {
+		sl_sharding *s = has_args ? sli_spv_get(op, SLS_out_shardings, i)
+		                          : sli_spv_get(op, SLS_sdy_sharding, i);
+		add_edge(m, &op->results[i], s, op, NULL);
+	}
+}

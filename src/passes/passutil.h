@@ -1,0 +1,141 @@
+/*
+ * passutil.h - what the import and export passes share
+ * (spec/import-passes.md section 0): the symbol table that renames on
+ * insertion, call-graph orders, op walks, the sharding attached to a
+ * value, the sharding walker and data-flow edges.
+ * Ownership: vectors filled here belong to the caller (SL_VEC_FREE);
+ * attributes and ops are built in the module arena.
+ */
+#ifndef SL_PASSES_PASSUTIL_H
+#define SL_PASSES_PASSUTIL_H
+
+#include "ir/rewrite.h"
+
+typedef SL_VEC(sl_op *) sli_opvec;
+
+/* The body of the top module. */
+sl_block *sli_module_body(sl_module *m);
+sl_sym sli_sym(sl_module *m, const char *s);
+
+/* ==================================================================== */
+/* Symbol table (spec 0.1)                                               */
+/* ==================================================================== */
+
+/*
+ * The symbols of the top module, and the uniquing counter of one pass
+ * run: a clashing name becomes name_<counter++>, tried until free.
+ */
+typedef struct sli_symtab {
+	sl_module *m;
+	SL_VEC(unsigned char) used;	/* indexed by sl_sym */
+	unsigned counter;
+} sli_symtab;
+
+void sli_symtab_init(sli_symtab *t, sl_module *m);
+void sli_symtab_fini(sli_symtab *t);
+bool sli_symtab_has(const sli_symtab *t, sl_sym name);
+void sli_symtab_remove(sli_symtab *t, sl_sym name);
+/* A free name for `want`, reserved in the table. */
+sl_sym sli_symtab_unique(sli_symtab *t, sl_sym want);
+/*
+ * Names op uniquely after its current sym_name and inserts it before
+ * `before` (at the end of the module body when NULL); returns the name.
+ */
+sl_sym sli_symtab_insert(sli_symtab *t, sl_op *op, sl_op *before);
+/* Sets the sym_name of a symbol op. */
+void sli_set_sym_name(sl_module *m, sl_op *op, sl_sym name);
+
+/* ==================================================================== */
+/* Functions and calls (spec 0.2)                                        */
+/* ==================================================================== */
+
+sl_sym sli_call_callee(sl_module *m, const sl_op *call);
+void sli_call_set_callee(sl_module *m, sl_op *call, sl_sym name);
+/* The func.func a call refers to, or NULL. */
+sl_op *sli_call_func(sl_module *m, const sl_op *call);
+/* The entry block of a function (NULL for a declaration). */
+sl_block *sli_func_body(const sl_op *func);
+/* sdy.original_func_name if present, else the function's name. */
+sl_sym sli_func_original_name(sl_module *m, const sl_op *func);
+
+/*
+ * Functions in call-graph post-order (callees first), or pre-order
+ * (callers first).  With `check`, a call to a missing function or a
+ * cycle gets a located error and -1 is returned.
+ */
+int sli_func_order(sl_module *m, bool preorder, bool check, sli_opvec *out);
+/* The func.call ops of walkCalls: functions in that order, calls in a
+ * post-order (pre-order) op walk of each. */
+int sli_call_order(sl_module *m, bool preorder, bool check, sli_opvec *out);
+
+/* Ops under root (root excluded) in post-order (nested regions first). */
+void sli_collect_postorder(sl_op *root, sli_opvec *out);
+/* Ops under root (root excluded) in pre-order. */
+void sli_collect_preorder(sl_op *root, sli_opvec *out);
+
+/*
+ * Clones func with every function it calls, transitively; each clone
+ * carries sdy.original_func_name and is inserted through t (nested
+ * clones first).  Returns the top clone, inserted too.
+ */
+sl_op *sli_clone_func_recursively(sli_symtab *t, sl_op *func);
+
+/* ==================================================================== */
+/* Shardings                                                              */
+/* ==================================================================== */
+
+sl_attr *sli_attr_sharding(sl_module *m, const sl_sharding *s);
+sl_attr *sli_attr_spv(sl_module *m, sl_sharding *const *v, uint32_t n);
+/* A fully open sharding of `rank` on mesh_name (or inline mesh). */
+sl_sharding *sli_sharding_open(sl_module *m, sl_sym mesh_name, sl_mesh *mesh,
+                               uint32_t rank);
+/* The mesh a sharding uses (inline, or looked up), or NULL. */
+const sl_mesh *sli_sharding_mesh(sl_module *m, const sl_sharding *s);
+uint32_t sli_value_rank(const sl_value *v);
+
+/* The sharding of a function argument / result, or NULL. */
+sl_sharding *sli_func_arg_sharding(const sl_op *func, uint32_t i);
+sl_sharding *sli_func_res_sharding(const sl_op *func, uint32_t i);
+void sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i,
+                               const sl_sharding *s);
+void sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i,
+                               const sl_sharding *s);
+uint32_t sli_func_nresults(const sl_op *func);
+
+/*
+ * The sharding of an op result: the sharding prop of sdy ops with one,
+ * out_sharding of collectives, else entry i of `sdy.sharding`.
+ */
+sl_sharding *sli_result_sharding(const sl_op *op, uint32_t i);
+/* Sets it; other entries of a new `sdy.sharding` become fully open. */
+void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
+                             const sl_sharding *s);
+/* Any value: function arguments, results; NULL for other block args. */
+sl_sharding *sli_value_sharding(const sl_value *v);
+void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
+
+/* Entry i of a per-value attribute of op (`name`), or NULL. */
+sl_sharding *sli_spv_get(const sl_op *op, sl_sym name, uint32_t i);
+
+/*
+ * The sharding walker (spec 0.3): fn sees every sharding of the module in
+ * Shardy's order and returns a replacement, or NULL to keep it.
+ */
+typedef sl_sharding *sli_sharding_fn(sl_module *m, sl_op *op,
+                                     const sl_sharding *s, void *ud);
+void sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud);
+
+/* ==================================================================== */
+/* Data-flow edges (spec 0.4)                                             */
+/* ==================================================================== */
+
+/*
+ * Adds `sdy.data_flow_edge` ops for the edge owners of a data-flow op
+ * (named and manual computations: body arguments then results; while,
+ * case and optimization_barrier: results), routing all other uses
+ * through them.
+ */
+void sli_add_data_flow_edges(sl_module *m, sl_op *op);
+bool sli_is_data_flow_op(const sl_op *op);
+
+#endif
