@@ -1797,6 +1797,21 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 	}
 	op->attrs = dup_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
 	op->props = dup_named(P, (sli_namedvec *)&st->props, &op->nprops);
+	if (op->kind == SL_OP_FUNC && op->nregions && op->regions[0].first) {
+		/* generic func.func: argument attributes belong on the arguments */
+		sl_attr *aa = sli_op_prop(op, SLS_arg_attrs);
+		sl_block *entry = op->regions[0].first;
+		if (aa && aa->kind == SL_ATTR_ARRAY && aa->u.arr.n == entry->nargs) {
+			for (uint32_t i = 0; i < entry->nargs; i++) {
+				sl_attr *d = aa->u.arr.v[i];
+				if (d->kind == SL_ATTR_DICT) {
+					entry->args[i].attrs = d->u.dict.v;
+					entry->args[i].nattrs = d->u.dict.n;
+				}
+			}
+			sli_op_set_prop(P->m, op, SLS_arg_attrs, NULL);
+		}
+	}
 	uint32_t k = 0;
 	for (size_t i = 0; i < nrn; i++) {
 		if (bind(P, &rn[i].tok, &op->results[k], rn[i].count))

@@ -616,7 +616,30 @@ print_generic(sli_printer *pr, const sl_op *op)
 	sli_pr_putc(pr, '(');
 	sli_pr_operands(pr, op, 0, op->noperands);
 	sli_pr_putc(pr, ')');
-	if (op->nprops) {
+	const sl_block *entry = op->kind == SL_OP_FUNC && op->nregions ? op->regions[0].first : NULL;
+	bool argattrs = false;
+	for (uint32_t i = 0; entry && i < entry->nargs; i++)
+		argattrs |= entry->args[i].nattrs > 0;
+	if (argattrs) {
+		/* func.func keeps argument attributes on its arguments; the
+		 * generic form spells them as the arg_attrs property */
+		sli_pr_puts(pr, " <{arg_attrs = [");
+		for (uint32_t i = 0; i < entry->nargs; i++) {
+			if (i)
+				sli_pr_puts(pr, ", ");
+			sl_attr d = {0};
+			d.kind = SL_ATTR_DICT;
+			d.u.dict.v = entry->args[i].attrs;
+			d.u.dict.n = entry->args[i].nattrs;
+			sli_pr_attr(pr, &d);
+		}
+		sli_pr_putc(pr, ']');
+		for (uint32_t i = 0; i < op->nprops; i++) {
+			sli_pr_puts(pr, ", ");
+			print_named(pr->b, pr->ctx, &op->props[i]);
+		}
+		sli_pr_puts(pr, "}>");
+	} else if (op->nprops) {
 		named_dict(pr, op->props, op->nprops, NULL, " <{");
 		sli_pr_puts(pr, ">");
 	}

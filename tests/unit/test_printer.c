@@ -124,7 +124,35 @@ test_float_literals(void)
 	free(out);
 }
 
+/* The generic form of func.func spells argument attributes as arg_attrs,
+ * and reading it back puts them on the arguments again. */
+static void
+test_generic_func(void)
+{
+	const char *in = "func.func @f(%a: i32 {x.y = 1 : i32}, %b: i32) -> i32 {\n"
+	                 "  return %a : i32\n}\n";
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, in);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+	sl_print_opts po = {false, true};
+	sl_module_print(m, f, &po);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p, "\"func.func\"() <{arg_attrs = [{x.y = 1 : i32}, {}], "
+	                                 "function_type = (i32, i32) -> i32, sym_name = \"f\"}> ({"));
+	char *back = test_roundtrip(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+	CU_ASSERT_PTR_NOT_NULL(strstr(back, "func.func @f(%arg0: i32 {x.y = 1 : i32}, %arg1: i32) -> i32 {"));
+	free(back);
+	free(p);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 CU_TestInfo tests_printer[] = {
+	{"generic func.func", test_generic_func},
 	{"float literals", test_float_literals},
 	{"clone and replace uses", test_clone_and_replace},
 	{"value numbering", test_numbering},
