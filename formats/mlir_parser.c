@@ -928,26 +928,233 @@ parse_dense_array(sli_parser *P, sl_attr *a)
 }
 
 /*
- * MLIR prints an f32/f64 literal as "%.6e" when that reads back to the
- * same value; other spellings (hex bit patterns, f16, more digits) are
- * kept as written.
+ * Float literals as MLIR prints them: "%.6e" when that reads back to the
+ * same value in the literal's type, else the text as written (more
+ * digits, hex bit patterns).  f16 and bf16 values are rounded to their
+ * type before the check.
  */
+static double
+round_to(double v, int kind)
+{
+	if (kind == 32)
+		return (double)(float)v;
+	if (kind == 16) {
+#ifdef __FLT16_MAX__
+		return (double)(_Float16)v;
+#else
+		return v;
+#endif
+	}
+	if (kind == 'b') {
+		/* bf16: the upper half of an f32, rounded to nearest even */
+		float f = (float)v;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		if ((bits & 0x7f800000u) != 0x7f800000u)
+			bits += 0x7fffu + ((bits >> 16) & 1u);
+		bits &= 0xffff0000u;
+		memcpy(&f, &bits, 4);
+		return (double)f;
+	}
+	return v;
+}
+
+/* Float type kind: 64, 32, 16, 'b' (bf16), or 0 for others. */
+static int
+float_kind(const char *ty)
+{
+	if (!strcmp(ty, "f64"))
+		return 64;
+	if (!strcmp(ty, "f32"))
+		return 32;
+	if (!strcmp(ty, "bf16"))
+		return 'b';
+#ifdef __FLT16_MAX__
+	if (!strcmp(ty, "f16"))
+		return 16;
+#endif
+	return 0;
+}
+
+/* Writes the canonical spelling of the decimal literal s[0..n) into out
+ * (size >= 64); returns false to keep the literal as written. */
+static bool
+canonical_float(const char *s, size_t n, int kind, char *out)
+{
+	char in[64];
+	if (!kind || n >= sizeof in)
+		return false;
+	memcpy(in, s, n);
+	in[n] = 0;
+	char *end;
+	double v = round_to(strtod(in, &end), kind);
+	if (*end || v != v || v - v != 0)
+		return false;
+	snprintf(out, 64, "%.6e", v);
+	return round_to(strtod(out, NULL), kind) == v;
+}
+
 static sl_sym
 float_text(sli_parser *P, const char *s, size_t n, bool decimal, const sl_type *t)
 {
-	const char *ty = sl_sym_str(P->ctx, t->text);
-	bool f32 = !strcmp(ty, "f32"), f64 = !strcmp(ty, "f64");
-	if (decimal && (f32 || f64) && n < 64) {
-		char in[64], out[64];
-		memcpy(in, s, n);
-		in[n] = 0;
-		double v = f32 ? (double)strtof(in, NULL) : strtod(in, NULL);
-		snprintf(out, sizeof out, "%.6e", v);
-		double back = f32 ? (double)strtof(out, NULL) : strtod(out, NULL);
-		if (back == v)
-			return sl_sym_intern(P->ctx, out, strlen(out));
-	}
+	char out[64];
+	if (decimal && canonical_float(s, n, float_kind(sl_sym_str(P->ctx, t->text)), out))
+		return sl_sym_intern(P->ctx, out, strlen(out));
 	return sl_sym_intern(P->ctx, s, n);
+}
+
+/*
+ * The body of dense<...> as MLIR prints it: ", " between elements, float
+ * elements in canonical form, and a single value when every element is
+ * the same (a splat).  Hex and string bodies are kept.
+ */
+static char *
+dense_body(sli_parser *P, const char *s, size_t n, const sl_type *type, size_t *outn)
+{
+	const sl_type *elem = type->kind == SL_TYPE_TENSOR ? type->elem : type;
+	const char *ety = elem ? sl_sym_str(P->ctx, elem->text) : "";
+	bool complex = !strncmp(ety, "complex<", 8);
+	char inner[16] = "";
+	if (complex) {
+		size_t k = strlen(ety) - 9;
+		if (k < sizeof inner) {
+			memcpy(inner, ety + 8, k);
+			inner[k] = 0;
+		}
+		ety = inner;
+	}
+	int kind = float_kind(ety);
+	if (memchr(s, '"', n)) {
+		*outn = n;
+		return sli_arena_strndup(&P->m->arena, s, n);
+	}
+	sli_buf b;
+	sli_buf_init(&b);
+	size_t first_off = 0, first_len = 0, leaves = 0;
+	bool splat = true, nested = false;
+	for (size_t i = 0; i < n;) {
+		char c = s[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
+		if (c == '[' || (c == '(' && !complex)) {
+			nested = true;
+			sli_buf_putc(&b, c);
+			i++;
+			continue;
+		}
+		if (c == ']' || (c == ')' && !complex)) {
+			sli_buf_putc(&b, c);
+			i++;
+			continue;
+		}
+		if (c == ',') {
+			sli_buf_puts(&b, ", ");
+			i++;
+			continue;
+		}
+		/* a leaf: a number, a word, or a complex "(re, im)" pair */
+		size_t start = b.n;
+		if (c == '(' && complex) {
+			size_t j = i + 1;
+			sli_buf_putc(&b, '(');
+			while (j < n && s[j] != ')') {
+				while (j < n && (s[j] == ' ' || s[j] == ',')) {
+					if (s[j] == ',')
+						sli_buf_puts(&b, ", ");
+					j++;
+				}
+				size_t k = j;
+				while (k < n && s[k] != ',' && s[k] != ')' && s[k] != ' ')
+					k++;
+				char out[64];
+				if (canonical_float(s + j, k - j, kind, out))
+					sli_buf_puts(&b, out);
+				else
+					sli_buf_put(&b, s + j, k - j);
+				j = k;
+			}
+			sli_buf_putc(&b, ')');
+			i = j < n ? j + 1 : n;
+		} else {
+			size_t j = i;
+			while (j < n && s[j] != ',' && s[j] != ']' && s[j] != ')' && s[j] != ' ' &&
+			       s[j] != '\n' && s[j] != '[')
+				j++;
+			if (j == i) {
+				sli_buf_putc(&b, c);
+				i++;
+				continue;
+			}
+			char out[64];
+			bool hex = j - i > 2 && s[i] == '0' && s[i + 1] == 'x';
+			if (!hex && canonical_float(s + i, j - i, kind, out))
+				sli_buf_puts(&b, out);
+			else
+				sli_buf_put(&b, s + i, j - i);
+			i = j;
+		}
+		size_t len = b.n - start;
+		if (leaves == 0) {
+			first_off = start;
+			first_len = len;
+		} else if (len != first_len || memcmp(b.p + first_off, b.p + start, len)) {
+			splat = false;
+		}
+		leaves++;
+	}
+	char *out;
+	if (nested && splat && leaves > 0) {
+		out = sli_arena_strndup(&P->m->arena, b.p + first_off, first_len);
+		*outn = first_len;
+	} else {
+		out = sli_arena_strndup(&P->m->arena, b.p ? b.p : "", b.n);
+		*outn = b.n;
+	}
+	sli_buf_fini(&b);
+	return out;
+}
+
+/* Opaque attribute text with white space runs collapsed, as a printer
+ * would write it: none after an opener or before a closer or comma. */
+static char *
+opaque_text(sli_parser *P, const char *s, size_t n, size_t *outn)
+{
+	char *out = sli_arena_alloc(&P->m->arena, n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '"') {
+			size_t j = i + 1;
+			while (j < n && s[j] != '"') {
+				if (s[j] == '\\')
+					j++;
+				j++;
+			}
+			if (j >= n)
+				j = n - 1;
+			memcpy(out + k, s + i, j - i + 1);
+			k += j - i + 1;
+			i = j;
+			continue;
+		}
+		if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+			size_t j = i;
+			while (j < n && (s[j] == ' ' || s[j] == '\n' || s[j] == '\t' || s[j] == '\r'))
+				j++;
+			bool after_open = k > 0 && strchr("<([{", out[k - 1]);
+			bool before_close = j < n && strchr(">)]},", s[j]) && !(s[j] == '>' && k && out[k - 1] == '-');
+			if (!after_open && !before_close && k > 0 && j < n)
+				out[k++] = ' ';
+			i = j - 1;
+			continue;
+		}
+		out[k++] = c;
+	}
+	out[k] = 0;
+	*outn = k;
+	return out;
 }
 
 static bool
@@ -1116,8 +1323,7 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 		P->lx.cur = end;
 		sli_p_next(P);
 		a = new_attr(P, SL_ATTR_OPAQUE, loc);
-		a->u.text.p = sli_arena_strndup(&P->m->arena, t.p, (size_t)(end - t.p));
-		a->u.text.n = (size_t)(end - t.p);
+		a->u.text.p = opaque_text(P, t.p, (size_t)(end - t.p), &a->u.text.n);
 		break;
 	}
 	case SL_TOK_IDENT:
@@ -1150,10 +1356,10 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 			if (!end)
 				return -1;
 			a = new_attr(P, SL_ATTR_DENSE, loc);
-			a->u.dense.body = sli_arena_strndup(&P->m->arena, open + 1, (size_t)(end - open - 2));
-			a->u.dense.n = (size_t)(end - open - 2);
 			if (sli_p_expect(P, SL_TOK_COLON, "':'") || sli_p_type(P, &a->u.dense.type))
 				return -1;
+			a->u.dense.body = dense_body(P, open + 1, (size_t)(end - open - 2),
+			                             a->u.dense.type, &a->u.dense.n);
 			break;
 		}
 		if (sli_p_is_kw(P, "loc")) {

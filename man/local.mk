@@ -1,5 +1,6 @@
 ### Manual pages
 
 dist_man_MANS += \
+	%reldir%/shardlp-cost.7 \
 	%reldir%/shardlp-opt.1 \
 	%reldir%/shardlp.1

@@ -9,8 +9,43 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/ir.c \
 	%reldir%/ir/rewrite.c \
 	%reldir%/ir/type.c \
+	%reldir%/passes/add_data_flow_edges.c \
+	%reldir%/passes/add_func_data_flow_edges.c \
+	%reldir%/passes/apply_sharding_constraints.c \
 	%reldir%/passes/canonicalize.c \
+	%reldir%/passes/close_shardings.c \
+	%reldir%/passes/constant_splitter.c \
+	%reldir%/passes/drop_sharding_rules.c \
+	%reldir%/passes/export_named_computations.c \
+	%reldir%/passes/flatten_call_graph.c \
+	%reldir%/passes/import_func_calls.c \
+	%reldir%/passes/import_pipeline.c \
+	%reldir%/passes/lift_inlined_meshes.c \
+	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/pass.c \
+	%reldir%/passes/passutil.c \
+	%reldir%/passes/pre_order_funcs.c \
+	%reldir%/passes/propagate_sharding_from_func_to_call.c \
+	%reldir%/passes/propagate_to_func_results.c \
+	%reldir%/passes/remove_sharding_groups.c \
+	%reldir%/passes/remove_size_one_axes.c \
+	%reldir%/passes/remove_sub_axes_in_io.c \
+	%reldir%/passes/sharding_constraint_to_reshard.c \
+	%reldir%/passes/sharding_group_import.c \
+	%reldir%/passes/sink_data_flow_edges.c \
+	%reldir%/passes/sink_func_data_flow_edges.c \
+	%reldir%/passes/symbol_dce.c \
+	%reldir%/passes/unflatten_call_graph.c \
+	%reldir%/passes/update_non_divisible.c \
+	%reldir%/propagation/aggressive_propagate.c \
+	%reldir%/propagation/basic_propagate.c \
+	%reldir%/propagation/debug.c \
+	%reldir%/propagation/driver.c \
+	%reldir%/propagation/factor_propagation.c \
+	%reldir%/propagation/op_priority_propagate.c \
+	%reldir%/propagation/pipeline.c \
+	%reldir%/propagation/projection.c \
+	%reldir%/propagation/user_priority_propagate.c \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
@@ -29,6 +64,11 @@ noinst_HEADERS += \
 	%reldir%/ir/rewrite.h \
 	%reldir%/ir/type.h \
 	%reldir%/passes/pass.h \
+	%reldir%/passes/passutil.h \
+	%reldir%/propagation/driver.h \
+	%reldir%/propagation/factor_propagation.h \
+	%reldir%/propagation/projection.h \
+	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
 	%reldir%/verify/verify.h \
@@ -46,8 +86,11 @@ libshardlp_la_LDFLAGS = -export-symbols-regex '^sl_' -version-info 0:0:0
 bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \
+	%reldir%/cli/cmd_solve.c \
 	%reldir%/cli/shardlp.c
 shardlp_LDADD = libshardlp_core.la
 shardlp_opt_SOURCES = \

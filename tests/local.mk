@@ -6,8 +6,12 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_parser.c \
+	%reldir%/unit/test_passes.c \
 	%reldir%/unit/test_printer.c \
+	%reldir%/unit/test_propagation.c \
+	%reldir%/unit/test_rules.c \
 	%reldir%/unit/test_sdy.c \
+	%reldir%/unit/test_solver.c \
 	%reldir%/unit/test_stablehlo.c \
 	%reldir%/unit/test_verify.c
 noinst_HEADERS += %reldir%/unit/tests.h
@@ -32,6 +36,7 @@ TESTS += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/rules.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
@@ -40,21 +45,33 @@ EXTRA_DIST += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/rules.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-floor \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
+	%reldir%/golden/flatten_call_graph_import.mlir \
+	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/run.sh \
+	%reldir%/golden/sharding_group_import_cross_manual.mlir \
 	%reldir%/golden/while_print.mlir \
 	%reldir%/man-lint.sh \
 	%reldir%/setup.sh
 
 ### Benchmark and fuzzing: not part of `make check`
 
+## bench-rules: rule-building time against parse time (tests/bench_rules.sh)
+EXTRA_PROGRAMS += bench-rules
+bench_rules_SOURCES = %reldir%/bench_rules.c
+bench_rules_LDADD = libshardlp_core.la
+CLEANFILES += bench-rules$(EXEEXT)
+
 EXTRA_DIST += \
 	%reldir%/bench.sh \
+	%reldir%/bench_solver.sh \
+	%reldir%/bench_rules.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
 	%reldir%/fuzz/mlir.dict \
 	%reldir%/fuzz/run.sh \

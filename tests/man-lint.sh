@@ -1,11 +1,11 @@
 #!/bin/bash
-# man-lint.sh - the manual pages are clean mdoc, and shardlp.1 documents
-# every command `shardlp --help` lists.  Without mandoc and groff the lint
-# part is skipped (77) unless the command check fails.
+# man-lint.sh - the manual pages (man/*.[1-9]) are clean mdoc, and
+# shardlp.1 documents every command `shardlp --help` lists.  Without mandoc
+# and groff the lint part is skipped (77) unless the command check fails.
 . "$(dirname "$0")/setup.sh"
 
 man=$top_srcdir/man
-pages="$man/shardlp.1 $man/shardlp-opt.1"
+pages=$(ls "$man"/*.[1-9])
 linted=0
 
 MANDOC=${MANDOC:-$(command -v mandoc || :)}

@@ -41,7 +41,10 @@ void cli_sink_clear(cli_sink *s);
 /* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
 char *cli_read(const char *prog, const char *path, size_t *len);
 
+int cmd_compare(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_propagate(int, char **);
 int cmd_rules(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
 
 #endif

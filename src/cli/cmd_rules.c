@@ -4,8 +4,8 @@
  * in source order ("file:line:col: op-name #sdy.op_sharding_rule<...>"),
  * as the registry (src/rules) builds it or as the op carries it.  With
  * --explain, one line per factor: its size, kind, and the operand and
- * result dimensions it maps.  Entry: cmd_rules(argc, argv), argv[0] =
- * "rules", declared in cli.h.
+ * result dimensions it maps; with --summary, only counts.
+ * Entry: cmd_rules(argc, argv), argv[0] = "rules", declared in cli.h.
  */
 #include "cli.h"
 
@@ -18,7 +18,7 @@
 #include "rules/rules.h"
 
 static const char usage_short[] =
-	"usage: shardlp rules [--explain] [--conservative] FILE\n";
+	"usage: shardlp rules [--explain | --summary] [--conservative] FILE\n";
 
 static void
 usage_long(void)
@@ -32,6 +32,8 @@ usage_long(void)
 	      "\n"
 	      "  --explain       also print, per factor, its size, its kind and the\n"
 	      "                  operand and result dimensions it comes from\n"
+	      "  --summary       print only the number of ops with and without a rule\n"
+	      "                  and the number of factors\n"
 	      "  --conservative  the rules of conservative propagation\n"
 	      "  -h, --help      print this help\n", stdout);
 }
@@ -49,7 +51,8 @@ usage_error(const char *fmt, const char *arg)
 typedef struct rules_run {
 	sl_module *m;
 	sli_rule_opts ro;
-	bool explain;
+	bool explain, summary;
+	size_t nops, nrules, nfactors;
 	sli_buf out;
 	int status;
 } rules_run;
@@ -116,6 +119,13 @@ print_op(sl_op *op, void *ud)
 		run->status = EXIT_INPUT;
 		return 0;
 	}
+	run->nops++;
+	if (rc == SLI_RULE_FOUND) {
+		run->nrules++;
+		run->nfactors += r.nfactors;
+	}
+	if (run->summary)
+		return 0;
 	sli_buf_printf(&run->out, "%s:%u:%u: %s ", sl_sym_str(ctx, op->loc.file), op->loc.line,
 	               op->loc.col, sl_sym_str(ctx, op->name));
 	if (rc == SLI_RULE_NONE) {
@@ -157,11 +167,12 @@ cmd_rules(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"explain", no_argument, NULL, 'e'},
 		{"conservative", no_argument, NULL, 'c'},
+		{"summary", no_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	rules_run run;
-	bool explain_flag = false, conservative = false;
+	bool explain_flag = false, summary = false, conservative = false;
 	const char *path, *name;
 	sl_context *ctx;
 	cli_sink sink;
@@ -179,6 +190,9 @@ cmd_rules(int argc, char **argv)
 		case 'c':
 			conservative = true;
 			break;
+		case 's':
+			summary = true;
+			break;
 		case 'h':
 			usage_long();
 			return EXIT_OK;
@@ -186,6 +200,8 @@ cmd_rules(int argc, char **argv)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (explain_flag && summary)
+		return usage_error("%s", "--explain and --summary exclude each other");
 	if (optind >= argc)
 		return usage_error("%s", "missing FILE");
 	if (optind + 1 < argc)
@@ -206,9 +222,15 @@ cmd_rules(int argc, char **argv)
 		run.ro.conservative = conservative;
 		run.ro.warn = true;
 		run.explain = explain_flag;
+		run.summary = summary;
 		sli_buf_init(&run.out);
 		if (run.m->top)
 			print_funcs(&run, run.m->top);
+		sli_rule_opts_fini(&run.ro);
+		if (summary)
+			sli_buf_printf(&run.out, "%s: %zu ops, %zu with a rule, %zu without, "
+			               "%zu factors\n", name, run.nops, run.nrules,
+			               run.nops - run.nrules, run.nfactors);
 		fwrite(run.out.p, 1, run.out.n, stdout);
 		sli_buf_fini(&run.out);
 		if (fflush(stdout) || ferror(stdout)) {

@@ -21,13 +21,20 @@ static int cmd_verify(int argc, char **argv);
 
 /* Sorted by name. */
 static const command commands[] = {
+	{"compare", cmd_compare, "compare [--csv] [--time-limit S] [cost options] FILE...",
+	 "compare greedy propagation with the optimal ILP shardings"},
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
 	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
 	 "parse, verify and print FILE in canonical form"},
+	{"propagate", cmd_propagate,
+	 "propagate [--strategy S] [options] [-o FILE] FILE",
+	 "propagate shardings as Shardy does"},
 	{"rules", cmd_rules, "rules [--explain] [--conservative] FILE",
 	 "print the sharding rule of every op"},
+	{"solve", cmd_solve, "solve [-o FILE] [--format mlir|xml] [--time-limit S] [options] FILE",
+	 "find optimal shardings by integer linear programming"},
 	{"verify", cmd_verify, "verify FILE...", "parse and verify files"},
 };
 

@@ -42,7 +42,41 @@ const char *sli_pass_opt_str(const sli_pass_opts *o, const char *key);
 
 /* Passes defined in this folder. */
 int sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts);
+/* Import passes (spec/import-passes.md), one file each. */
+int sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_add_func_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_flatten_call_graph(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_pre_order_funcs(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_propagate_sharding_from_func_to_call(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_lift_inlined_meshes(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_remove_size_one_axes(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_manual_axes_cleanup(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_add_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_symbol_dce(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_sink_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_sink_func_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_remove_sharding_groups(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_sharding_constraint_to_reshard(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_close_shardings(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_drop_sharding_rules(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_update_non_divisible_input_output_shardings(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_remove_sub_axes_in_input_output_shardings(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
+
 /* Defined in src/rules/. */
 int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
+
+/* Defined in src/propagation/. */
+int sli_pass_basic_propagate(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_aggressive_propagate(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_user_priority_propagate(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts);
 
 #endif

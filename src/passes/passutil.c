@@ -461,6 +461,18 @@ sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_shardi
 	sli_op_set_prop(m, func, SLS_res_attrs, any ? na : NULL);
 }
 
+bool
+sli_sharding_equal(const sl_sharding *a, const sl_sharding *b)
+{
+	sl_attr x, y;
+	memset(&x, 0, sizeof x);
+	memset(&y, 0, sizeof y);
+	x.kind = y.kind = SL_ATTR_SHARDING;
+	x.u.sharding = *a;
+	y.u.sharding = *b;
+	return sli_attr_equal(&x, &y);
+}
+
 sl_sharding *
 sli_spv_get(const sl_op *op, sl_sym name, uint32_t i)
 {
@@ -707,6 +719,76 @@ drop_manual(sl_module *m, const sl_sharding *s, const sl_axis_list *manual)
 	return r;
 }
 
+void
+sli_op_insert_after(sl_op *after, sl_op *op)
+{
+	if (after->next)
+		sli_op_insert_before(after->next, op);
+	else
+		sli_op_append(after->parent, op);
+}
+
+void
+sli_op_prepend(sl_block *b, sl_op *op)
+{
+	if (b->first)
+		sli_op_insert_before(b->first, op);
+	else
+		sli_op_append(b, op);
+}
+
+void
+sli_value_replace_uses(sl_value *v, sl_value *to, const sl_op *except)
+{
+	sli_replace_uses_except(use_scope(v), v, to, except);
+}
+
+typedef struct usefind {
+	const sl_value *v;
+	sli_usevec *out;
+} usefind;
+
+static int
+find_uses(sl_op *op, void *ud)
+{
+	usefind *f = ud;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i] == f->v) {
+			sli_use u = {op, i};
+			SL_VEC_PUSH(*f->out, u);
+		}
+	return 0;
+}
+
+void
+sli_value_uses(const sl_value *v, sli_usevec *out)
+{
+	usefind f = {v, out};
+	sl_op *scope = use_scope(v);
+	for (uint32_t r = 0; r < scope->nregions; r++)
+		for (sl_block *b = scope->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				sli_walk(o, find_uses, &f);
+}
+
+sl_op *
+sli_main_func(sl_module *m)
+{
+	sl_block *body = sli_module_body(m);
+	sl_op *only = NULL, *main = NULL;
+	int n = 0;
+	sl_sym ms = sli_sym(m, "main");
+	for (sl_op *op = body ? body->first : NULL; op; op = op->next) {
+		if (op->kind != SL_OP_FUNC)
+			continue;
+		n++;
+		only = op;
+		if (sli_op_sym_name(m, op) == ms)
+			main = op;
+	}
+	return n == 1 ? only : main;
+}
+
 /* One edge for owner, created after `after` (at the start of block `b`
  * when after is NULL). */
 static void
@@ -719,16 +801,10 @@ add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_b
 	if (s)
 		sli_op_set_prop(m, e, SLS_sharding, sli_attr_sharding(m, s));
 	sli_replace_uses_except(use_scope(owner), owner, &e->results[0], e);
-	if (after) {
-		if (after->next)
-			sli_op_insert_before(after->next, e);
-		else
-			sli_op_append(after->parent, e);
-	} else if (b->first) {
-		sli_op_insert_before(b->first, e);
-	} else {
-		sli_op_append(b, e);
-	}
+	if (after)
+		sli_op_insert_after(after, e);
+	else
+		sli_op_prepend(b, e);
 }
 
 void

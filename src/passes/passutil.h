@@ -114,6 +114,9 @@ void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
 sl_sharding *sli_value_sharding(const sl_value *v);
 void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
+/* Structural equality of two shardings. */
+bool sli_sharding_equal(const sl_sharding *a, const sl_sharding *b);
+
 /* Entry i of a per-value attribute of op (`name`), or NULL. */
 sl_sharding *sli_spv_get(const sl_op *op, sl_sym name, uint32_t i);
 
@@ -137,5 +140,19 @@ void sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud);
  */
 void sli_add_data_flow_edges(sl_module *m, sl_op *op);
 bool sli_is_data_flow_op(const sl_op *op);
+
+/* Inserts op right after `after` in its block. */
+void sli_op_insert_after(sl_op *after, sl_op *op);
+/* Inserts op at the start of block b. */
+void sli_op_prepend(sl_block *b, sl_op *op);
+/* Replaces every use of v (under the op whose region holds it) by `to`,
+ * except in `except`. */
+void sli_value_replace_uses(sl_value *v, sl_value *to, const sl_op *except);
+/* The uses of v, in pre-order of its scope. */
+typedef SL_VEC(sli_use) sli_usevec;
+void sli_value_uses(const sl_value *v, sli_usevec *out);
+
+/* The main function: the only one, else the one named main, or NULL. */
+sl_op *sli_main_func(sl_module *m);
 
 #endif

@@ -89,6 +89,7 @@ sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts)
 	for (size_t i = 0; i < ops.n; i++)
 		if (sli_rule_attach(m, ops.v[i], &ro, NULL) < 0)
 			rc = -1;
+	sli_rule_opts_fini(&ro);
 	SL_VEC_FREE(ops);
 	return rc;
 }

@@ -28,21 +28,33 @@ typedef struct mapent {
  * tensor t is slot off[t] + d.  Mappings are appended in creation order,
  * so grouping them by slot keeps each dim's factors major to minor.
  */
+struct sli_rule_scratch {
+	SL_VEC(uint32_t) rank, off, count, start, fill;
+	SL_VEC(const int64_t *) shape;
+	SL_VEC(bool) shaped;
+	SL_VEC(mapent) map;
+	i64vec size;
+	SL_VEC(uint8_t) kind, blocked;
+	SL_VEC(uint32_t) factors;	/* staged dim mappings, grouped by slot */
+	i64vec sets[4], blocked_set;
+	struct cached *cache;		/* open addressing on hash */
+	size_t cachecap, ncached;
+	const sli_arena *cache_arena;	/* where the cached rules live */
+};
+
+/* The per-op state; its buffers are the caller's reusable scratch. */
 typedef struct builder {
 	sl_module *m;
 	sl_context *ctx;
 	const sl_op *op;
 	sli_rule_opts *opts;
+	sli_rule_scratch *s;
 	uint32_t nops, nres, nt;
 	uint32_t *rank;
 	const int64_t **shape;
 	bool *shaped;		/* a ranked tensor (else a token, tuple, ...) */
 	uint32_t *off;		/* nt + 1 entries */
 	uint32_t *count;	/* factors mapped so far, per slot */
-	SL_VEC(mapent) map;
-	i64vec size;
-	SL_VEC(uint8_t) kind;
-	SL_VEC(uint8_t) blocked;
 } builder;
 
 typedef enum which { ALL, OPERANDS, RESULTS } which;
@@ -82,10 +94,10 @@ bad(builder *b, const char *fmt, ...)
 static uint32_t
 new_factor(builder *b, int64_t size, sli_factor_kind kind, bool blocked)
 {
-	SL_VEC_PUSH(b->size, size);
-	SL_VEC_PUSH(b->kind, (uint8_t)kind);
-	SL_VEC_PUSH(b->blocked, (uint8_t)blocked);
-	return (uint32_t)(b->size.n - 1);
+	SL_VEC_PUSH(b->s->size, size);
+	SL_VEC_PUSH(b->s->kind, (uint8_t)kind);
+	SL_VEC_PUSH(b->s->blocked, (uint8_t)blocked);
+	return (uint32_t)(b->s->size.n - 1);
 }
 
 static void
@@ -97,7 +109,7 @@ map_raw(builder *b, uint32_t f, uint32_t t, int64_t d)
 		return;
 	e.slot = b->off[t] + (uint32_t)d;
 	e.factor = f;
-	SL_VEC_PUSH(b->map, e);
+	SL_VEC_PUSH(b->s->map, e);
 	b->count[e.slot]++;
 }
 
@@ -110,7 +122,7 @@ map(builder *b, uint32_t f, uint32_t t, int64_t d)
 {
 	if (d < 0 || d >= b->rank[t])
 		return;
-	if (b->size.v[f] == 1 && b->count[b->off[t] + d])
+	if (b->s->size.v[f] == 1 && b->count[b->off[t] + d])
 		return;
 	map_raw(b, f, t, d);
 }
@@ -143,21 +155,28 @@ pointwise_mismatch(builder *b, uint32_t in, uint32_t out, sli_factor_kind kind,
 	}
 }
 
+/* The first n entries of vec, zeroed. */
+#define ZEROED(vec, n) \
+	(SL_VEC_RESERVE(vec, (size_t)(n)), memset((vec).v, 0, sizeof *(vec).v * (size_t)(n)))
+
 static void
-builder_init(builder *b, sl_module *m, const sl_op *op, sli_rule_opts *opts)
+builder_init(builder *b, sl_module *m, const sl_op *op, sli_rule_opts *opts,
+             sli_rule_scratch *s)
 {
 	memset(b, 0, sizeof *b);
 	b->m = m;
 	b->ctx = m->ctx;
 	b->op = op;
 	b->opts = opts;
+	b->s = s;
 	b->nops = op->noperands;
 	b->nres = op->nresults;
 	b->nt = b->nops + b->nres;
-	b->rank = sli_xcalloc(b->nt + 1, sizeof *b->rank);
-	b->shape = sli_xcalloc(b->nt + 1, sizeof *b->shape);
-	b->shaped = sli_xcalloc(b->nt + 1, sizeof *b->shaped);
-	b->off = sli_xcalloc(b->nt + 1, sizeof *b->off);
+	b->rank = ZEROED(s->rank, b->nt + 1);
+	b->shape = ZEROED(s->shape, b->nt + 1);
+	b->shaped = ZEROED(s->shaped, b->nt + 1);
+	b->off = ZEROED(s->off, b->nt + 1);
+	s->map.n = s->size.n = s->kind.n = s->blocked.n = 0;
 	for (uint32_t t = 0; t < b->nt; t++) {
 		const sl_type *ty = t < b->nops ? op->operands[t]->type : op->results[t - b->nops].type;
 		if (ty && ty->kind == SL_TYPE_TENSOR && !ty->unranked) {
@@ -167,21 +186,40 @@ builder_init(builder *b, sl_module *m, const sl_op *op, sli_rule_opts *opts)
 		}
 		b->off[t + 1] = b->off[t] + b->rank[t];
 	}
-	b->count = sli_xcalloc(b->off[b->nt] + 1, sizeof *b->count);
+	b->count = ZEROED(s->count, b->off[b->nt] + 1);
 }
 
+static void cache_clear(sli_rule_scratch *s);
+
 static void
-builder_fini(builder *b)
+scratch_free(sli_rule_scratch *s)
 {
-	free(b->rank);
-	free(b->shape);
-	free(b->shaped);
-	free(b->off);
-	free(b->count);
-	SL_VEC_FREE(b->map);
-	SL_VEC_FREE(b->size);
-	SL_VEC_FREE(b->kind);
-	SL_VEC_FREE(b->blocked);
+	if (!s)
+		return;
+	SL_VEC_FREE(s->rank);
+	SL_VEC_FREE(s->off);
+	SL_VEC_FREE(s->count);
+	SL_VEC_FREE(s->start);
+	SL_VEC_FREE(s->fill);
+	SL_VEC_FREE(s->shape);
+	SL_VEC_FREE(s->shaped);
+	SL_VEC_FREE(s->map);
+	SL_VEC_FREE(s->size);
+	SL_VEC_FREE(s->kind);
+	SL_VEC_FREE(s->blocked);
+	for (int k = 0; k < 4; k++)
+		SL_VEC_FREE(s->sets[k]);
+	SL_VEC_FREE(s->blocked_set);
+	SL_VEC_FREE(s->factors);
+	cache_clear(s);
+	free(s);
+}
+
+void
+sli_rule_opts_fini(sli_rule_opts *opts)
+{
+	scratch_free(opts->scratch);
+	opts->scratch = NULL;
 }
 
 /* True when some tensor has a dynamic dimension or is unranked. */
@@ -197,81 +235,208 @@ has_dynamic_type(const sl_op *op)
 	return false;
 }
 
-static void
-push_set(sli_arena *a, sl_factor_list *l, const int64_t *v, uint32_t n)
+static int64_t *
+dup_set(sli_arena *a, const i64vec *v)
 {
-	l->n = n;
-	l->v = n ? sli_arena_dup(a, v, sizeof *v * n) : NULL;
+	return v->n ? sli_arena_dup(a, v->v, sizeof *v->v * v->n) : NULL;
 }
 
-/* build(): size-1 factors for empty dims, then the rule in arena a. */
+static bool
+same_set(const sl_factor_list *l, const i64vec *v)
+{
+	return l->n == v->n && (!v->n || !memcmp(l->v, v->v, sizeof *v->v * v->n));
+}
+
+/*
+ * A rule built earlier into the same arena: identical ops (a transformer
+ * repeats its layers) share one rule, which keeps memory proportional to
+ * the number of distinct rules.  `factors` and `dims` are the contiguous
+ * arrays the rule was built with.
+ */
+typedef struct cached {
+	uint64_t hash;
+	sl_rule rule;
+	const uint32_t *factors;
+	uint32_t nmap, nslots;
+} cached;
+
+/* Hashes n bytes into h, eight at a time. */
+static uint64_t
+mix(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *q = p;
+
+	for (; n >= 8; n -= 8, q += 8) {
+		uint64_t x;
+		memcpy(&x, q, 8);
+		h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	for (; n > 0; n--, q++)
+		h = (h ^ *q) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The staged rule (scratch buffers) equals cached rule c. */
+static bool
+same_rule(const builder *b, const cached *c)
+{
+	const sli_rule_scratch *s = b->s;
+	const sl_rule *r = &c->rule;
+	uint32_t nslots = b->off[b->nt];
+
+	if (r->nfactors != s->size.n || r->noperands != b->nops || r->nresults != b->nres ||
+	    c->nslots != nslots || c->nmap != s->factors.n)
+		return false;
+	if (r->nfactors && memcmp(r->factor_sizes, s->size.v, sizeof *s->size.v * s->size.n))
+		return false;
+	if (memcmp(c->factors, s->factors.v, sizeof *s->factors.v * s->factors.n))
+		return false;
+	for (uint32_t t = 0; t < b->nt; t++) {
+		const sl_tensor_mapping *tm = t < b->nops ? &r->operands[t] : &r->results[t - b->nops];
+		if (tm->rank != b->rank[t])
+			return false;
+		for (uint32_t d = 0; d < tm->rank; d++)
+			if (tm->dims[d].n != b->count[b->off[t] + d])
+				return false;
+	}
+	return same_set(&r->reduction, &s->sets[SLI_FACTOR_REDUCTION]) &&
+	       same_set(&r->need_replication, &s->sets[SLI_FACTOR_NEED_REPLICATION]) &&
+	       same_set(&r->permutation, &s->sets[SLI_FACTOR_PERMUTATION]) &&
+	       same_set(&r->blocked, &s->blocked_set);
+}
+
+static void
+cache_insert(sli_rule_scratch *s, const cached *c)
+{
+	if (2 * (s->ncached + 1) > s->cachecap) {
+		size_t cap = s->cachecap ? 2 * s->cachecap : 256;
+		cached *tab = sli_xcalloc(cap, sizeof *tab);
+		for (size_t i = 0; i < s->cachecap; i++) {
+			if (!s->cache[i].factors)
+				continue;
+			size_t j = s->cache[i].hash & (cap - 1);
+			while (tab[j].factors)
+				j = (j + 1) & (cap - 1);
+			tab[j] = s->cache[i];
+		}
+		free(s->cache);
+		s->cache = tab;
+		s->cachecap = cap;
+	}
+	size_t j = c->hash & (s->cachecap - 1);
+	while (s->cache[j].factors)
+		j = (j + 1) & (s->cachecap - 1);
+	s->cache[j] = *c;
+	s->ncached++;
+}
+
+static void
+cache_clear(sli_rule_scratch *s)
+{
+	free(s->cache);
+	s->cache = NULL;
+	s->cachecap = s->ncached = 0;
+}
+
+/*
+ * build(): size-1 factors for empty dims, then the rule: staged in the
+ * scratch buffers, and copied into arena a unless an identical rule was
+ * built into a before.
+ */
 static void
 builder_finish(builder *b, sli_arena *a, sl_rule *r)
 {
+	sli_rule_scratch *s = b->s;
 	uint32_t nslots = b->off[b->nt];
 	uint32_t *start, *fill, *factors;
 	sl_dim_mapping *dims;
-	i64vec sets[4] = {{0}};
-	i64vec blocked = {0};
+	i64vec *sets = s->sets;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	cached c;
 
-	for (uint32_t s = 0; s < nslots; s++) {
-		if (!b->count[s]) {
-			mapent e = {s, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false)};
-			SL_VEC_PUSH(b->map, e);
-			b->count[s] = 1;
+	for (uint32_t k = 0; k < nslots; k++) {
+		if (!b->count[k]) {
+			mapent e = {k, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false)};
+			SL_VEC_PUSH(s->map, e);
+			b->count[k] = 1;
 		}
 	}
-	memset(r, 0, sizeof *r);
-	r->nfactors = (uint32_t)b->size.n;
-	r->factor_sizes = r->nfactors ? sli_arena_dup(a, b->size.v, sizeof *b->size.v * b->size.n)
-	                              : NULL;
-	start = sli_xcalloc(nslots + 1, sizeof *start);
-	fill = sli_xcalloc(nslots + 1, sizeof *fill);
-	for (uint32_t s = 0; s < nslots; s++)
-		start[s + 1] = start[s] + b->count[s];
-	factors = SL_NEWN(a, uint32_t, b->map.n + 1);
-	for (size_t i = 0; i < b->map.n; i++) {
-		uint32_t s = b->map.v[i].slot;
-		factors[start[s] + fill[s]++] = b->map.v[i].factor;
+	start = ZEROED(s->start, nslots + 1);
+	fill = ZEROED(s->fill, nslots + 1);
+	for (uint32_t k = 0; k < nslots; k++)
+		start[k + 1] = start[k] + b->count[k];
+	factors = ZEROED(s->factors, s->map.n + 1);
+	s->factors.n = s->map.n;
+	for (size_t i = 0; i < s->map.n; i++) {
+		uint32_t k = s->map.v[i].slot;
+		factors[start[k] + fill[k]++] = s->map.v[i].factor;
 	}
-	dims = SL_NEWN(a, sl_dim_mapping, nslots + 1);
-	for (uint32_t s = 0; s < nslots; s++) {
-		dims[s].factors = factors + start[s];
-		dims[s].n = b->count[s];
+	for (int k = 0; k < 4; k++)
+		sets[k].n = 0;
+	s->blocked_set.n = 0;
+	for (uint32_t f = 0; f < s->size.n; f++) {
+		if (s->kind.v[f] != SLI_FACTOR_PASS_THROUGH)
+			SL_VEC_PUSH(sets[s->kind.v[f]], (int64_t)f);
+		if (s->blocked.v[f])
+			SL_VEC_PUSH(s->blocked_set, (int64_t)f);
 	}
-	free(start);
-	free(fill);
 
+	if (s->cache_arena != a) {
+		cache_clear(s);
+		s->cache_arena = a;
+	}
+	h = mix(h, s->size.v, sizeof *s->size.v * s->size.n);
+	h = mix(h, s->factors.v, sizeof *s->factors.v * s->factors.n);
+	h = mix(h, b->count, sizeof *b->count * nslots);
+	h = mix(h, s->kind.v, s->kind.n);
+	h = mix(h, s->blocked.v, s->blocked.n);
+	h = mix(h, &b->nops, sizeof b->nops);
+	for (size_t j = s->cachecap ? h & (s->cachecap - 1) : 0; s->cachecap && s->cache[j].factors;
+	     j = (j + 1) & (s->cachecap - 1)) {
+		if (s->cache[j].hash == h && same_rule(b, &s->cache[j])) {
+			*r = s->cache[j].rule;
+			return;
+		}
+	}
+
+	memset(r, 0, sizeof *r);
+	r->nfactors = (uint32_t)s->size.n;
+	r->factor_sizes = dup_set(a, &s->size);
+	factors = sli_arena_dup(a, s->factors.v, sizeof *s->factors.v * (s->factors.n + 1));
+	dims = sli_arena_alloc(a, sizeof *dims * (nslots + 1));
+	for (uint32_t k = 0; k < nslots; k++) {
+		dims[k].factors = factors + start[k];
+		dims[k].n = b->count[k];
+	}
 	r->noperands = b->nops;
 	r->nresults = b->nres;
-	r->operands = SL_NEWN(a, sl_tensor_mapping, b->nops + 1);
-	r->results = SL_NEWN(a, sl_tensor_mapping, b->nres + 1);
+	r->operands = sli_arena_alloc(a, sizeof *r->operands * (b->nops + 1));
+	r->results = sli_arena_alloc(a, sizeof *r->results * (b->nres + 1));
 	for (uint32_t t = 0; t < b->nt; t++) {
 		sl_tensor_mapping *tm = t < b->nops ? &r->operands[t] : &r->results[t - b->nops];
 		tm->rank = b->rank[t];
 		tm->dims = b->rank[t] ? dims + b->off[t] : NULL;
 	}
-
-	for (uint32_t f = 0; f < r->nfactors; f++) {
-		if (b->kind.v[f] != SLI_FACTOR_PASS_THROUGH)
-			SL_VEC_PUSH(sets[b->kind.v[f]], (int64_t)f);
-		if (b->blocked.v[f])
-			SL_VEC_PUSH(blocked, (int64_t)f);
-	}
-	push_set(a, &r->reduction, sets[SLI_FACTOR_REDUCTION].v,
-	         (uint32_t)sets[SLI_FACTOR_REDUCTION].n);
-	push_set(a, &r->need_replication, sets[SLI_FACTOR_NEED_REPLICATION].v,
-	         (uint32_t)sets[SLI_FACTOR_NEED_REPLICATION].n);
-	push_set(a, &r->permutation, sets[SLI_FACTOR_PERMUTATION].v,
-	         (uint32_t)sets[SLI_FACTOR_PERMUTATION].n);
-	push_set(a, &r->blocked, blocked.v, (uint32_t)blocked.n);
+	r->reduction.v = dup_set(a, &sets[SLI_FACTOR_REDUCTION]);
+	r->reduction.n = (uint32_t)sets[SLI_FACTOR_REDUCTION].n;
+	r->need_replication.v = dup_set(a, &sets[SLI_FACTOR_NEED_REPLICATION]);
+	r->need_replication.n = (uint32_t)sets[SLI_FACTOR_NEED_REPLICATION].n;
+	r->permutation.v = dup_set(a, &sets[SLI_FACTOR_PERMUTATION]);
+	r->permutation.n = (uint32_t)sets[SLI_FACTOR_PERMUTATION].n;
+	r->blocked.v = dup_set(a, &s->blocked_set);
+	r->blocked.n = (uint32_t)s->blocked_set.n;
 	r->has_reduction = r->reduction.n > 0;
 	r->has_need_replication = r->need_replication.n > 0;
 	r->has_permutation = r->permutation.n > 0;
 	r->has_blocked = r->blocked.n > 0;
-	for (int k = 0; k < 4; k++)
-		SL_VEC_FREE(sets[k]);
-	SL_VEC_FREE(blocked);
+
+	c.hash = h;
+	c.rule = *r;
+	c.factors = factors;
+	c.nmap = (uint32_t)s->factors.n;
+	c.nslots = nslots;
+	cache_insert(s, &c);
 }
 
 /* }===================================================================== */
@@ -448,39 +613,62 @@ opaque_text(const sl_attr *a, const char **p, const char **e)
 }
 
 /*
- * Field `key = [..]` or `key = N` of a #dialect.name<key = value, ...>
- * attribute.  False when absent (out empty); -1 when malformed.
+ * Fields `key = [..]` or `key = N` of a #dialect.name<key = value, ...>
+ * attribute, in one pass: found[k] is 1 when keys[k] was read into
+ * out[k] (else out[k] stays empty).  -1 when a listed field is malformed.
  */
 static int
-opaque_field(const sl_attr *a, const char *key, i64vec *out)
+opaque_fields(const sl_attr *a, const char *const *keys, int nkeys, i64vec *out, int *found)
 {
 	const char *p, *e;
-	size_t k = strlen(key);
 
-	out->n = 0;
+	for (int k = 0; k < nkeys; k++) {
+		out[k].n = 0;
+		found[k] = 0;
+	}
 	if (!opaque_text(a, &p, &e))
 		return 0;
-	for (const char *s = p; s + k <= e; s++) {
-		const char *q;
-		if (memcmp(s, key, k) || (s > p && is_word(s[-1])) || (s + k < e && is_word(s[k])))
+	while (p < e) {
+		const char *w = p, *q;
+		int k;
+		if (!is_word(*p) || (p > a->u.text.p && is_word(p[-1]))) {
+			p++;
 			continue;
-		q = skip_ws(s + k, e);
-		if (q >= e || *q != '=')
+		}
+		while (p < e && is_word(*p))
+			p++;
+		for (k = 0; k < nkeys; k++)
+			if (strlen(keys[k]) == (size_t)(p - w) && !memcmp(keys[k], w, (size_t)(p - w)))
+				break;
+		q = skip_ws(p, e);
+		if (k == nkeys || found[k] || q >= e || *q != '=')
 			continue;
 		q = skip_ws(q + 1, e);
 		if (q < e && *q == '[') {
 			const char *close = memchr(q, ']', (size_t)(e - q));
-			if (!close || !scan_ints(q + 1, close, out))
+			if (!close || !scan_ints(q + 1, close, &out[k]))
 				return -1;
+			p = close + 1;
 		} else {
 			int64_t v;
-			if (!scan_int(q, e, &v))
+			if (!(p = scan_int(q, e, &v)))
 				return -1;
-			SL_VEC_PUSH(*out, v);
+			SL_VEC_PUSH(out[k], v);
 		}
-		return 1;
+		found[k] = 1;
 	}
 	return 0;
+}
+
+/* One field, as opaque_fields: 1 found, 0 absent, -1 malformed. */
+static int
+opaque_field(const sl_attr *a, const char *key, i64vec *out)
+{
+	int found;
+
+	if (opaque_fields(a, &key, 1, out, &found) < 0)
+		return -1;
+	return found;
 }
 
 /* The last word of an enum attribute such as #stablehlo<transpose TRANSPOSE>. */
@@ -1044,6 +1232,19 @@ r_convolution(builder *b)
 	return SLI_RULE_FOUND;
 }
 
+/* A dim listed twice in batch and contract together, else NO_DIM. */
+static int64_t
+listed_twice(const i64vec *batch, const i64vec *contract)
+{
+	for (size_t i = 0; i < batch->n + contract->n; i++) {
+		int64_t d = i < batch->n ? batch->v[i] : contract->v[i - batch->n];
+		for (size_t j = i + 1; j < batch->n + contract->n; j++)
+			if (d == (j < batch->n ? batch->v[j] : contract->v[j - batch->n]))
+				return d;
+	}
+	return NO_DIM;
+}
+
 /* 4.12 */
 static int
 r_dot_general(builder *b)
@@ -1054,6 +1255,7 @@ r_dot_general(builder *b)
 		"lhs_contracting_dimensions", "rhs_contracting_dimensions",
 	};
 	i64vec v[4] = {{0}};
+	int found[4];
 	uint32_t O, od = 0;
 	int rc = -1;
 
@@ -1065,17 +1267,23 @@ r_dot_general(builder *b)
 		bad(b, "expected attribute 'dot_dimension_numbers'");
 		goto done;
 	}
-	for (int k = 0; k < 4; k++) {
-		if (opaque_field(a, keys[k], &v[k]) < 0) {
-			bad(b, "malformed '%s'", keys[k]);
-			goto done;
-		}
+	if (opaque_fields(a, keys, 4, v, found) < 0) {
+		bad(b, "malformed 'dot_dimension_numbers'");
+		goto done;
+	}
+	for (int k = 0; k < 4; k++)
 		if (check_dims(b, keys[k], &v[k], b->rank[k % 2]))
 			goto done;
-	}
 	if (v[0].n != v[1].n || v[2].n != v[3].n) {
 		bad(b, "lhs and rhs batching or contracting dimensions differ in number");
 		goto done;
+	}
+	for (int k = 0; k < 2; k++) {
+		int64_t d = listed_twice(&v[k], &v[k + 2]);
+		if (d != NO_DIM) {
+			bad(b, "dimension %" PRId64 " of the %s is listed twice", d, k ? "rhs" : "lhs");
+			goto done;
+		}
 	}
 	if (b->rank[O] + v[0].n + 2 * v[2].n != b->rank[0] + b->rank[1]) {
 		bad(b, "result rank %u does not match the dot dimension numbers", b->rank[O]);
@@ -1193,7 +1401,7 @@ r_reshape(builder *b)
 	limit = 2 * (size_t)(ri + ro) + 130;
 	while (idim < ri || odim < ro) {
 		int64_t nin, nout, g;
-		if (b->size.n > limit)
+		if (b->s->size.n > limit)
 			return bad(b, "reshape factor decomposition did not terminate");
 		if (idim < ri && dimsz(b, I, idim) == 1) {
 			map(b, new_factor(b, 1, SLI_FACTOR_PASS_THROUGH, false), I, idim++);
@@ -1268,7 +1476,8 @@ r_transpose(builder *b)
 	for (uint32_t o = 0; o < perm.n; o++) {
 		int64_t d = perm.v[o];
 		uint32_t f;
-		if (d < 0 || d >= b->rank[0] || dimsz(b, 0, d) != dimsz(b, O, o)) {
+		if (d < 0 || d >= b->rank[0] || dimsz(b, 0, d) != dimsz(b, O, o) ||
+		    b->count[b->off[0] + d]) {
 			bad(b, "permutation entry %u (%" PRId64 ") does not match the types", o, d);
 			goto done;
 		}
@@ -1650,23 +1859,25 @@ gs_read(builder *b, gs *g, const char *attrname, const char *prefix,
         const char *const keys[5])
 {
 	const sl_attr *a = attr(b, attrname);
-	i64vec *v[4] = {&g->offset, &g->collapsed, &g->in_batch, &g->idx_batch};
-	i64vec ivd = {0};
+	i64vec v[5] = {{0}};
+	int found[5], rc = 0;
 	const char *p, *e;
 	size_t k = strlen(prefix);
 
 	if (!opaque_text(a, &p, &e) || (size_t)(e - p) < k || memcmp(p, prefix, k))
 		return bad(b, "expected attribute '%s'", attrname);
-	for (int i = 0; i < 4; i++)
-		if (opaque_field(a, keys[i], v[i]) < 0)
-			return bad(b, "malformed '%s'", keys[i]);
-	if (opaque_field(a, keys[4], &ivd) != 1 || ivd.n != 1) {
-		SL_VEC_FREE(ivd);
-		return bad(b, "expected 'index_vector_dim' in '%s'", attrname);
-	}
-	g->ivd = ivd.v[0];
-	SL_VEC_FREE(ivd);
-	return 0;
+	if (opaque_fields(a, keys, 5, v, found) < 0)
+		rc = bad(b, "malformed '%s'", attrname);
+	else if (!found[4] || v[4].n != 1)
+		rc = bad(b, "expected 'index_vector_dim' in '%s'", attrname);
+	else
+		g->ivd = v[4].v[0];
+	g->offset = v[0];
+	g->collapsed = v[1];
+	g->in_batch = v[2];
+	g->idx_batch = v[3];
+	SL_VEC_FREE(v[4]);
+	return rc;
 }
 
 static int
@@ -2258,12 +2469,16 @@ warn_unknown(sl_module *m, const sl_op *op, sli_rule_opts *o)
 	         "op '%s' is unknown to SDY sharding rule registry", sl_sym_str(m->ctx, op->name));
 }
 
-/* The registry's rule for op (createOpShardingRule). */
+/*
+ * The registry's rule for op (createOpShardingRule).  Scratch buffers are
+ * kept in o when keep (the caller's opts), else freed.
+ */
 static int
-create_rule(sl_module *m, const sl_op *op, sli_rule_opts *o, sl_rule *out)
+create_rule(sl_module *m, const sl_op *op, sli_rule_opts *o, bool keep, sl_rule *out)
 {
 	rule_fn *fn = op->kind > SL_OP_UNKNOWN && op->kind < SL_OP__COUNT ? registry[op->kind] :
 	              NULL;
+	sli_rule_scratch *s;
 	builder b;
 	int rc;
 
@@ -2276,11 +2491,15 @@ create_rule(sl_module *m, const sl_op *op, sli_rule_opts *o, sl_rule *out)
 	}
 	if (fn == r_none || has_dynamic_type(op))
 		return SLI_RULE_NONE;
-	builder_init(&b, m, op, o);
+	s = o->scratch ? o->scratch : sli_xcalloc(1, sizeof *s);
+	builder_init(&b, m, op, o, s);
 	rc = fn(&b);
 	if (rc == SLI_RULE_FOUND)
 		builder_finish(&b, o->arena ? o->arena : &m->arena, out);
-	builder_fini(&b);
+	if (keep)
+		o->scratch = s;
+	else if (s != o->scratch)
+		scratch_free(s);
 	return rc;
 }
 
@@ -2305,17 +2524,15 @@ sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule *out
 			return SLI_RULE_FOUND;
 		}
 	}
-	return create_rule(m, op, o, out);
+	return create_rule(m, op, o, opts != NULL, out);
 }
 
 int
 sli_rule_attach(sl_module *m, sl_op *op, sli_rule_opts *opts, sl_rule *out)
 {
 	sl_rule r;
-	sli_rule_opts defaults = {0};
-	sli_rule_opts *o = opts ? opts : &defaults;
-	bool had = !o->registry_only && sli_op_attr(op, SLS_sdy_sharding_rule);
-	int rc = sli_rule_for_op(m, op, o, &r);
+	bool had = !(opts && opts->registry_only) && sli_op_attr(op, SLS_sdy_sharding_rule);
+	int rc = sli_rule_for_op(m, op, opts, &r);
 
 	if (rc == SLI_RULE_FOUND && !had)
 		sli_op_set_attr(m, op, SLS_sdy_sharding_rule, sli_rule_attr_new(m, &r));

@@ -28,6 +28,12 @@ enum {
 	SLI_RULE_FOUND = 1
 };
 
+typedef struct sli_rule_scratch sli_rule_scratch;
+
+/*
+ * Options of rule building, owned by the caller: zero-initialise, and
+ * call sli_rule_opts_fini when done (it frees the reused scratch buffers).
+ */
 typedef struct sli_rule_opts {
 	bool conservative;	/* conservative-propagation variants (spec 5) */
 	bool warn;		/* warn about ops and custom-call targets without a rule */
@@ -39,7 +45,10 @@ typedef struct sli_rule_opts {
 	 * is emitted through this opts struct.
 	 */
 	bool warned_op, warned_call;
+	sli_rule_scratch *scratch;	/* buffers reused from op to op */
 } sli_rule_opts;
+
+void sli_rule_opts_fini(sli_rule_opts *opts);
 
 /*
  * The sharding rule of op.  An `sdy.sharding_rule` attribute on the op is

@@ -51,7 +51,7 @@ test_stable(void)
 	const char *in =
 		"module {\n"
 		"  func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
-		"    %0 = \"x.y\"(%arg0) <{a = array<i64: 1, 2>, b = dense<[1.0, 2.0]> : tensor<2xf32>}> "
+		"    %0 = \"x.y\"(%arg0) <{a = array<i64: 1, 2>, b = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}> "
 		"{c = [@s, 1.500000e+00 : f32, -2 : i8, unit, #x.attr<\"->\">]} : (tensor<4xf32>) -> tensor<4xf32>\n"
 		"    return %0 : tensor<4xf32>\n"
 		"  }\n"
@@ -120,7 +120,7 @@ test_float_literals(void)
 	                           "d = 0x7FC00000 : f32, e = 2.0 : bf16} : () -> ()\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{a = 1.500000e+00 : f32, b = -1.000000e-01 : f64, "
-	                                   "c = 0.123456789 : f64, d = 0x7FC00000 : f32, e = 2.0 : bf16}"));
+	                                   "c = 0.123456789 : f64, d = 0x7FC00000 : f32, e = 2.000000e+00 : bf16}"));
 	free(out);
 }
 
@@ -151,7 +151,26 @@ test_generic_func(void)
 	sl_context_free(ctx);
 }
 
+/* dense<...> bodies as MLIR prints them: canonical floats, ", ", splats. */
+static void
+test_dense_bodies(void)
+{
+	char *out = test_roundtrip("\"x.y\"() {a = dense<[1.0,1.0]> : tensor<2xf32>, "
+	                           "b = dense<[[1,2],[3,4]]> : tensor<2x2xi32>, "
+	                           "c = dense<\"0x0000803F\"> : tensor<1xf32>, "
+	                           "d = dense<[(1.0, 2.0)]> : tensor<1xcomplex<f64>>, "
+	                           "e = dense<0.1> : tensor<bf16>} : () -> ()\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "a = dense<1.000000e+00> : tensor<2xf32>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "b = dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "c = dense<\"0x0000803F\"> : tensor<1xf32>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "d = dense<(1.000000e+00, 2.000000e+00)> : tensor<1xcomplex<f64>>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "e = dense<1.000977e-01> : tensor<bf16>"));
+	free(out);
+}
+
 CU_TestInfo tests_printer[] = {
+	{"dense bodies", test_dense_bodies},
 	{"generic func.func", test_generic_func},
 	{"float literals", test_float_literals},
 	{"clone and replace uses", test_clone_and_replace},

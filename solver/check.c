@@ -1,0 +1,220 @@
+/*
+ * check.c - the independent checker of solved modules.  It shares no code
+ * with the formulation: it walks the module itself, reads shardings as
+ * written (axis refs, not per-axis dims) and compares them with a record
+ * taken before solving, so that a bug in the model or the decoder shows
+ * up as a violated guarantee of greedy propagation.
+ */
+#include "solver/solve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/cost.h"
+#include "ir/axis.h"
+
+typedef SL_VEC(sl_value *) valvec;
+
+/* Every value of the module, in a fixed pre-order. */
+static void
+collect_block(sl_block *b, valvec *out);
+
+static void
+collect_op(sl_op *op, valvec *out)
+{
+	for (uint32_t i = 0; i < op->nresults; i++)
+		SL_VEC_PUSH(*out, &op->results[i]);
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			collect_block(b, out);
+}
+
+static void
+collect_block(sl_block *b, valvec *out)
+{
+	for (uint32_t i = 0; i < b->nargs; i++)
+		SL_VEC_PUSH(*out, &b->args[i]);
+	for (sl_op *op = b->first; op; op = op->next)
+		collect_op(op, out);
+}
+
+static void
+collect(sl_module *m, valvec *out)
+{
+	if (m->top)
+		collect_op(m->top, out);
+}
+
+void
+sli_check_snapshot(sl_module *m, sli_check_snap *s)
+{
+	valvec v = {0};
+	collect(m, &v);
+	s->n = v.n;
+	s->v = sli_xcalloc(v.n + 1, sizeof *s->v);
+	for (size_t i = 0; i < v.n; i++)
+		s->v[i] = sli_cost_value_sharding(v.v[i]);
+	SL_VEC_FREE(v);
+}
+
+void
+sli_check_snap_free(sli_check_snap *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+static bool
+mentions(const sl_sharding *s, const sl_axis_ref *r)
+{
+	for (uint32_t d = 0; d < s->rank; d++)
+		for (uint32_t k = 0; k < s->dims[d].axes.n; k++)
+			if (sli_axis_overlaps(&s->dims[d].axes.v[k], r))
+				return true;
+	return false;
+}
+
+static bool
+same_dims(const sl_sharding *a, const sl_sharding *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (uint32_t d = 0; d < a->rank; d++)
+		if (!sli_axis_list_equal(a->dims[d].axes.v, a->dims[d].axes.n,
+		                         b->dims[d].axes.v, b->dims[d].axes.n))
+			return false;
+	return true;
+}
+
+/* The manual axes in force around value v (inner computations included). */
+static bool
+under_manual(const sl_value *v, const sl_axis_ref **axes, uint32_t *n)
+{
+	const sl_block *b = v->def ? v->def->parent : v->block;
+	while (b && b->parent && b->parent->parent) {
+		sl_op *owner = b->parent->parent;
+		if (owner->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
+			sl_attr *a = sli_op_get(owner, SLS_manual_axes);
+			if (a && a->kind == SL_ATTR_MANUAL_AXES) {
+				*axes = a->u.axes.v;
+				*n = a->u.axes.n;
+				return true;
+			}
+		}
+		b = owner->parent;
+	}
+	return false;
+}
+
+int
+sli_check(sl_module *m, const sli_check_snap *before)
+{
+	sl_context *ctx = m->ctx;
+	valvec v = {0};
+	int bad = 0;
+
+	if (sl_module_verify(m)) {
+		sli_error(ctx, sli_loc_none(), "check: the solved module does not verify");
+		bad++;
+	}
+	collect(m, &v);
+	if (v.n != before->n) {
+		sli_error(ctx, sli_loc_none(), "check: the module changed shape "
+		          "(%zu values, %zu before)", v.n, before->n);
+		SL_VEC_FREE(v);
+		return bad + 1;
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		const sl_sharding *in = before->v[i];
+		const sl_sharding *out = sli_cost_value_sharding(v.v[i]);
+		sl_loc loc = v.v[i]->def ? v.v[i]->def->loc : v.v[i]->loc;
+		if (in && !out) {
+			sli_error(ctx, loc, "check: a user sharding was dropped");
+			bad++;
+			continue;
+		}
+		if (out) {
+			const sl_axis_ref *ma;
+			uint32_t mn;
+			if (under_manual(v.v[i], &ma, &mn))
+				for (uint32_t k = 0; k < mn; k++)
+					if (mentions(out, &ma[k])) {
+						sli_error(ctx, loc, "check: manual axis used inside "
+						          "its manual computation");
+						bad++;
+					}
+		}
+		if (!in)
+			continue;
+		if (in->rank != out->rank || in->mesh_name != out->mesh_name) {
+			sli_error(ctx, loc, "check: sharding changed mesh or rank");
+			bad++;
+			continue;
+		}
+		for (uint32_t d = 0; d < in->rank; d++) {
+			const sl_axis_list *a = &in->dims[d].axes, *b = &out->dims[d].axes;
+			bool ok = in->dims[d].open
+			          ? a->n <= b->n && sli_axis_list_equal(a->v, a->n, b->v, a->n)
+			          : sli_axis_list_equal(a->v, a->n, b->v, b->n);
+			if (!ok) {
+				sli_error(ctx, loc, "check: dimension %u of a user sharding "
+				          "%s", d, in->dims[d].open ? "lost its major axes"
+				                                    : "(closed) changed");
+				bad++;
+			}
+		}
+		for (uint32_t k = 0; k < in->replicated.n; k++)
+			if (mentions(out, &in->replicated.v[k])) {
+				sli_error(ctx, loc, "check: an explicitly replicated axis "
+				          "shards the value");
+				bad++;
+			}
+	}
+	SL_VEC_FREE(v);
+
+	/* sharding groups: one sharding per group id */
+	SL_VEC(struct { int64_t id; const sl_sharding *s; }) groups = {0};
+	for (sl_op *f = m->top && m->top->nregions ? m->top->regions[0].first->first : NULL;
+	     f; f = f->next) {
+		if (f->kind != SL_OP_FUNC || !f->nregions)
+			continue;
+		for (sl_block *b = f->regions[0].first; b; b = b->next)
+			for (sl_op *op = b->first; op; op = op->next) {
+				if (op->kind != SL_OP_SDY_SHARDING_GROUP || !op->noperands)
+					continue;
+				sl_attr *g = sli_op_get(op, SLS_group_id);
+				if (!g || g->kind != SL_ATTR_INT)
+					continue;
+				const sl_sharding *s = sli_cost_value_sharding(op->operands[0]);
+				size_t k;
+				for (k = 0; k < groups.n; k++)
+					if (groups.v[k].id == g->u.i.v)
+						break;
+				if (k == groups.n) {
+					SL_VEC_RESERVE(groups, groups.n + 1);
+					groups.v[groups.n].id = g->u.i.v;
+					groups.v[groups.n].s = s;
+					groups.n++;
+					continue;
+				}
+				const sl_sharding *t = groups.v[k].s;
+				bool eq = (!s && !t) || (s && t && same_dims(s, t));
+				if (!eq && (!s || !t)) {
+					/* no sharding reads as fully replicated */
+					const sl_sharding *x = s ? s : t;
+					eq = true;
+					for (uint32_t d = 0; d < x->rank; d++)
+						eq &= x->dims[d].axes.n == 0;
+				}
+				if (!eq) {
+					sli_error(ctx, op->loc, "check: sharding group %lld has "
+					          "members with different shardings",
+					          (long long)g->u.i.v);
+					bad++;
+				}
+			}
+	}
+	SL_VEC_FREE(groups);
+	return bad;
+}

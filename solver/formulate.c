@@ -1,0 +1,472 @@
+/*
+ * formulate.c - builds formulation F3 (shardlp-cost(7), FORMULATION).
+ *
+ * An edge joins a source (the tensor for an operand, the op for a result)
+ * to a target (the op, the tensor).  Every source option pays the full
+ * gather of each axis it uses; per axis a, agreement columns refund what
+ * the target's choice saves: alpha[a,d,k] (same dim d, bytes class k)
+ * refunds the all-to-all price, beta[a,k] (a used on both sides) the
+ * difference between gather and all-to-all.  Both are bounded by the sum
+ * of the source options in their class and, summed over k, by the sum of
+ * the target options using a (on d); at integral points they equal the
+ * indicator products, so the objective is the evaluator's exactly.
+ */
+#include "solver/formulate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef SL_VEC(uint32_t) u32vec;
+typedef SL_VEC(double) dvec;
+
+typedef struct side {
+	const sli_cost_asg *asg;	/* per option: dim per axis */
+	const double *bytes;		/* source only: bytes per device */
+	size_t n;
+	uint32_t col;
+} side;
+
+static void
+refund(sli_form *f, double coef, const side *src, const bool *in_src,
+       u32vec *tgt_members, u32vec *cols, dvec *vals)
+{
+	sli_lp *lp = &f->lp;
+	uint32_t c = sli_lp_col(lp, -coef, 0, 1, false);
+	cols->n = vals->n = 0;
+	SL_VEC_PUSH(*cols, c);
+	SL_VEC_PUSH(*vals, 1.0);
+	for (size_t i = 0; i < src->n; i++)
+		if (in_src[i]) {
+			SL_VEC_PUSH(*cols, src->col + (uint32_t)i);
+			SL_VEC_PUSH(*vals, -1.0);
+		}
+	uint32_t r = sli_lp_row_add(lp, cols->n, cols->v, vals->v, SLI_LP_LE, 0, NULL);
+	SL_VEC_PUSH(*tgt_members, (uint32_t)f->refunds.n);
+	SL_VEC_PUSH(f->refunds, c);
+	SL_VEC_PUSH(f->refund_rows, r);
+	SL_VEC_PUSH(f->refund_rows, UINT32_MAX);	/* set by target_row */
+}
+
+/* Closes a target row: sum of the refunds <= sum of the target options. */
+static void
+target_row(sli_form *f, const u32vec *members, const side *tgt, int axis, int dim,
+           u32vec *cols, dvec *vals)
+{
+	if (!members->n)
+		return;
+	cols->n = vals->n = 0;
+	for (size_t k = 0; k < members->n; k++) {
+		SL_VEC_PUSH(*cols, f->refunds.v[members->v[k]]);
+		SL_VEC_PUSH(*vals, 1.0);
+	}
+	for (size_t j = 0; j < tgt->n; j++) {
+		int d = tgt->asg[j].a[axis];
+		if (dim >= 0 ? d == dim : d >= 0) {
+			SL_VEC_PUSH(*cols, tgt->col + (uint32_t)j);
+			SL_VEC_PUSH(*vals, -1.0);
+		}
+	}
+	uint32_t r = sli_lp_row_add(&f->lp, cols->n, cols->v, vals->v, SLI_LP_LE, 0, NULL);
+	/* each member's second row is this one */
+	for (size_t k = 0; k < members->n; k++)
+		f->refund_rows.v[2 * members->v[k] + 1] = r;
+}
+
+static void
+add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
+{
+	const sli_cost_model *cm = f->cm;
+	sli_lp *lp = &f->lp;
+
+	if (tgt->n == 1 || src->n == 1) {
+		/* one side is fixed: the reshard folds into the other side */
+		for (size_t i = 0; i < src->n; i++)
+			for (size_t j = 0; j < tgt->n; j++) {
+				if (src->n > 1 && j > 0)
+					break;
+				double c = sli_cost_reshard(cm, &src->asg[i], src->bytes[i],
+				                            &tgt->asg[j]);
+				if (src->n > 1)
+					lp->obj.v[src->col + i] += c;
+				else
+					lp->obj.v[tgt->col + j] += c;
+			}
+		return;
+	}
+	for (size_t i = 0; i < src->n; i++)
+		for (uint32_t a = 0; a < cm->naxes; a++)
+			if (src->asg[i].a[a] >= 0)
+				lp->obj.v[src->col + i] += sli_cost_gather(cm, a, src->bytes[i]);
+
+	bool *in = sli_xcalloc(src->n + 1, 1);
+	bool *done = sli_xcalloc(src->n + 1, 1);
+	u32vec members = {0}, cols = {0};
+	dvec vals = {0};
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		/* alpha: same dim; d = -1 stands for beta: a on both sides */
+		for (int d = -1; d < (int)rank; d++) {
+			bool tgt_has = false;
+			for (size_t j = 0; j < tgt->n && !tgt_has; j++)
+				tgt_has = d >= 0 ? tgt->asg[j].a[a] == d : tgt->asg[j].a[a] >= 0;
+			if (!tgt_has)
+				continue;
+			members.n = 0;
+			memset(done, 0, src->n);
+			for (size_t i = 0; i < src->n; i++) {
+				int sd = src->asg[i].a[a];
+				if (done[i] || sd < 0 || (d >= 0 && sd != d))
+					continue;
+				double k = src->bytes[i];
+				for (size_t i2 = i; i2 < src->n; i2++) {
+					int sd2 = src->asg[i2].a[a];
+					in[i2] = !done[i2] && sd2 >= 0 && (d < 0 || sd2 == d) &&
+					         src->bytes[i2] == k;
+					if (in[i2])
+						done[i2] = true;
+				}
+				for (size_t i2 = 0; i2 < i; i2++)
+					in[i2] = false;
+				double A = sli_cost_all_to_all(cm, a, k);
+				double coef = d >= 0 ? A : sli_cost_gather(cm, a, k) - A;
+				if (coef > 0)
+					refund(f, coef, src, in, &members, &cols, &vals);
+			}
+			target_row(f, &members, tgt, (int)a, d, &cols, &vals);
+		}
+	}
+	free(in);
+	free(done);
+	SL_VEC_FREE(members);
+	SL_VEC_FREE(cols);
+	SL_VEC_FREE(vals);
+}
+
+/* {====================================================================
+ * Contradictions found before solving
+ * ===================================================================== */
+
+static uint32_t
+find(uint32_t *p, uint32_t x)
+{
+	while (p[x] != x)
+		x = p[x] = p[p[x]];
+	return x;
+}
+
+static uint64_t
+key(const sli_cost_asg *q, uint32_t naxes, uint32_t rank)
+{
+	uint64_t k = 0;
+	for (uint32_t a = naxes; a-- > 0;)
+		k = k * (rank + 1) + (uint64_t)(q->a[a] + 1);
+	return k;
+}
+
+static void
+note_pin(sl_context *ctx, const sli_cost_model *cm, uint32_t t)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	if (ct->pin.any)
+		sli_diag(ctx, SL_DIAG_NOTE, ct->pin.loc, "user %s here", ct->pin.what);
+}
+
+/* Tie components whose options do not intersect. */
+static int
+check_ties(sli_form *f)
+{
+	const sli_cost_model *cm = f->cm;
+	sl_context *ctx = cm->m->ctx;
+	size_t nt = cm->tensors.n;
+	int rc = 0;
+	if (!cm->ties.n)
+		return 0;
+	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
+	for (size_t t = 0; t < nt; t++)
+		p[t] = (uint32_t)t;
+	for (size_t i = 0; i < cm->ties.n; i++)
+		p[find(p, cm->ties.v[i].a)] = find(p, cm->ties.v[i].b);
+	unsigned char *seen = sli_xcalloc(nt + 1, 1);
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t root = find(p, (uint32_t)t);
+		if (seen[root])
+			continue;
+		seen[root] = 1;
+		/* options common to every member: count key hits */
+		const sli_form_var *rv = &f->t[root];
+		uint32_t rank = cm->tensors.v[root].rank;
+		size_t members = 0;
+		unsigned *hits = sli_xcalloc(rv->n + 1, sizeof *hits);
+		for (size_t u = 0; u < nt; u++) {
+			if (find(p, (uint32_t)u) != root)
+				continue;
+			members++;
+			const sli_form_var *uv = &f->t[u];
+			for (size_t k = 0, j = 0; k < rv->n && j < uv->n;) {
+				uint64_t a = key(&rv->opt[k], cm->naxes, rank);
+				uint64_t b = key(&uv->opt[j], cm->naxes, rank);
+				if (a == b)
+					hits[k]++, k++, j++;
+				else if (a < b)
+					k++;
+				else
+					j++;
+			}
+		}
+		bool any = false;
+		for (size_t k = 0; k < rv->n; k++)
+			any |= hits[k] == members;
+		free(hits);
+		if (any || members < 2)
+			continue;
+		rc = -1;
+		const sli_cost_tie *why = NULL;
+		for (size_t i = 0; i < cm->ties.n; i++)
+			if (find(p, cm->ties.v[i].a) == root)
+				why = &cm->ties.v[i];
+		sli_error(ctx, why ? why->loc : sli_loc_none(), "infeasible: values tied "
+		          "by %s cannot share one sharding under the user constraints",
+		          why ? why->why : "data flow");
+		for (size_t u = 0; u < nt; u++)
+			if (find(p, (uint32_t)u) == root)
+				note_pin(ctx, cm, (uint32_t)u);
+	}
+	free(seen);
+	free(p);
+	return rc;
+}
+
+/* }==================================================================== */
+
+int
+sli_form_build(sli_form *f, const sli_cost_model *cm)
+{
+	sl_context *ctx = cm->m->ctx;
+	sli_lp *lp = &f->lp;
+	size_t nt = cm->tensors.n, no = cm->ops.n;
+	int rc = 0;
+
+	memset(f, 0, sizeof *f);
+	f->cm = cm;
+	sli_lp_init(lp);
+	f->t = sli_xcalloc(nt + 1, sizeof *f->t);
+	f->o = sli_xcalloc(no + 1, sizeof *f->o);
+
+	/* tensors: one-hot over their shardings, paying memory */
+	double least = 0;
+	u32vec cols = {0};
+	dvec vals = {0};
+	for (size_t t = 0; t < nt; t++) {
+		sli_form_var *v = &f->t[t];
+		v->n = sli_cost_tensor_options(cm, (uint32_t)t, &v->opt);
+		v->col = (uint32_t)sli_lp_ncols(lp);
+		if (!v->n) {
+			const sli_cost_tensor *ct = &cm->tensors.v[t];
+			sli_error(ctx, ct->pin.any ? ct->pin.loc : ct->v->loc,
+			          "infeasible: the user sharding admits no valid sharding "
+			          "of this tensor (manual axes or divisibility)");
+			rc = -1;
+			continue;
+		}
+		double mn = INFINITY;
+		cols.n = vals.n = 0;
+		for (size_t k = 0; k < v->n; k++) {
+			double b = sli_cost_tensor_bytes(cm, (uint32_t)t, &v->opt[k]);
+			mn = fmin(mn, b);
+			uint32_t c = sli_lp_col(lp, sli_cost_memory(cm, b), 0, 1, true);
+			SL_VEC_PUSH(cols, c);
+			SL_VEC_PUSH(vals, 1.0);
+		}
+		least += mn;
+		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
+	}
+	if (rc)
+		goto out;
+	if (cm->params.memory_budget > 0 && least > cm->params.memory_budget) {
+		sli_error(ctx, sli_loc_none(), "infeasible: memory budget of %.0f bytes "
+		          "per device is below the least possible, %.0f bytes",
+		          cm->params.memory_budget, least);
+		rc = -1;
+		goto out;
+	}
+	if ((rc = check_ties(f)))
+		goto out;
+
+	/* ops: one-hot over factor assignments, paying compute and all-reduce */
+	for (size_t o = 0; o < no; o++) {
+		sli_form_var *v = &f->o[o];
+		v->n = sli_cost_op_options(cm, (uint32_t)o, &v->opt);
+		v->col = (uint32_t)sli_lp_ncols(lp);
+		cols.n = vals.n = 0;
+		for (size_t k = 0; k < v->n; k++) {
+			double c = sli_cost_op_self(cm, (uint32_t)o, &v->opt[k], NULL);
+			uint32_t col = sli_lp_col(lp, c, 0, 1, true);
+			SL_VEC_PUSH(cols, col);
+			SL_VEC_PUSH(vals, 1.0);
+		}
+		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
+	}
+
+	/* edges */
+	for (size_t o = 0; o < no; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		const sli_form_var *ov = &f->o[o];
+		sli_cost_asg *proj = sli_xcalloc(ov->n + 1, sizeof *proj);
+		double *pb = sli_xcalloc(ov->n + 1, sizeof *pb);
+		for (int res = 0; res < 2; res++) {
+			uint32_t n = res ? co->nresults : co->noperands;
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t t = res ? co->results[i] : co->operands[i];
+				if (t == UINT32_MAX)
+					continue;
+				const sli_form_var *tv = &f->t[t];
+				double *tb = sli_xcalloc(tv->n + 1, sizeof *tb);
+				for (size_t k = 0; k < tv->n; k++)
+					tb[k] = sli_cost_tensor_bytes(cm, t, &tv->opt[k]);
+				for (size_t k = 0; k < ov->n; k++) {
+					sli_cost_op_project(cm, (uint32_t)o, res, i, &ov->opt[k], &proj[k]);
+					pb[k] = sli_cost_tensor_bytes(cm, t, &proj[k]);
+				}
+				side ts = {tv->opt, tb, tv->n, tv->col};
+				side os = {proj, pb, ov->n, ov->col};
+				if (res)
+					add_edge(f, &os, &ts, cm->tensors.v[t].rank);
+				else
+					add_edge(f, &ts, &os, cm->tensors.v[t].rank);
+				free(tb);
+			}
+		}
+		free(proj);
+		free(pb);
+	}
+
+	/* ties: equal one-hot vectors */
+	for (size_t i = 0; i < cm->ties.n; i++) {
+		const sli_form_var *x = &f->t[cm->ties.v[i].a], *y = &f->t[cm->ties.v[i].b];
+		uint32_t rank = cm->tensors.v[cm->ties.v[i].a].rank;
+		size_t k = 0, j = 0;
+		while (k < x->n || j < y->n) {
+			uint64_t a = k < x->n ? key(&x->opt[k], cm->naxes, rank) : UINT64_MAX;
+			uint64_t b = j < y->n ? key(&y->opt[j], cm->naxes, rank) : UINT64_MAX;
+			uint32_t c[2];
+			double w[2] = {1, -1};
+			size_t nz = 0;
+			if (a <= b)
+				c[nz++] = x->col + (uint32_t)k++;
+			if (b <= a) {
+				if (!nz)
+					w[0] = -1;
+				c[nz++] = y->col + (uint32_t)j++;
+			}
+			sli_lp_row_add(lp, nz, c, w, SLI_LP_EQ, 0, NULL);
+		}
+	}
+
+	/* memory budget */
+	if (cm->params.memory_budget > 0) {
+		cols.n = vals.n = 0;
+		for (size_t t = 0; t < nt; t++)
+			for (size_t k = 0; k < f->t[t].n; k++) {
+				SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)k);
+				SL_VEC_PUSH(vals, sli_cost_tensor_bytes(cm, (uint32_t)t,
+				                                        &f->t[t].opt[k]));
+			}
+		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_LE,
+		               cm->params.memory_budget, "memory_budget");
+	}
+out:
+	SL_VEC_FREE(cols);
+	SL_VEC_FREE(vals);
+	return rc;
+}
+
+void
+sli_form_fini(sli_form *f)
+{
+	if (f->t)
+		for (size_t t = 0; t < f->cm->tensors.n; t++)
+			free(f->t[t].opt);
+	if (f->o)
+		for (size_t o = 0; o < f->cm->ops.n; o++)
+			free(f->o[o].opt);
+	free(f->t);
+	free(f->o);
+	SL_VEC_FREE(f->refunds);
+	SL_VEC_FREE(f->refund_rows);
+	sli_lp_fini(&f->lp);
+}
+
+static size_t
+argmax(const double *x, uint32_t col, size_t n)
+{
+	size_t best = 0;
+	for (size_t k = 1; k < n; k++)
+		if (x[col + k] > x[col + best])
+			best = k;
+	return best;
+}
+
+void
+sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q, sli_cost_asg *s)
+{
+	for (size_t t = 0; t < f->cm->tensors.n; t++)
+		if (f->t[t].n)
+			q[t] = f->t[t].opt[argmax(x, f->t[t].col, f->t[t].n)];
+	if (s)
+		for (size_t o = 0; o < f->cm->ops.n; o++)
+			if (f->o[o].n)
+				s[o] = f->o[o].opt[argmax(x, f->o[o].col, f->o[o].n)];
+}
+
+int
+sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x)
+{
+	const sli_cost_model *cm = f->cm;
+	const sli_lp *lp = &f->lp;
+	memset(x, 0, sli_lp_ncols(lp) * sizeof *x);
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		uint32_t rank = cm->tensors.v[t].rank;
+		uint64_t want = key(&q[t], cm->naxes, rank);
+		size_t k;
+		for (k = 0; k < f->t[t].n; k++)
+			if (key(&f->t[t].opt[k], cm->naxes, rank) == want)
+				break;
+		if (k == f->t[t].n)
+			return -1;
+		x[f->t[t].col + k] = 1;
+	}
+	sli_cost_asg *s = sli_xcalloc(cm->ops.n + 1, sizeof *s);
+	sli_cost_parts parts;
+	if (sli_cost_eval_asg(cm, q, &parts, s)) {
+		free(s);
+		return -1;
+	}
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		size_t k;
+		for (k = 0; k < f->o[o].n; k++)
+			if (!memcmp(&f->o[o].opt[k], &s[o], sizeof s[o]))
+				break;
+		if (k == f->o[o].n) {
+			free(s);
+			return -1;
+		}
+		x[f->o[o].col + k] = 1;
+	}
+	free(s);
+	/* refunds: as large as their two rows let them be */
+	double *act = sli_xcalloc(lp->rows.n + 1, sizeof *act);
+	for (size_t r = 0; r < lp->rows.n; r++)
+		for (size_t e = 0; e < lp->rows.v[r].n; e++)
+			act[r] += lp->val.v[lp->rows.v[r].first + e] *
+			          x[lp->idx.v[lp->rows.v[r].first + e]];
+	for (size_t i = 0; i < f->refunds.n; i++) {
+		uint32_t r1 = f->refund_rows.v[2 * i], r2 = f->refund_rows.v[2 * i + 1];
+		if (act[r1] <= -1 + 1e-9 && act[r2] <= -1 + 1e-9) {
+			x[f->refunds.v[i]] = 1;
+			act[r1] += 1;
+			act[r2] += 1;
+		}
+	}
+	free(act);
+	return 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * lp.h - a mixed-integer linear program as plain data, and the interface
+ * of a backend that solves or exports it.  Formulations (solver/formulate.c,
+ * later the IOPDDL strategy formulation) build an sli_lp; only a backend
+ * (solver/backend_glpk.c) knows a solver library.  Columns and rows are
+ * 0-based here; backends convert at their boundary.
+ * Ownership: an sli_lp owns its arrays (sli_lp_fini); names are copied.
+ */
+#ifndef SL_SOLVER_LP_H
+#define SL_SOLVER_LP_H
+
+#include "util.h"
+
+typedef enum sli_lp_sense { SLI_LP_LE, SLI_LP_GE, SLI_LP_EQ } sli_lp_sense;
+
+typedef struct sli_lp_row {
+	size_t first, n;	/* its entries in idx/val */
+	sli_lp_sense sense;
+	double rhs;
+	const char *name;	/* NULL, or a name kept in the lp (diagnostics) */
+} sli_lp_row;
+
+typedef struct sli_lp {
+	SL_VEC(double) obj, lb, ub;
+	SL_VEC(unsigned char) binary;
+	SL_VEC(sli_lp_row) rows;
+	SL_VEC(uint32_t) idx;
+	SL_VEC(double) val;
+	SL_VEC(char *) names;	/* row names owned here */
+	double obj_const;
+} sli_lp;
+
+void sli_lp_init(sli_lp *lp);
+void sli_lp_fini(sli_lp *lp);
+/* A new column; returns its index. */
+uint32_t sli_lp_col(sli_lp *lp, double obj, double lb, double ub, bool binary);
+/* A new row over n entries; returns its index.  name may be NULL. */
+uint32_t sli_lp_row_add(sli_lp *lp, size_t n, const uint32_t *idx,
+                        const double *val, sli_lp_sense sense, double rhs,
+                        const char *name);
+static inline size_t
+sli_lp_ncols(const sli_lp *lp)
+{
+	return lp->obj.n;
+}
+
+/* Our own statuses; every backend maps its own onto these. */
+typedef enum sli_lp_status {
+	SLI_LP_OPTIMAL,		/* proven optimal (to the relative gap asked) */
+	SLI_LP_FEASIBLE,	/* a solution, optimality not proven: see gap */
+	SLI_LP_INFEASIBLE,
+	SLI_LP_NO_SOLUTION,	/* time limit without any solution */
+	SLI_LP_ERROR		/* the solver failed */
+} sli_lp_status;
+
+const char *sli_lp_status_name(sli_lp_status s);
+
+typedef struct sli_lp_opts {
+	double time_limit;	/* seconds, <= 0: none */
+	double gap;		/* relative MIP gap, e.g. 1e-6 */
+	bool presolve;
+	bool verbose;		/* solver log on stderr */
+	const double *start;	/* an incumbent (integral, feasible) or NULL */
+} sli_lp_opts;
+
+typedef struct sli_lp_result {
+	sli_lp_status status;
+	double objective;	/* of the solution, obj_const included */
+	double bound;		/* proven lower bound */
+	double gap;		/* (objective - bound) / max(1e-9, |objective|) */
+	double seconds;
+	double *x;		/* column values (heap, caller frees) or NULL */
+	char message[256];	/* the backend's words on failure */
+} sli_lp_result;
+
+typedef enum sli_lp_format { SLI_LP_FORMAT_LP, SLI_LP_FORMAT_MPS } sli_lp_format;
+
+/* A solver behind the formulations: QBE's struct Target, for MILPs. */
+typedef struct sli_lp_backend {
+	const char *name;
+	int (*solve)(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r);
+	/* Writes the model; 0, or -1 with a message in err. */
+	int (*write)(const sli_lp *lp, sli_lp_format f, const char *path,
+	             char *err, size_t errlen);
+} sli_lp_backend;
+
+extern const sli_lp_backend sli_lp_glpk;
+
+#endif

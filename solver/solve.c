@@ -1,0 +1,292 @@
+/*
+ * solve.c - the optimal-sharding pipeline: cost model, formulation,
+ * backend, decoding into sdy shardings, checker, and the evaluator's
+ * score held against the ILP objective (they must agree to 1e-6).
+ */
+#include "solver/solve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/formulate.h"
+
+void
+sli_solve_opts_init(sli_solve_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	sli_cost_params_init(&o->cost);
+	o->lp.time_limit = 0;
+	o->lp.gap = 0;
+	o->lp.presolve = true;
+}
+
+/* {====================================================================
+ * Decoding: per-axis assignments back into sdy shardings
+ * ===================================================================== */
+
+static sl_sharding *
+new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
+             const sli_cost_asg *q)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	const sl_sharding *old = sli_cost_value_sharding(ct->v);
+	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
+	s->mesh_name = cm->mesh_name;
+	s->rank = ct->rank;
+	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, ct->rank + 1);
+	for (uint32_t d = 0; d < ct->rank; d++) {
+		sl_dim_sharding *ds = &s->dims[d];
+		uint32_t n = 0;
+		for (uint32_t a = 0; a < cm->naxes; a++)
+			n += q->a[a] == (int8_t)d;
+		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, n + 1);
+		for (uint32_t a = 0; a < cm->naxes; a++)
+			if (q->a[a] == (int8_t)d)
+				ds->axes.v[ds->axes.n++] = (sl_axis_ref){cm->axis_name[a], false, 0, 0};
+		ds->open = !(ct->pin.any && ct->pin.closed[d]);
+		ds->priority = SL_NO_PRIORITY;
+		if (old && old->rank == ct->rank) {
+			ds->priority = old->dims[d].priority;
+			if (ds->axes.n == 0 && !old->dims[d].open)
+				ds->open = false;
+		}
+	}
+	if (old) {
+		s->replicated = old->replicated;
+		s->unreduced = old->unreduced;
+		s->reduction = old->reduction;
+	}
+	return s;
+}
+
+static void
+set_arg_sharding(sl_module *m, sl_value *v, sl_sharding *s)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+	a->u.sharding = *s;
+	for (uint32_t i = 0; i < v->nattrs; i++)
+		if (v->attrs[i].name == SLS_sdy_sharding) {
+			v->attrs[i].attr = a;
+			return;
+		}
+	sl_named_attr *na = SL_NEWN(&m->arena, sl_named_attr, v->nattrs + 1);
+	if (v->nattrs)
+		memcpy(na, v->attrs, v->nattrs * sizeof *na);
+	na[v->nattrs].name = SLS_sdy_sharding;
+	na[v->nattrs].attr = a;
+	v->attrs = na;
+	v->nattrs++;
+	sli_sort_named(m->ctx, v->attrs, v->nattrs);
+}
+
+static bool
+annotatable(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+	case SL_OP_SDY_NAMED_COMPUTATION:
+		return false;	/* their shardings are their own, pinned */
+	default:
+		return !(sli_op_info[op->kind].traits & T_SDY) ||
+		       op->kind == SL_OP_SDY_PROPAGATION_BARRIER;
+	}
+}
+
+static void
+decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
+{
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		sl_value *v = cm->tensors.v[t].v;
+		if (!v->def) {
+			sl_op *owner = v->block && v->block->parent ? v->block->parent->parent : NULL;
+			if (owner && owner->kind == SL_OP_FUNC &&
+			    v->block == owner->regions[0].first && cm->tensors.v[t].rank > 0)
+				set_arg_sharding(m, v, new_sharding(m, cm, (uint32_t)t, &q[t]));
+			continue;
+		}
+		sl_op *op = v->def;
+		if (op->kind == SL_OP_SDY_SHARDING_CONSTRAINT || op->kind == SL_OP_SDY_RESHARD ||
+		    op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
+			/* open dimensions of these may grow: their sharding is the result's */
+			sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+			a->u.sharding = *new_sharding(m, cm, (uint32_t)t, &q[t]);
+			if (sli_op_prop(op, SLS_sharding))
+				sli_op_set_prop(m, op, SLS_sharding, a);
+			else
+				sli_op_set_attr(m, op, SLS_sharding, a);
+			continue;
+		}
+		if (v->index != 0 || !annotatable(op))
+			continue;
+		bool ok = op->nresults > 0;
+		bool any = false;
+		for (uint32_t i = 0; i < op->nresults && ok; i++) {
+			uint32_t u = sli_cost_tensor_of(cm, &op->results[i]);
+			ok = u != UINT32_MAX;
+			any |= ok && cm->tensors.v[u].rank > 0;
+		}
+		if (!ok || !any)
+			continue;
+		sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+		a->u.spv.n = op->nresults;
+		a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, op->nresults + 1);
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			uint32_t u = sli_cost_tensor_of(cm, &op->results[i]);
+			a->u.spv.v[i] = new_sharding(m, cm, u, &q[u]);
+		}
+		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	}
+}
+
+/* }==================================================================== */
+
+int
+sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
+{
+	sl_context *ctx = m->ctx;
+	const sli_lp_backend *be = o->backend ? o->backend : &sli_lp_glpk;
+	sli_cost_model cm;
+	sli_form f;
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	r->status = SLI_LP_ERROR;
+	r->bound = -INFINITY;
+	r->objective = INFINITY;
+	r->gap = INFINITY;
+	if (o->sub_axes)
+		sli_diag(ctx, SL_DIAG_WARNING, sli_loc_none(), "--sub-axes: sub-axes "
+		         "are not modelled yet; solving over full axes");
+	if (sli_cost_model_build(m, &o->cost, &cm))
+		return -1;
+	r->ntensors = cm.tensors.n;
+	r->nops = cm.ops.n;
+	if (sli_form_build(&f, &cm)) {
+		sli_form_fini(&f);
+		sli_cost_model_fini(&cm);
+		r->status = SLI_LP_INFEASIBLE;
+		return 1;
+	}
+	r->ncols = sli_lp_ncols(&f.lp);
+	r->nrows = f.lp.rows.n;
+	for (size_t j = 0; j < r->ncols; j++)
+		r->nbinaries += f.lp.binary.v[j];
+
+	char err[256];
+	if (o->write_lp && be->write(&f.lp, SLI_LP_FORMAT_LP, o->write_lp, err, sizeof err)) {
+		sli_error(ctx, sli_loc_none(), "%s", err);
+		rc = -1;
+		goto out;
+	}
+	if (o->write_mps && be->write(&f.lp, SLI_LP_FORMAT_MPS, o->write_mps, err, sizeof err)) {
+		sli_error(ctx, sli_loc_none(), "%s", err);
+		rc = -1;
+		goto out;
+	}
+	if (o->no_solve)
+		goto out;
+
+	/* the incumbent: another module's shardings of the same program */
+	double *start = NULL;
+	if (o->start) {
+		sli_cost_model sm;
+		sli_buf why;
+		sli_buf_init(&why);
+		if (sli_cost_model_build(o->start, &o->cost, &sm) == 0) {
+			if (sm.tensors.n == cm.tensors.n) {
+				sli_cost_asg *q = sli_xcalloc(sm.tensors.n + 1, sizeof *q);
+				start = sli_xcalloc(r->ncols + 1, sizeof *start);
+				if (sli_cost_read(&sm, q, &why) || sli_form_encode(&f, q, start)) {
+					snprintf(r->start_note, sizeof r->start_note, "%s",
+					         why.n ? sli_buf_cstr(&why)
+					               : "uses a sharding the model cannot express "
+					                 "(axis order, pins it breaks)");
+					free(start);
+					start = NULL;
+				}
+				free(q);
+			} else {
+				snprintf(r->start_note, sizeof r->start_note,
+				         "not the same program");
+			}
+			sli_cost_model_fini(&sm);
+		}
+		sli_buf_fini(&why);
+		r->start_used = start != NULL;
+	}
+	sli_lp_opts lo = o->lp;
+	lo.start = start;
+	sli_lp_result lr;
+	be->solve(&f.lp, &lo, &lr);
+	free(start);
+	r->status = lr.status;
+	r->seconds = lr.seconds;
+	r->bound = lr.bound;
+	switch (lr.status) {
+	case SLI_LP_INFEASIBLE:
+		sli_error(ctx, sli_loc_none(), "infeasible: the user constraints "
+		          "(shardings, groups, data flow, memory budget) admit no "
+		          "sharding together");
+		for (size_t t = 0; t < cm.tensors.n; t++)
+			if (cm.tensors.v[t].pin.any)
+				sli_diag(ctx, SL_DIAG_NOTE, cm.tensors.v[t].pin.loc,
+				         "user %s here", cm.tensors.v[t].pin.what);
+		if (cm.params.memory_budget > 0)
+			sli_diag(ctx, SL_DIAG_NOTE, sli_loc_none(),
+			         "memory budget of %.0f bytes per device",
+			         cm.params.memory_budget);
+		rc = 1;
+		goto out;
+	case SLI_LP_NO_SOLUTION:
+		sli_error(ctx, sli_loc_none(), "no solution within the time limit "
+		          "(%.1f s)", lr.seconds);
+		rc = 1;
+		goto out;
+	case SLI_LP_ERROR:
+		sli_error(ctx, sli_loc_none(), "solver failure: %s", lr.message);
+		rc = -1;
+		goto out;
+	default:
+		break;
+	}
+	r->objective = lr.objective;
+	r->gap = lr.gap;
+
+	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
+	sli_form_decode(&f, lr.x, q, NULL);
+	free(lr.x);
+	sli_check_snap snap;
+	sli_check_snapshot(m, &snap);
+	decode_into(m, &cm, q);
+	free(q);
+	if (sli_check(m, &snap)) {
+		sli_error(ctx, sli_loc_none(), "the solution fails the checker "
+		          "(a bug in shardlp)");
+		rc = -1;
+	}
+	sli_check_snap_free(&snap);
+
+	/* the evaluator re-reads the annotated module from scratch */
+	sli_buf why;
+	sli_buf_init(&why);
+	if (sli_cost_eval(m, &o->cost, &r->parts, &why)) {
+		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
+		          sli_buf_cstr(&why));
+		rc = -1;
+	} else if (fabs(r->parts.total - r->objective) >
+	           1e-6 * fmax(1, fabs(r->objective)) && r->status == SLI_LP_OPTIMAL) {
+		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g differs from "
+		          "the ILP objective %.9g (a bug in shardlp)",
+		          r->parts.total, r->objective);
+		rc = -1;
+	}
+	sli_buf_fini(&why);
+out:
+	sli_form_fini(&f);
+	sli_cost_model_fini(&cm);
+	return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * solve.h - optimal shardings of a module: build the cost model, the ILP
+ * (solver/formulate.c), solve it with a backend, decode the assignment
+ * into sdy shardings on the module, check the result (solver/check.c)
+ * and hold the evaluator's cost against the ILP objective.
+ * Ownership: results hold no pointers into the module; message is heap.
+ */
+#ifndef SL_SOLVER_SOLVE_H
+#define SL_SOLVER_SOLVE_H
+
+#include "cost/cost.h"
+#include "solver/lp.h"
+
+typedef struct sli_solve_opts {
+	sli_cost_params cost;
+	sli_lp_opts lp;
+	const sli_lp_backend *backend;	/* NULL: GLPK */
+	const char *write_lp, *write_mps;	/* export the model there */
+	bool sub_axes;		/* split axes into sub-axes (not modelled yet) */
+	bool no_solve;		/* export only */
+	/* an incumbent: the shardings of this module (same program), or NULL */
+	sl_module *start;
+} sli_solve_opts;
+
+void sli_solve_opts_init(sli_solve_opts *o);
+
+typedef struct sli_solve_result {
+	sli_lp_status status;
+	double objective, bound, gap, seconds;
+	sli_cost_parts parts;	/* the evaluator's score of the decoded module */
+	size_t ncols, nrows, nbinaries, ntensors, nops;
+	bool start_used;	/* the incumbent was a point of the model */
+	char start_note[256];	/* why it was not */
+} sli_solve_result;
+
+/*
+ * Solves m and, with a solution, writes its shardings onto m.  Returns 0
+ * with a solution (optimal or feasible), 1 when the problem is infeasible
+ * or no solution was found (diagnostics name the conflicting user
+ * constraints when they can), -1 on bad input or a solver error (with
+ * diagnostics).  The checker runs on every solution; a disagreement
+ * between the evaluator and the objective is an error.
+ */
+int sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r);
+
+/*
+ * The independent checker.  sli_check_snapshot records the sharding of
+ * every value of m (heap array, caller frees); after m was annotated,
+ * sli_check holds it against that record: the verifier passes, closed
+ * user dimensions and sharding constraints are unchanged, open ones only
+ * grew at the minor end, replicated axes stay off, sharding groups are
+ * equal and manual axes absent inside manual computations.  Reports each
+ * violation as an error and returns their count.
+ */
+typedef struct sli_check_snap {
+	const sl_sharding **v;
+	size_t n;
+} sli_check_snap;
+
+void sli_check_snapshot(sl_module *m, sli_check_snap *s);
+void sli_check_snap_free(sli_check_snap *s);
+int sli_check(sl_module *m, const sli_check_snap *before);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+ * cmd_compare.c - `shardlp compare`: the greedy propagation strategies and
+ * the ILP on the same input, scored by the one evaluator, side by side.
+ * Entry: cmd_compare(argc, argv), argv[0] = "compare".  A strategy whose
+ * pass is not in the pass table is reported as unavailable.
+ */
+#include "cli/cli_solve.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solver/solve.h"
+
+static const char usage_short[] =
+	"usage: shardlp compare [--csv] [--time-limit S] [cost options] FILE...\n";
+
+/* The greedy strategies, by their pass flag (src/passes). */
+static const struct {
+	const char *method, *pass;
+} greedy[] = {
+	{"basic", "sdy-basic-propagate"},
+	{"aggressive", "sdy-aggressive-propagate"},
+	{"op-priority", "sdy-op-priority-propagate"},
+	{"user-priority", "sdy-user-priority-propagate"},
+};
+#define NGREEDY (sizeof greedy / sizeof *greedy)
+
+typedef struct row {
+	const char *method;
+	const char *status;
+	sli_cost_parts parts;
+	double bound, gap, seconds;
+	bool scored;
+	long differ;		/* tensors whose sharding differs from the ILP's */
+	sl_module *m;
+} row;
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Per-tensor shardings of a module under the cost model, or NULL. */
+static sli_cost_asg *
+read_asg(sl_module *m, const sli_cost_params *p, size_t *n)
+{
+	sli_cost_model cm;
+	if (sli_cost_model_build(m, p, &cm))
+		return NULL;
+	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
+	if (sli_cost_read(&cm, q, NULL)) {
+		free(q);
+		q = NULL;
+	}
+	*n = cm.tensors.n;
+	sli_cost_model_fini(&cm);
+	return q;
+}
+
+static void
+put_num(double v, bool csv)
+{
+	if (isnan(v) || isinf(v))
+		fputs(csv ? "" : "           -", stdout);
+	else
+		printf(csv ? "%.9g" : " %11.4f", v);
+}
+
+static int
+compare_file(const char *path, const sli_solve_opts *base, bool csv)
+{
+	row rows[NGREEDY + 1];
+	int status = EXIT_OK;
+	memset(rows, 0, sizeof rows);
+
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	char *text = NULL;
+
+	/* greedy strategies first: the best becomes the ILP's incumbent */
+	sl_module *best = NULL;
+	double bestcost = INFINITY;
+	for (size_t g = 0; g < NGREEDY; g++) {
+		row *r = &rows[g + 1];
+		r->method = greedy[g].method;
+		r->bound = r->gap = NAN;
+		if (!sl_pass_exists(greedy[g].pass)) {
+			r->status = "unavailable";
+			continue;
+		}
+		free(text);
+		sl_module *m = cli_load(ctx, &sink, path, &text);
+		if (!m) {
+			status = EXIT_INPUT;
+			goto out;
+		}
+		char err[256];
+		double t0 = now();
+		int rc = sl_pass_run(m, greedy[g].pass, "", err, sizeof err);
+		r->seconds = now() - t0;
+		if (rc) {
+			r->status = "error";
+			sl_module_free(m);
+			continue;
+		}
+		r->status = "ok";
+		sli_buf why;
+		sli_buf_init(&why);
+		if (sli_cost_eval(m, &base->cost, &r->parts, &why) == 0)
+			r->scored = true;
+		else
+			r->status = "unscored";
+		sli_buf_fini(&why);
+		r->m = m;
+		if (r->scored && r->parts.total < bestcost) {
+			bestcost = r->parts.total;
+			best = m;
+		}
+	}
+
+	row *ilp = &rows[0];
+	ilp->method = "ilp";
+	free(text);
+	sl_module *m = cli_load(ctx, &sink, path, &text);
+	if (!m) {
+		status = EXIT_INPUT;
+		goto out;
+	}
+	sli_solve_opts so = *base;
+	so.start = best;
+	sli_solve_result sr;
+	int rc = sli_solve(m, &so, &sr);
+	ilp->m = m;
+	ilp->status = rc < 0 ? "error" : sli_lp_status_name(sr.status);
+	ilp->seconds = sr.seconds;
+	ilp->bound = sr.bound;
+	ilp->gap = sr.gap;
+	if (rc == 0) {
+		ilp->parts = sr.parts;
+		ilp->scored = true;
+	} else {
+		status = EXIT_SOLVER;
+	}
+	if (best && !sr.start_used && sr.start_note[0] && !csv)
+		printf("note: the best greedy result is not a point of the model: %s\n",
+		       sr.start_note);
+
+	size_t nq = 0, ng;
+	sli_cost_asg *qi = ilp->scored ? read_asg(m, &base->cost, &nq) : NULL;
+	for (size_t g = 1; g <= NGREEDY; g++) {
+		rows[g].differ = -1;
+		if (!qi || !rows[g].m)
+			continue;
+		sli_cost_asg *qg = read_asg(rows[g].m, &base->cost, &ng);
+		if (qg && ng == nq) {
+			rows[g].differ = 0;
+			for (size_t t = 0; t < nq; t++)
+				rows[g].differ += memcmp(&qi[t], &qg[t], sizeof *qi) != 0;
+		}
+		free(qg);
+	}
+	free(qi);
+
+	if (!csv) {
+		printf("%s\n  %-14s %-11s %11s %11s %11s %11s %11s %11s %8s %6s %s\n",
+		       path, "method", "status", "cost", "memory", "communic.",
+		       "compute", "bound", "gap", "seconds", "ratio", "differ");
+	}
+	for (size_t g = 0; g <= NGREEDY; g++) {
+		row *r = &rows[g];
+		double nan = NAN;
+		if (csv) {
+			printf("%s,%s,%s,", path, r->method, r->status);
+			put_num(r->scored ? r->parts.total : nan, true);
+			putchar(',');
+			put_num(r->scored ? r->parts.memory : nan, true);
+			putchar(',');
+			put_num(r->scored ? r->parts.communication : nan, true);
+			putchar(',');
+			put_num(r->scored ? r->parts.compute : nan, true);
+			putchar(',');
+			put_num(r->bound, true);
+			putchar(',');
+			put_num(r->gap, true);
+			putchar(',');
+			put_num(strcmp(r->status, "unavailable") ? r->seconds : nan, true);
+			putchar('\n');
+			continue;
+		}
+		printf("  %-14s %-11s", r->method, r->status);
+		put_num(r->scored ? r->parts.total : nan, false);
+		put_num(r->scored ? r->parts.memory : nan, false);
+		put_num(r->scored ? r->parts.communication : nan, false);
+		put_num(r->scored ? r->parts.compute : nan, false);
+		put_num(r->bound, false);
+		put_num(r->gap, false);
+		if (strcmp(r->status, "unavailable"))
+			printf(" %8.2f", r->seconds);
+		else
+			printf(" %8s", "-");
+		if (r->scored && ilp->scored && ilp->parts.total > 0)
+			printf(" %6.3f", r->parts.total / ilp->parts.total);
+		else
+			printf(" %6s", "-");
+		if (g > 0 && r->differ >= 0)
+			printf(" %ld", r->differ);
+		else
+			printf(" %s", "-");
+		putchar('\n');
+	}
+out:
+	for (size_t g = 0; g <= NGREEDY; g++)
+		sl_module_free(rows[g].m);
+	free(text);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	return status;
+}
+
+enum { OPT_CSV = 1000, OPT_TIME };
+
+int
+cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"csv", no_argument, NULL, OPT_CSV},
+		{"time-limit", required_argument, NULL, OPT_TIME},
+		CLI_COST_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	bool csv = false;
+	sli_solve_opts so;
+	cli_cost_opts co;
+	int c;
+
+	sli_solve_opts_init(&so);
+	cli_cost_opts_init(&co);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		int rc = cli_cost_option(&co, c, optarg);
+		if (rc < 0)
+			goto usage;
+		if (rc == 0)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(usage_short, stdout);
+			fputs("\nRuns the greedy propagation strategies (basic, aggressive,\n"
+			      "op-priority, user-priority) and the ILP on each FILE and prints\n"
+			      "their costs side by side: status, cost and its components,\n"
+			      "bound, gap, seconds, the ratio to the ILP's cost and how many\n"
+			      "tensors differ from the ILP's shardings.\n"
+			      "  --csv           one row per file and method, with the header\n"
+			      "                  file,method,status,cost,memory,communication,\n"
+			      "                  compute,bound,gap,seconds\n"
+			      "  --time-limit S  time limit of each ILP solve\n\n", stdout);
+			fputs(cli_cost_help, stdout);
+			cli_cost_opts_fini(&co);
+			return EXIT_OK;
+		case OPT_CSV:
+			csv = true;
+			break;
+		case OPT_TIME: {
+			char *end;
+			so.lp.time_limit = strtod(optarg, &end);
+			if (*end || end == optarg || so.lp.time_limit < 0) {
+				fprintf(stderr, "shardlp compare: invalid number '%s'\n", optarg);
+				goto usage;
+			}
+			break;
+		}
+		default:
+			goto usage;
+		}
+	}
+	if (optind >= argc)
+		goto usage;
+	so.cost = co.params;
+	if (csv)
+		puts("file,method,status,cost,memory,communication,compute,bound,gap,seconds");
+	int status = EXIT_OK;
+	for (int i = optind; i < argc; i++) {
+		int st = compare_file(argv[i], &so, csv);
+		if (st > status)
+			status = st;
+	}
+	cli_cost_opts_fini(&co);
+	return status;
+usage:
+	fputs(usage_short, stderr);
+	cli_cost_opts_fini(&co);
+	return EXIT_USAGE;
+}

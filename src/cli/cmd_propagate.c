@@ -1,0 +1,210 @@
+/*
+ * cmd_propagate.c - `shardlp propagate FILE [--strategy S] [options]`:
+ * parses and verifies FILE, runs one propagation pass (or, with
+ * --pipeline, the whole sdy-propagation-pipeline) and prints the annotated
+ * module to standard output or -o FILE.  Uses only the public API: the
+ * pass is run by its shardlp-opt name through sl_pass_run.
+ * Entry: cmd_propagate(argc, argv), argv[0] = "propagate", in cli.h.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_short[] =
+	"usage: shardlp propagate [--strategy basic|aggressive|op-priority|user-priority]\n"
+	"                         [--factor-propagation basic|aggressive|basic-then-aggressive]\n"
+	"                         [--conservative] [--keep-sharding-rules] [--no-op-priority]\n"
+	"                         [--debug-sharding-origins] [--debug-edge-sharding]\n"
+	"                         [--dump-dir DIR] [--pipeline] [-o FILE] FILE\n";
+
+static void
+usage_long(void)
+{
+	fputs(usage_short, stdout);
+	fputs("\n"
+	      "Parses and verifies FILE ('-' is standard input), propagates shardings\n"
+	      "as Shardy does and prints the annotated module.\n"
+	      "\n"
+	      "  --strategy S              the propagation pass: basic, aggressive,\n"
+	      "                            op-priority or user-priority (the default)\n"
+	      "  --factor-propagation F    basic, aggressive (default) or\n"
+	      "                            basic-then-aggressive (not with basic)\n"
+	      "  --conservative            conservative propagation\n"
+	      "  --keep-sharding-rules     keep the sdy.sharding_rule attributes\n"
+	      "  --no-op-priority          one run without op-priority levels\n"
+	      "  --debug-sharding-origins  add sdy.sharding_origins attributes\n"
+	      "  --debug-edge-sharding     add sdy.propagation_edges attributes\n"
+	      "  --dump-dir DIR            write module dumps into DIR\n"
+	      "  --pipeline                run the whole sdy-propagation-pipeline\n"
+	      "  -o FILE                   write the module to FILE\n"
+	      "  -h, --help                print this help\n", stdout);
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fputs("shardlp propagate: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fputs(usage_short, stderr);
+	return EXIT_USAGE;
+}
+
+static const char *const strategies[][2] = {
+	{"basic", "sdy-basic-propagate"},
+	{"aggressive", "sdy-aggressive-propagate"},
+	{"op-priority", "sdy-op-priority-propagate"},
+	{"user-priority", "sdy-user-priority-propagate"},
+};
+
+static void
+add_opt(char *buf, size_t n, const char *opt)
+{
+	size_t len = strlen(buf);
+	snprintf(buf + len, n - len, "%s%s", len ? " " : "", opt);
+}
+
+int
+cmd_propagate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"strategy", required_argument, NULL, 's'},
+		{"factor-propagation", required_argument, NULL, 'f'},
+		{"conservative", no_argument, NULL, 'c'},
+		{"keep-sharding-rules", no_argument, NULL, 'k'},
+		{"no-op-priority", no_argument, NULL, 'n'},
+		{"debug-sharding-origins", no_argument, NULL, 'O'},
+		{"debug-edge-sharding", no_argument, NULL, 'E'},
+		{"dump-dir", required_argument, NULL, 'd'},
+		{"pipeline", no_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *pass = "sdy-user-priority-propagate", *out = NULL, *factor = NULL;
+	bool pipeline = false;
+	char opts[1024] = "";
+	char tmp[600];
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': {
+			size_t i;
+			for (i = 0; i < sizeof strategies / sizeof *strategies; i++)
+				if (!strcmp(optarg, strategies[i][0]))
+					break;
+			if (i == sizeof strategies / sizeof *strategies)
+				return usage_error("unknown strategy '%s'", optarg);
+			pass = strategies[i][1];
+			break;
+		}
+		case 'f':
+			if (strcmp(optarg, "basic") && strcmp(optarg, "aggressive") &&
+			    strcmp(optarg, "basic-then-aggressive"))
+				return usage_error("unknown factor propagation '%s'", optarg);
+			factor = optarg;
+			break;
+		case 'c':
+			add_opt(opts, sizeof opts, "conservative-propagation=true");
+			break;
+		case 'k':
+			add_opt(opts, sizeof opts, "keep-sharding-rules=true");
+			break;
+		case 'n':
+			add_opt(opts, sizeof opts, "run-op-priority-propagation=false");
+			break;
+		case 'O':
+			add_opt(opts, sizeof opts, "debug-sharding-origins=true");
+			break;
+		case 'E':
+			add_opt(opts, sizeof opts, "debug-propagation-edge-sharding=true");
+			break;
+		case 'd':
+			if (strchr(optarg, ' ') || strchr(optarg, ',') || strlen(optarg) > 500)
+				return usage_error("unsupported dump directory '%s'", optarg);
+			snprintf(tmp, sizeof tmp, "module-dump-directory=%s", optarg);
+			add_opt(opts, sizeof opts, tmp);
+			break;
+		case 'p':
+			pipeline = true;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			usage_long();
+			return EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("%s", "missing FILE");
+	if (optind + 1 < argc)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	if (factor) {
+		if (!strcmp(pass, "sdy-basic-propagate"))
+			return usage_error("%s", "--factor-propagation needs a strategy other than basic");
+		snprintf(tmp, sizeof tmp, "propagation-strategy=%s", factor);
+		add_opt(opts, sizeof opts, tmp);
+	}
+	if (!strcmp(pass, "sdy-basic-propagate") || !strcmp(pass, "sdy-aggressive-propagate")) {
+		if (strstr(opts, "run-op-priority-propagation"))
+			return usage_error("%s", "--no-op-priority needs op-priority or user-priority");
+	}
+	if (pipeline) {
+		if (opts[0] || factor || strcmp(pass, "sdy-user-priority-propagate"))
+			return usage_error("%s", "--pipeline takes no other propagation option");
+		pass = "sdy-propagation-pipeline";
+	}
+
+	const char *path = argv[optind];
+	size_t len;
+	char *text = cli_read("shardlp", path, &len);
+	if (!text)
+		return EXIT_INPUT;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	cli_sink_set_source(&sink, name, text, len);
+	int status = EXIT_OK;
+	sl_module *m = sl_module_parse(ctx, name, text, len);
+	if (!m || sl_module_verify(m)) {
+		status = EXIT_INPUT;
+	} else {
+		char err[256];
+		int rc = sl_pass_run(m, pass, opts, err, sizeof err);
+		if (rc == -2) {
+			fprintf(stderr, "shardlp propagate: %s\n", err);
+			status = EXIT_USAGE;
+		} else if (rc || sl_module_verify(m)) {
+			status = EXIT_INPUT;
+		} else {
+			FILE *f = out ? fopen(out, "w") : stdout;
+			if (!f) {
+				fprintf(stderr, "shardlp: cannot open '%s' for writing\n", out);
+				status = EXIT_INPUT;
+			} else {
+				sl_print_opts po = {false, false};
+				if (sl_module_print(m, f, &po) || fflush(f) || ferror(f)) {
+					fputs("shardlp: write error\n", stderr);
+					status = EXIT_INPUT;
+				}
+				if (out)
+					fclose(f);
+			}
+		}
+	}
+	sl_module_free(m);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	free(text);
+	return status;
+}

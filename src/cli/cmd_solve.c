@@ -1,0 +1,311 @@
+/*
+ * cmd_solve.c - `shardlp solve`: optimal shardings by the ILP of
+ * shardlp-cost(7), written onto the module as propagation would.
+ * Entry: cmd_solve(argc, argv), argv[0] = "solve".  Also the cost-model
+ * options and the loader that `shardlp compare` shares (cli.h).
+ */
+#include "cli/cli_solve.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/xml_report.h"
+#include "solver/solve.h"
+
+static const char usage_short[] =
+	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
+	"                     [--write-lp F] [--write-mps F] [--sub-axes] [cost options] FILE\n";
+
+const char cli_cost_help[] =
+	"cost options (shardlp-cost(7)):\n"
+	"  --memory-weight W     cost per MB of per-device memory (default 0.1)\n"
+	"  --comm-weight W       cost per MB communicated per device (default 1)\n"
+	"  --compute-weight W    cost per Mflop per device (default 0.015625)\n"
+	"  --axis NAME=BW[:LAT]  relative bandwidth and latency of mesh axis NAME\n"
+	"  --memory-budget B     at most B bytes per device (suffixes k, M, G)\n"
+	"  --conservative        forbid non-divisible shardings\n";
+
+static bool
+parse_double(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s)
+		return false;
+	switch (*end) {
+	case 'k': v *= 1e3; end++; break;
+	case 'M': v *= 1e6; end++; break;
+	case 'G': v *= 1e9; end++; break;
+	default: break;
+	}
+	if (*end || isnan(v) || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+int
+cli_cost_option(cli_cost_opts *co, int c, const char *arg)
+{
+	sli_cost_params *p = &co->params;
+	double v;
+	switch (c) {
+	case CLI_OPT_MEMORY_WEIGHT:
+	case CLI_OPT_COMM_WEIGHT:
+	case CLI_OPT_COMPUTE_WEIGHT:
+	case CLI_OPT_MEMORY_BUDGET:
+		if (!parse_double(arg, &v)) {
+			fprintf(stderr, "shardlp: invalid number '%s'\n", arg);
+			return -1;
+		}
+		if (c == CLI_OPT_MEMORY_WEIGHT)
+			p->memory_weight = v;
+		else if (c == CLI_OPT_COMM_WEIGHT)
+			p->comm_weight = v;
+		else if (c == CLI_OPT_COMPUTE_WEIGHT)
+			p->compute_weight = v;
+		else
+			p->memory_budget = v;
+		return 0;
+	case CLI_OPT_CONSERVATIVE:
+		p->conservative = true;
+		return 0;
+	case CLI_OPT_AXIS: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg || co->naxes == SLI_COST_MAX_AXES) {
+			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY], "
+			        "got '%s'\n", arg);
+			return -1;
+		}
+		sli_cost_axis *a = &co->axes[co->naxes];
+		char *bw = sli_xstrdup(eq + 1), *colon = strchr(bw, ':');
+		double lat = 0;
+		if (colon)
+			*colon = 0;
+		bool ok = parse_double(bw, &v) && v > 0 &&
+		          (!colon || parse_double(colon + 1, &lat));
+		free(bw);
+		if (!ok) {
+			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY], "
+			        "got '%s'\n", arg);
+			return -1;
+		}
+		co->names[co->naxes] = sli_xstrndup(arg, (size_t)(eq - arg));
+		a->name = co->names[co->naxes];
+		a->bandwidth = v;
+		a->latency = lat;
+		co->naxes++;
+		p->axes = co->axes;
+		p->naxes = co->naxes;
+		return 0;
+	}
+	default:
+		return 1;
+	}
+}
+
+void
+cli_cost_opts_init(cli_cost_opts *co)
+{
+	memset(co, 0, sizeof *co);
+	sli_cost_params_init(&co->params);
+}
+
+void
+cli_cost_opts_fini(cli_cost_opts *co)
+{
+	for (uint32_t i = 0; i < co->naxes; i++)
+		free(co->names[i]);
+}
+
+/* True when text holds nothing but white space and // comments. */
+static bool
+blank(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			return false;
+		}
+	}
+	return true;
+}
+
+sl_module *
+cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
+{
+	size_t len;
+	*text = cli_read("shardlp", path, &len);
+	if (!*text)
+		return NULL;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	cli_sink_set_source(sink, name, *text, len);
+	if (blank(*text, len)) {
+		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", name);
+		return NULL;
+	}
+	sl_module *m = sl_module_parse(ctx, name, *text, len);
+	if (m && sl_module_verify(m)) {
+		sl_module_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+enum { OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_SUB, OPT_VERBOSE };
+
+int
+cmd_solve(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"output", required_argument, NULL, 'o'},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"time-limit", required_argument, NULL, OPT_TIME},
+		{"gap", required_argument, NULL, OPT_GAP},
+		{"write-lp", required_argument, NULL, OPT_LP},
+		{"write-mps", required_argument, NULL, OPT_MPS},
+		{"sub-axes", no_argument, NULL, OPT_SUB},
+		{"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"quiet", no_argument, NULL, 'q'},
+		CLI_COST_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	const char *output = NULL;
+	bool xml = false, quiet = false;
+	sli_solve_opts so;
+	cli_cost_opts co;
+	int c;
+
+	sli_solve_opts_init(&so);
+	cli_cost_opts_init(&co);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
+		int rc = cli_cost_option(&co, c, optarg);
+		if (rc < 0)
+			goto usage;
+		if (rc == 0)
+			continue;
+		switch (c) {
+		case 'h':
+			fputs(usage_short, stdout);
+			fputs("\nFinds shardings of minimum cost for FILE by integer linear\n"
+			      "programming (GLPK) and prints the module annotated with them.\n"
+			      "  -o, --output FILE    write to FILE instead of standard output\n"
+			      "  --format mlir|xml    output format (default mlir)\n"
+			      "  --time-limit S       stop after S seconds (best solution kept)\n"
+			      "  --gap G              stop at relative optimality gap G\n"
+			      "  --write-lp F         write the model in CPLEX LP format to F\n"
+			      "  --write-mps F        write the model in free MPS format to F\n"
+			      "  --sub-axes           allow sub-axes (not modelled yet)\n"
+			      "  --verbose            show the solver log\n"
+			      "  -q, --quiet          no summary on standard error\n\n", stdout);
+			fputs(cli_cost_help, stdout);
+			cli_cost_opts_fini(&co);
+			return EXIT_OK;
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "xml"))
+				xml = true;
+			else if (strcmp(optarg, "mlir")) {
+				fprintf(stderr, "shardlp solve: unknown format '%s'\n", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_TIME:
+		case OPT_GAP: {
+			double v;
+			if (!parse_double(optarg, &v)) {
+				fprintf(stderr, "shardlp solve: invalid number '%s'\n", optarg);
+				goto usage;
+			}
+			if (c == OPT_TIME)
+				so.lp.time_limit = v;
+			else
+				so.lp.gap = v;
+			break;
+		}
+		case OPT_LP:
+			so.write_lp = optarg;
+			break;
+		case OPT_MPS:
+			so.write_mps = optarg;
+			break;
+		case OPT_SUB:
+			so.sub_axes = true;
+			break;
+		case OPT_VERBOSE:
+			so.lp.verbose = true;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind + 1 != argc)
+		goto usage;
+	so.cost = co.params;
+
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	char *text;
+	int status = EXIT_OK;
+	sli_solve_result r;
+	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
+	if (!m) {
+		status = EXIT_INPUT;
+		goto out;
+	}
+	int rc = sli_solve(m, &so, &r);
+	if (rc < 0) {
+		status = r.status == SLI_LP_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
+		goto out;
+	}
+	if (rc > 0) {
+		status = EXIT_SOLVER;
+		goto out;
+	}
+	if (!quiet)
+		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
+		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
+		        "%zu rows\n", argv[optind], sli_lp_status_name(r.status),
+		        r.parts.total, r.parts.memory, r.parts.communication,
+		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
+	FILE *out = output ? fopen(output, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "shardlp: cannot open '%s' for writing\n", output);
+		status = EXIT_INPUT;
+		goto out;
+	}
+	int wr = xml ? sli_xml_solve_report(out, argv[optind], m, &r, &so.cost)
+	             : sl_module_print(m, out, NULL);
+	if (wr) {
+		fputs("shardlp: write error\n", stderr);
+		status = EXIT_INPUT;
+	}
+	if (out != stdout)
+		fclose(out);
+out:
+	sl_module_free(m);
+	free(text);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	cli_cost_opts_fini(&co);
+	return status;
+usage:
+	fputs(usage_short, stderr);
+	cli_cost_opts_fini(&co);
+	return EXIT_USAGE;
+}

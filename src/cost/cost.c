@@ -1,0 +1,1122 @@
+/*
+ * cost.c - the cost model of a module and its one evaluator
+ * (shardlp-cost(7)).  Invariant: every cost the ILP pays is a sum of the
+ * pieces computed here (tensor memory, op compute and all-reduce, per-axis
+ * reshards), so the evaluator and the ILP objective agree on every
+ * integral assignment.
+ */
+#include "cost/cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/axis.h"
+
+#define MB 1e6
+#define MAX_RANK 16
+#define NO_TENSOR UINT32_MAX
+
+/* {====================================================================
+ * Value -> tensor index (open addressing on the pointer)
+ * ===================================================================== */
+
+typedef struct vslot {
+	const sl_value *v;
+	uint32_t t;
+} vslot;
+
+typedef struct vmap {
+	vslot *s;
+	size_t cap, n;
+} vmap;
+
+static size_t
+vhash(const sl_value *v, size_t cap)
+{
+	uintptr_t x = (uintptr_t)v;
+	x ^= x >> 17;
+	x *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+static void
+vmap_put(vmap *m, const sl_value *v, uint32_t t)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		vmap old = *m;
+		m->cap = old.cap ? 2 * old.cap : 64;
+		m->s = sli_xcalloc(m->cap, sizeof *m->s);
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.s[i].v)
+				vmap_put(m, old.s[i].v, old.s[i].t);
+		free(old.s);
+	}
+	size_t i = vhash(v, m->cap);
+	while (m->s[i].v && m->s[i].v != v)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->s[i].v)
+		m->n++;
+	m->s[i].v = v;
+	m->s[i].t = t;
+}
+
+uint32_t
+sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v)
+{
+	const vmap *m = cm->vmap;
+	if (!m || !m->cap)
+		return NO_TENSOR;
+	size_t i = vhash(v, m->cap);
+	while (m->s[i].v) {
+		if (m->s[i].v == v)
+			return m->s[i].t;
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NO_TENSOR;
+}
+
+/* }==================================================================== */
+
+void
+sli_cost_params_init(sli_cost_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->memory_weight = 0.1;
+	p->comm_weight = 1.0;
+	p->compute_weight = 1.0 / 64;
+}
+
+/* {====================================================================
+ * Shardings as written in the module
+ * ===================================================================== */
+
+static const sl_sharding *
+as_sharding(const sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
+}
+
+static const sl_sharding *
+spv_at(const sl_attr *a, uint32_t i)
+{
+	if (!a)
+		return NULL;
+	if (a->kind == SL_ATTR_SHARDING_PER_VALUE)
+		return i < a->u.spv.n ? a->u.spv.v[i] : NULL;
+	return i == 0 ? as_sharding(a) : NULL;
+}
+
+static sl_op *
+arg_owner(const sl_value *v)
+{
+	if (v->def || !v->block || !v->block->parent)
+		return NULL;
+	return v->block->parent->parent;
+}
+
+const sl_sharding *
+sli_cost_value_sharding(const sl_value *v)
+{
+	sl_op *op = v->def;
+
+	if (!op) {
+		sl_op *owner = arg_owner(v);
+		if (!owner)
+			return NULL;
+		if (owner->kind == SL_OP_FUNC) {
+			if (v->block != owner->regions[0].first)
+				return NULL;
+			return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+		}
+		if (owner->kind == SL_OP_SDY_NAMED_COMPUTATION)
+			return spv_at(sli_op_get(owner, SLS_in_shardings), v->index);
+		return spv_at(sli_op_get(owner, SLS_sdy_sharding), v->index);
+	}
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		return as_sharding(sli_op_get(op, SLS_sharding));
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+	case SL_OP_SDY_NAMED_COMPUTATION:
+		return spv_at(sli_op_get(op, SLS_out_shardings), v->index);
+	default:
+		return spv_at(sli_op_get(op, SLS_sdy_sharding), v->index);
+	}
+}
+
+static int
+axis_index(const sli_cost_model *cm, sl_sym name)
+{
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (cm->axis_name[a] == name)
+			return (int)a;
+	return -1;
+}
+
+/*
+ * Converts a sharding into per-axis form (q) and per-dim ordered axis
+ * lists (pin); false when it is outside the model: another mesh, a
+ * sub-axis, an unknown axis or a rank mismatch.
+ */
+static bool
+from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
+              sli_cost_asg *q, sli_cost_pin *pin)
+{
+	for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+		q->a[a] = SLI_COST_NONE;
+	if (s->mesh || s->mesh_name != cm->mesh_name || s->rank != rank)
+		return false;
+	if (pin) {
+		memset(pin, 0, sizeof *pin);
+		memset(pin->axes, -1, sizeof pin->axes);
+		pin->any = true;
+		pin->loc = s->loc;
+	}
+	for (uint32_t d = 0; d < rank; d++) {
+		const sl_dim_sharding *ds = &s->dims[d];
+		if (ds->axes.n > SLI_COST_MAX_AXES)
+			return false;
+		for (uint32_t k = 0; k < ds->axes.n; k++) {
+			const sl_axis_ref *r = &ds->axes.v[k];
+			int a = axis_index(cm, r->name);
+			if (a < 0 || r->sub || q->a[a] != SLI_COST_NONE)
+				return false;
+			q->a[a] = (int8_t)d;
+			if (pin)
+				pin->axes[d][k] = (int8_t)a;
+		}
+		if (pin)
+			pin->closed[d] = !ds->open;
+	}
+	for (uint32_t k = 0; k < s->replicated.n; k++) {
+		int a = axis_index(cm, s->replicated.v[k].name);
+		if (a < 0 || s->replicated.v[k].sub)
+			return false;
+		if (pin)
+			pin->replicated |= 1u << a;
+	}
+	return true;
+}
+
+/*
+ * A block argument that carries no sharding of its own (while and case
+ * bodies, manual computations) has the sharding of its data-flow owner.
+ */
+static bool
+derived(const sli_cost_model *cm, uint32_t t)
+{
+	const sl_value *v = cm->tensors.v[t].v;
+	sl_op *owner = arg_owner(v);
+	return owner && owner->kind != SL_OP_FUNC && !sli_cost_value_sharding(v);
+}
+
+int
+sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why)
+{
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		const sli_cost_tensor *ct = &cm->tensors.v[t];
+		const sl_sharding *s = sli_cost_value_sharding(ct->v);
+		if (!s && ct->fixed) {
+			q[t] = *ct->fixed;
+			continue;
+		}
+		if (!s) {
+			memset(q[t].a, SLI_COST_NONE, sizeof q[t].a);
+			continue;
+		}
+		if (!from_sharding(cm, s, ct->rank, &q[t], NULL)) {
+			if (why)
+				sli_buf_printf(why, "%u:%u: sharding outside the cost model "
+				               "(sub-axis, other mesh or rank mismatch)",
+				               s->loc.line, s->loc.col);
+			return -1;
+		}
+	}
+	for (int pass = 0; pass < 4; pass++)
+		for (size_t i = 0; i < cm->ties.n; i++) {
+			uint32_t a = cm->ties.v[i].a, b = cm->ties.v[i].b;
+			if (derived(cm, a) && !derived(cm, b))
+				q[a] = q[b];
+			else if (derived(cm, b) && !derived(cm, a))
+				q[b] = q[a];
+		}
+	return 0;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Pieces of the cost
+ * ===================================================================== */
+
+/* Product of the sizes of the axes of q on dim d. */
+static int64_t
+dim_shards(const sli_cost_model *cm, const sli_cost_asg *q, uint32_t d)
+{
+	int64_t n = 1;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (q->a[a] == (int8_t)d)
+			n *= cm->axis_size[a];
+	return n;
+}
+
+double
+sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	double e = ct->elem_bytes;
+	for (uint32_t d = 0; d < ct->rank; d++) {
+		int64_t n = dim_shards(cm, q, d);
+		e *= (double)((ct->dims[d] + n - 1) / n);
+	}
+	return e;
+}
+
+double
+sli_cost_memory(const sli_cost_model *cm, double bytes)
+{
+	return cm->params.memory_weight * bytes / MB;
+}
+
+double
+sli_cost_gather(const sli_cost_model *cm, uint32_t a, double bytes)
+{
+	double n = (double)cm->axis_size[a];
+	return cm->params.comm_weight *
+	       (bytes / MB * (n - 1) / cm->axis_bw[a] + cm->axis_lat[a]);
+}
+
+double
+sli_cost_all_to_all(const sli_cost_model *cm, uint32_t a, double bytes)
+{
+	double n = (double)cm->axis_size[a];
+	return cm->params.comm_weight *
+	       (bytes / MB * (n - 1) / n / cm->axis_bw[a] + cm->axis_lat[a]);
+}
+
+double
+sli_cost_all_reduce(const sli_cost_model *cm, uint32_t a, double bytes)
+{
+	double n = (double)cm->axis_size[a];
+	return cm->params.comm_weight *
+	       (2 * bytes / MB * (n - 1) / n / cm->axis_bw[a] + cm->axis_lat[a]);
+}
+
+double
+sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
+                 double bytes, const sli_cost_asg *to)
+{
+	double c = 0;
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		if (from->a[a] < 0 || to->a[a] == from->a[a])
+			continue;
+		c += to->a[a] < 0 ? sli_cost_gather(cm, a, bytes)
+		                  : sli_cost_all_to_all(cm, a, bytes);
+	}
+	return c;
+}
+
+bool
+sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	const sli_cost_pin *pin = &ct->pin;
+
+	if (ct->fixed)
+		return !memcmp(ct->fixed->a, q->a, cm->naxes);
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		if (q->a[a] < 0)
+			continue;
+		if ((uint32_t)q->a[a] >= ct->rank || (ct->forbidden >> a & 1) ||
+		    (pin->replicated >> a & 1))
+			return false;
+	}
+	for (uint32_t d = 0; d < ct->rank; d++) {
+		int64_t n = dim_shards(cm, q, d);
+		if (n > 1 && (cm->params.conservative ? ct->dims[d] % n != 0
+		                                      : n > ct->dims[d]))
+			return false;
+		if (!pin->any)
+			continue;
+		/* the axes on d in mesh order start with the user's (all of them
+		 * when closed) */
+		uint32_t k = 0, a;
+		for (a = 0; a < cm->naxes; a++) {
+			if (q->a[a] != (int8_t)d)
+				continue;
+			if (k < SLI_COST_MAX_AXES && pin->axes[d][k] >= 0) {
+				if (pin->axes[d][k] != (int8_t)a)
+					return false;
+				k++;
+			} else if (pin->closed[d]) {
+				return false;
+			}
+		}
+		if (k < SLI_COST_MAX_AXES && pin->axes[d][k] >= 0)
+			return false;
+	}
+	return true;
+}
+
+/* Product of the sizes of the axes s puts on factor f. */
+static int64_t
+factor_shards(const sli_cost_model *cm, const sli_cost_asg *s, uint32_t f)
+{
+	int64_t n = 1;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (s->a[a] == (int8_t)f)
+			n *= cm->axis_size[a];
+	return n;
+}
+
+/*
+ * Where factor f lands in a tensor mapping under s: its dim, or -1 when
+ * the tensor lacks it or cannot express it (an earlier factor of the same
+ * dim is not fully sharded).
+ */
+static int
+factor_dim(const sli_cost_model *cm, const sl_rule *r, const sl_tensor_mapping *tm,
+           const sli_cost_asg *s, uint32_t f)
+{
+	for (uint32_t d = 0; d < tm->rank; d++) {
+		const sl_dim_mapping *dm = &tm->dims[d];
+		for (uint32_t k = 0; k < dm->n; k++) {
+			if (dm->factors[k] != f)
+				continue;
+			for (uint32_t j = 0; j < k; j++) {
+				uint32_t g = dm->factors[j];
+				if (factor_shards(cm, s, g) != r->factor_sizes[g])
+					return -1;
+			}
+			return (int)d;
+		}
+	}
+	return -1;
+}
+
+static const sl_tensor_mapping *
+mapping_of(const sli_cost_op *co, bool result, uint32_t i)
+{
+	if (co->kind == SLI_COST_OPAQUE)
+		return NULL;
+	if (result)
+		return i < co->rule.nresults ? &co->rule.results[i] : NULL;
+	return i < co->rule.noperands ? &co->rule.operands[i] : NULL;
+}
+
+bool
+sli_cost_op_allows(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	const sl_rule *r = &co->rule;
+	uint32_t nf = co->kind == SLI_COST_OPAQUE ? 0 : r->nfactors;
+
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		int f = s->a[a];
+		if (f < 0)
+			continue;
+		if ((uint32_t)f >= nf || (co->forbidden >> a & 1))
+			return false;
+		sli_factor_kind k = sli_rule_factor_kind(r, (uint32_t)f);
+		if (k == SLI_FACTOR_NEED_REPLICATION || k == SLI_FACTOR_PERMUTATION ||
+		    sli_rule_factor_blocked(r, (uint32_t)f))
+			return false;
+	}
+	for (uint32_t f = 0; f < nf; f++) {
+		int64_t n = factor_shards(cm, s, f);
+		if (n > 1 && (cm->params.conservative ? r->factor_sizes[f] % n != 0
+		                                      : n > r->factor_sizes[f]))
+			return false;
+	}
+	/* every sharded factor a result has must be expressible there */
+	for (uint32_t i = 0; i < co->nresults; i++) {
+		const sl_tensor_mapping *tm = mapping_of(co, true, i);
+		if (!tm)
+			continue;
+		for (uint32_t a = 0; a < cm->naxes; a++) {
+			if (s->a[a] < 0)
+				continue;
+			uint32_t f = (uint32_t)s->a[a];
+			bool has = false;
+			for (uint32_t d = 0; d < tm->rank && !has; d++)
+				for (uint32_t k = 0; k < tm->dims[d].n; k++)
+					if (tm->dims[d].factors[k] == f)
+						has = true;
+			if (has && factor_dim(cm, r, tm, s, f) < 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+void
+sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
+                    uint32_t i, const sli_cost_asg *s, sli_cost_asg *out)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+
+	memset(out->a, SLI_COST_NONE, sizeof out->a);
+	if (!result && co->req) {
+		*out = co->req[i];
+		return;
+	}
+	const sl_tensor_mapping *tm = mapping_of(co, result, i);
+	if (!tm)
+		return;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (s->a[a] >= 0)
+			out->a[a] = (int8_t)factor_dim(cm, &co->rule, tm, s,
+			                               (uint32_t)s->a[a]);
+}
+
+double
+sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
+                 double *compute)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	double c = 0, flops = 0;
+
+	if (co->kind != SLI_COST_OPAQUE && co->flop_weight > 0) {
+		flops = co->flop_weight;
+		for (uint32_t f = 0; f < co->rule.nfactors; f++) {
+			int64_t n = factor_shards(cm, s, f);
+			flops *= (double)((co->rule.factor_sizes[f] + n - 1) / n);
+		}
+	}
+	double comp = cm->params.compute_weight * flops / MB;
+	if (compute)
+		*compute = comp;
+	c += comp;
+	if (co->kind != SLI_COST_RULE)
+		return c;
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		if (s->a[a] < 0 ||
+		    sli_rule_factor_kind(&co->rule, (uint32_t)s->a[a]) != SLI_FACTOR_REDUCTION)
+			continue;
+		for (uint32_t i = 0; i < co->nresults; i++) {
+			if (co->results[i] == NO_TENSOR)
+				continue;
+			sli_cost_asg r;
+			sli_cost_op_project(cm, o, true, i, s, &r);
+			c += sli_cost_all_reduce(cm, a,
+			        sli_cost_tensor_bytes(cm, co->results[i], &r));
+		}
+	}
+	return c;
+}
+
+/* Calls fn for every assignment of naxes axes to {-1, 0..n-1}. */
+static size_t
+enumerate(uint32_t naxes, uint32_t n, bool (*ok)(const sli_cost_model *, uint32_t,
+          const sli_cost_asg *), const sli_cost_model *cm, uint32_t idx,
+          sli_cost_asg **out)
+{
+	SL_VEC(sli_cost_asg) v = {0};
+	sli_cost_asg q;
+	memset(q.a, SLI_COST_NONE, sizeof q.a);
+	for (;;) {
+		if (ok(cm, idx, &q))
+			SL_VEC_PUSH(v, q);
+		uint32_t a = 0;
+		while (a < naxes) {
+			if (q.a[a] + 1 < (int)n) {
+				q.a[a]++;
+				break;
+			}
+			q.a[a] = SLI_COST_NONE;
+			a++;
+		}
+		if (a == naxes)
+			break;
+	}
+	*out = v.v;
+	return v.n;
+}
+
+size_t
+sli_cost_tensor_options(const sli_cost_model *cm, uint32_t t, sli_cost_asg **out)
+{
+	return enumerate(cm->naxes, cm->tensors.v[t].rank, sli_cost_tensor_allows,
+	                 cm, t, out);
+}
+
+size_t
+sli_cost_op_options(const sli_cost_model *cm, uint32_t o, sli_cost_asg **out)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	uint32_t nf = co->kind == SLI_COST_OPAQUE ? 0 : co->rule.nfactors;
+	return enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, out);
+}
+
+/* The local cost of op o under s given the tensor shardings q. */
+static double
+op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
+         const sli_cost_asg *q, double *compute)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	double c = sli_cost_op_self(cm, o, s, compute);
+
+	for (uint32_t i = 0; i < co->noperands; i++) {
+		uint32_t t = co->operands[i];
+		if (t == NO_TENSOR)
+			continue;
+		sli_cost_asg r;
+		sli_cost_op_project(cm, o, false, i, s, &r);
+		c += sli_cost_reshard(cm, &q[t], sli_cost_tensor_bytes(cm, t, &q[t]), &r);
+	}
+	for (uint32_t i = 0; i < co->nresults; i++) {
+		uint32_t t = co->results[i];
+		if (t == NO_TENSOR)
+			continue;
+		sli_cost_asg r;
+		sli_cost_op_project(cm, o, true, i, s, &r);
+		c += sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, t, &r), &q[t]);
+	}
+	return c;
+}
+
+int
+sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
+                  sli_cost_parts *out, sli_cost_asg *chosen)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		double b = sli_cost_tensor_bytes(cm, (uint32_t)t, &q[t]);
+		out->bytes += b;
+		out->memory += sli_cost_memory(cm, b);
+	}
+	int rc = 0;
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		sli_cost_asg *opts;
+		size_t n = sli_cost_op_options(cm, (uint32_t)o, &opts);
+		double best = INFINITY, bestcomp = 0;
+		size_t bi = 0;
+		for (size_t k = 0; k < n; k++) {
+			double comp;
+			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp);
+			if (k == 0 || c < best - 1e-12 * fabs(best)) {
+				best = c;
+				bestcomp = comp;
+				bi = k;
+			}
+		}
+		if (n == 0) {
+			rc = -1;
+		} else {
+			out->compute += bestcomp;
+			out->communication += best - bestcomp;
+			if (chosen)
+				chosen[o] = opts[bi];
+		}
+		free(opts);
+	}
+	out->total = out->memory + out->communication + out->compute;
+	return rc;
+}
+
+int
+sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+              sli_buf *why)
+{
+	sli_cost_model cm;
+	if (sli_cost_model_build(m, p, &cm))
+		return -1;
+	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
+	int rc = sli_cost_read(&cm, q, why);
+	if (!rc && sli_cost_eval_asg(&cm, q, out, NULL)) {
+		if (why)
+			sli_buf_puts(why, "an op has no valid factor assignment");
+		rc = -1;
+	}
+	free(q);
+	sli_cost_model_fini(&cm);
+	return rc;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Building the model
+ * ===================================================================== */
+
+typedef struct builder {
+	sli_cost_model *cm;
+	sl_context *ctx;
+	int failed;
+	SL_VEC(struct { int64_t id; uint32_t t; }) groups;
+} builder;
+
+static uint32_t
+add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
+{
+	sli_cost_model *cm = b->cm;
+	sl_type *ty = v->type;
+	if (!ty || !sli_type_is_static(ty))
+		return NO_TENSOR;
+	if (ty->rank > MAX_RANK) {
+		sli_error(b->ctx, v->loc, "tensor of rank %u: the cost model takes "
+		          "rank %d at most", ty->rank, MAX_RANK);
+		b->failed = 1;
+		return NO_TENSOR;
+	}
+	sli_cost_tensor ct;
+	memset(&ct, 0, sizeof ct);
+	ct.v = v;
+	ct.rank = ty->rank;
+	ct.dims = ty->dims;
+	ct.elem_bytes = ty->elem && ty->elem->bits ? (ty->elem->bits + 7) / 8 : 4;
+	ct.forbidden = forbidden;
+	memset(ct.pin.axes, -1, sizeof ct.pin.axes);
+	const sl_sharding *s = pinnable ? sli_cost_value_sharding(v) : NULL;
+	if (s) {
+		sli_cost_asg q;
+		if (from_sharding(cm, s, ct.rank, &q, &ct.pin)) {
+			ct.pin.what = v->def ? (v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT
+			                        ? "sharding constraint" : "result sharding")
+			                     : "argument sharding";
+			/* the user's axes on a dim must be in mesh order */
+			for (uint32_t d = 0; d < ct.rank; d++)
+				for (uint32_t k = 1; k < SLI_COST_MAX_AXES &&
+				     ct.pin.axes[d][k] >= 0; k++)
+					if (ct.pin.axes[d][k] < ct.pin.axes[d][k - 1])
+						ct.unexpressible = true;
+		} else {
+			memset(&ct.pin, 0, sizeof ct.pin);
+			memset(ct.pin.axes, -1, sizeof ct.pin.axes);
+			ct.unexpressible = true;
+		}
+		if (ct.unexpressible)
+			sli_diag(b->ctx, SL_DIAG_WARNING, s->loc, "sharding outside the "
+			         "optimisation model (sub-axis, axis order or mesh); "
+			         "it is not kept as a constraint");
+		if (ct.unexpressible)
+			ct.pin.any = false;
+	}
+	uint32_t idx = (uint32_t)cm->tensors.n;
+	SL_VEC_PUSH(cm->tensors, ct);
+	vmap_put(cm->vmap, v, idx);
+	return idx;
+}
+
+static void
+add_tie(builder *b, const sl_value *x, const sl_value *y, sl_loc loc, const char *why)
+{
+	uint32_t a = sli_cost_tensor_of(b->cm, x), c = sli_cost_tensor_of(b->cm, y);
+	if (a == NO_TENSOR || c == NO_TENSOR || a == c)
+		return;
+	if (b->cm->tensors.v[a].rank != b->cm->tensors.v[c].rank)
+		return;
+	sli_cost_tie t = {a, c, loc, why};
+	SL_VEC_PUSH(b->cm->ties, t);
+}
+
+static double
+flop_weight(sl_op_kind k)
+{
+	switch (k) {
+	case SL_OP_DOT_GENERAL:
+	case SL_OP_DOT:
+	case SL_OP_CONVOLUTION:
+		return 2;
+	case SL_OP_RESHAPE: case SL_OP_TRANSPOSE: case SL_OP_BROADCAST_IN_DIM:
+	case SL_OP_SLICE: case SL_OP_DYNAMIC_SLICE: case SL_OP_CONCATENATE:
+	case SL_OP_PAD: case SL_OP_CONSTANT: case SL_OP_IOTA: case SL_OP_GATHER:
+	case SL_OP_REVERSE: case SL_OP_BITCAST_CONVERT: case SL_OP_DYNAMIC_UPDATE_SLICE:
+	case SL_OP_GET_TUPLE_ELEMENT: case SL_OP_TUPLE: case SL_OP_OPTIMIZATION_BARRIER:
+		return 0;
+	default:
+		return (sli_op_info[k].traits & T_SDY) ? 0 : 1;
+	}
+}
+
+/* A rule with one factor per dimension shared by operand i and result i. */
+static int
+identity_rule(builder *b, const sl_op *op, sl_rule *r)
+{
+	sli_arena *ar = &b->cm->arena;
+	uint32_t n = op->nresults < op->noperands ? op->nresults : op->noperands;
+	uint32_t nf = 0;
+	memset(r, 0, sizeof *r);
+	for (uint32_t i = 0; i < n; i++) {
+		sl_type *t = op->results[i].type;
+		if (!t || !sli_type_is_static(t) || op->operands[i]->type != t)
+			return -1;
+		nf += t->rank;
+	}
+	r->nfactors = nf;
+	r->factor_sizes = SL_NEWN(ar, int64_t, nf + 1);
+	r->noperands = op->noperands;
+	r->nresults = op->nresults;
+	r->operands = SL_NEWN(ar, sl_tensor_mapping, op->noperands + 1);
+	r->results = SL_NEWN(ar, sl_tensor_mapping, op->nresults + 1);
+	nf = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		sl_type *t = op->results[i].type;
+		sl_dim_mapping *dm = SL_NEWN(ar, sl_dim_mapping, t->rank + 1);
+		for (uint32_t d = 0; d < t->rank; d++) {
+			r->factor_sizes[nf] = t->dims[d];
+			dm[d].factors = SL_NEWN(ar, uint32_t, 1);
+			dm[d].factors[0] = nf++;
+			dm[d].n = 1;
+		}
+		r->operands[i].dims = r->results[i].dims = dm;
+		r->operands[i].rank = r->results[i].rank = t->rank;
+	}
+	return 0;
+}
+
+static void walk_block(builder *b, sl_block *blk, uint32_t forbidden);
+
+static uint32_t
+manual_axes_mask(builder *b, const sl_op *op)
+{
+	sl_attr *a = sli_op_get(op, SLS_manual_axes);
+	uint32_t mask = 0;
+	if (!a || a->kind != SL_ATTR_MANUAL_AXES)
+		return 0;
+	for (uint32_t k = 0; k < a->u.axes.n; k++) {
+		int x = axis_index(b->cm, a->u.axes.v[k].name);
+		if (x >= 0)
+			mask |= 1u << x;
+	}
+	return mask;
+}
+
+static void
+add_op(builder *b, sl_op *op, sli_cost_opkind kind, const sl_rule *rule,
+       uint32_t forbidden)
+{
+	sli_cost_model *cm = b->cm;
+	sli_cost_op co;
+	memset(&co, 0, sizeof co);
+	co.op = op;
+	co.kind = kind;
+	if (rule)
+		co.rule = *rule;
+	co.noperands = op->noperands;
+	co.nresults = op->nresults;
+	co.operands = SL_NEWN(&cm->arena, uint32_t, op->noperands + 1);
+	co.results = SL_NEWN(&cm->arena, uint32_t, op->nresults + 1);
+	for (uint32_t i = 0; i < op->noperands; i++)
+		co.operands[i] = sli_cost_tensor_of(cm, op->operands[i]);
+	for (uint32_t i = 0; i < op->nresults; i++)
+		co.results[i] = sli_cost_tensor_of(cm, &op->results[i]);
+	co.flop_weight = kind == SLI_COST_RULE ? flop_weight(op->kind) : 0;
+	co.forbidden = forbidden;
+	SL_VEC_PUSH(cm->ops, co);
+}
+
+/* Terminator operands of every block of region r tied to op's results. */
+static void
+tie_returns(builder *b, sl_op *op, sl_region *r)
+{
+	for (sl_block *blk = r->first; blk; blk = blk->next) {
+		sl_op *term = blk->last;
+		if (!term)
+			continue;
+		for (uint32_t i = 0; i < term->noperands && i < op->nresults; i++)
+			add_tie(b, term->operands[i], &op->results[i], op->loc, "data flow");
+	}
+}
+
+static void
+block_args(builder *b, sl_block *blk, uint32_t forbidden, bool pinnable)
+{
+	for (uint32_t i = 0; i < blk->nargs; i++)
+		add_tensor(b, &blk->args[i], forbidden, pinnable);
+}
+
+static void
+visit(builder *b, sl_op *op, uint32_t forbidden)
+{
+	sli_cost_model *cm = b->cm;
+	sl_rule rule;
+
+	switch (op->kind) {
+	case SL_OP_SDY_MESH:
+	case SL_OP_RETURN:
+	case SL_OP_SHLO_RETURN:
+	case SL_OP_SDY_RETURN:
+		return;
+	case SL_OP_SDY_SHARDING_GROUP: {
+		sl_attr *g = sli_op_get(op, SLS_group_id);
+		uint32_t t = op->noperands ? sli_cost_tensor_of(cm, op->operands[0]) : NO_TENSOR;
+		if (!g || g->kind != SL_ATTR_INT || t == NO_TENSOR)
+			return;
+		for (size_t i = 0; i < b->groups.n; i++) {
+			if (b->groups.v[i].id == g->u.i.v) {
+				add_tie(b, cm->tensors.v[b->groups.v[i].t].v, op->operands[0],
+				        op->loc, "sharding group");
+				return;
+			}
+		}
+		SL_VEC_RESERVE(b->groups, b->groups.n + 1);
+		b->groups.v[b->groups.n].id = g->u.i.v;
+		b->groups.v[b->groups.n].t = t;
+		b->groups.n++;
+		return;
+	}
+	case SL_OP_WHILE:
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		for (uint32_t k = 0; k < op->nregions; k++) {
+			sl_block *e = op->regions[k].first;
+			if (!e)
+				continue;
+			block_args(b, e, forbidden, false);
+			for (uint32_t i = 0; i < e->nargs && i < op->nresults; i++)
+				add_tie(b, &e->args[i], &op->results[i], op->loc, "while");
+			walk_block(b, e, forbidden);
+		}
+		for (uint32_t i = 0; i < op->noperands && i < op->nresults; i++)
+			add_tie(b, op->operands[i], &op->results[i], op->loc, "while");
+		if (op->nregions > 1)
+			tie_returns(b, op, &op->regions[1]);
+		return;
+	case SL_OP_CASE:
+	case SL_OP_IF:
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		for (uint32_t k = 0; k < op->nregions; k++) {
+			for (sl_block *e = op->regions[k].first; e; e = e->next)
+				walk_block(b, e, forbidden);
+			tie_returns(b, op, &op->regions[k]);
+		}
+		return;
+	case SL_OP_SDY_NAMED_COMPUTATION: {
+		sl_block *e = op->nregions ? op->regions[0].first : NULL;
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		if (!e)
+			return;
+		block_args(b, e, forbidden, true);
+		for (uint32_t i = 0; i < e->nargs && i < op->noperands; i++)
+			add_tie(b, op->operands[i], &e->args[i], op->loc, "named computation");
+		walk_block(b, e, forbidden);
+		tie_returns(b, op, &op->regions[0]);
+		return;
+	}
+	case SL_OP_SDY_MANUAL_COMPUTATION: {
+		uint32_t inner = forbidden | manual_axes_mask(b, op);
+		sl_block *e = op->nregions ? op->regions[0].first : NULL;
+		if (e) {
+			block_args(b, e, inner, false);
+			sl_attr *ins = sli_op_get(op, SLS_in_shardings);
+			for (uint32_t i = 0; i < e->nargs; i++) {
+				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
+				const sl_sharding *s = spv_at(ins, i);
+				sli_cost_asg q;
+				if (t == NO_TENSOR || !s ||
+				    !from_sharding(cm, s, cm->tensors.v[t].rank, &q, NULL))
+					continue;
+				/* the local view: manual axes gone, the rest fixed */
+				sli_cost_tensor *ct = &cm->tensors.v[t];
+				ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
+				for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+					ct->fixed->a[a] = (inner >> a & 1) ? SLI_COST_NONE : q.a[a];
+			}
+			walk_block(b, e, inner);
+		}
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
+		co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
+		sl_attr *ins = sli_op_get(op, SLS_in_shardings);
+		for (uint32_t i = 0; i < op->noperands; i++) {
+			const sl_sharding *s = spv_at(ins, i);
+			uint32_t t = co->operands[i];
+			memset(co->req[i].a, SLI_COST_NONE, sizeof co->req[i].a);
+			if (s && t != NO_TENSOR)
+				from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL);
+		}
+		return;
+	}
+	default:
+		break;
+	}
+	for (uint32_t i = 0; i < op->nresults; i++)
+		add_tensor(b, &op->results[i], forbidden, true);
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_PROPAGATION_BARRIER:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+	case SL_OP_OPTIMIZATION_BARRIER:
+		if (identity_rule(b, op, &rule) == 0) {
+			add_op(b, op, SLI_COST_IDENTITY, &rule, forbidden);
+			return;
+		}
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		return;
+	default:
+		break;
+	}
+	sli_rule_opts ro;
+	memset(&ro, 0, sizeof ro);
+	ro.conservative = cm->params.conservative;
+	ro.arena = &cm->arena;
+	int rc = sli_rule_for_op(cm->m, op, &ro, &rule);
+	if (rc < 0) {
+		b->failed = 1;
+		return;
+	}
+	if (rc == SLI_RULE_FOUND && rule.noperands == op->noperands &&
+	    rule.nresults == op->nresults)
+		add_op(b, op, SLI_COST_RULE, &rule, forbidden);
+	else
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+}
+
+static void
+walk_block(builder *b, sl_block *blk, uint32_t forbidden)
+{
+	for (sl_op *op = blk->first; op && !b->failed; op = op->next)
+		visit(b, op, forbidden);
+}
+
+/* func.return operands against the function's result shardings. */
+static void
+add_return(builder *b, sl_op *func)
+{
+	sli_cost_model *cm = b->cm;
+	sl_block *e = func->regions[0].first;
+	sl_op *ret = e ? e->last : NULL;
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	if (!ret || ret->kind != SL_OP_RETURN || !ra || ra->kind != SL_ATTR_ARRAY)
+		return;
+	bool any = false;
+	for (uint32_t i = 0; i < ra->u.arr.n; i++) {
+		sl_attr *d = ra->u.arr.v[i];
+		if (d && d->kind == SL_ATTR_DICT &&
+		    sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding))
+			any = true;
+	}
+	if (!any)
+		return;
+	add_op(b, ret, SLI_COST_OPAQUE, NULL, 0);
+	sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
+	co->req = SL_NEWN(&cm->arena, sli_cost_asg, ret->noperands + 1);
+	for (uint32_t i = 0; i < ret->noperands; i++) {
+		uint32_t t = co->operands[i];
+		const sl_sharding *s = NULL;
+		if (i < ra->u.arr.n && ra->u.arr.v[i]->kind == SL_ATTR_DICT)
+			s = as_sharding(sli_dict_get(ra->u.arr.v[i]->u.dict.v,
+			                ra->u.arr.v[i]->u.dict.n, SLS_sdy_sharding));
+		if (!s || t == NO_TENSOR ||
+		    !from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL)) {
+			/* no requirement: the edge is free */
+			co->operands[i] = NO_TENSOR;
+		}
+	}
+}
+
+static int
+find_mesh(builder *b, sl_block *body)
+{
+	sli_cost_model *cm = b->cm;
+	const sl_mesh *mesh = NULL;
+	for (sl_op *op = body->first; op; op = op->next) {
+		if (op->kind != SL_OP_SDY_MESH)
+			continue;
+		sl_attr *a = sli_op_get(op, SLS_mesh);
+		if (!a || a->kind != SL_ATTR_MESH || a->u.mesh.naxes == 0)
+			continue;
+		if (mesh) {
+			sli_error(b->ctx, op->loc, "the cost model takes one mesh with "
+			          "axes; found a second one");
+			return -1;
+		}
+		mesh = &a->u.mesh;
+		cm->mesh_name = sli_op_sym_name(cm->m, op);
+	}
+	if (!mesh) {
+		sli_error(b->ctx, cm->m->top ? cm->m->top->loc : sli_loc_none(),
+		          "no sdy.mesh with axes: nothing to shard over");
+		return -1;
+	}
+	if (mesh->naxes > SLI_COST_MAX_AXES) {
+		sli_error(b->ctx, sli_loc_none(), "mesh of %u axes: the cost model "
+		          "takes %d at most", mesh->naxes, SLI_COST_MAX_AXES);
+		return -1;
+	}
+	cm->naxes = mesh->naxes;
+	for (uint32_t a = 0; a < mesh->naxes; a++) {
+		cm->axis_name[a] = mesh->axes[a].name;
+		cm->axis_size[a] = mesh->axes[a].size;
+		cm->axis_bw[a] = 1;
+		cm->axis_lat[a] = 0;
+		for (uint32_t k = 0; k < cm->params.naxes; k++) {
+			const sli_cost_axis *p = &cm->params.axes[k];
+			if (strcmp(p->name, sl_sym_str(b->ctx, mesh->axes[a].name)))
+				continue;
+			if (p->bandwidth > 0)
+				cm->axis_bw[a] = p->bandwidth;
+			cm->axis_lat[a] = p->latency;
+		}
+	}
+	return 0;
+}
+
+int
+sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
+{
+	builder b;
+	memset(cm, 0, sizeof *cm);
+	memset(&b, 0, sizeof b);
+	cm->m = m;
+	if (p)
+		cm->params = *p;
+	else
+		sli_cost_params_init(&cm->params);
+	sli_arena_init(&cm->arena);
+	cm->vmap = sli_xcalloc(1, sizeof(vmap));
+	b.cm = cm;
+	b.ctx = m->ctx;
+	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
+	if (!body || find_mesh(&b, body)) {
+		if (body == NULL)
+			sli_error(b.ctx, sli_loc_none(), "empty module");
+		sli_cost_model_fini(cm);
+		return -1;
+	}
+	for (sl_op *f = body->first; f && !b.failed; f = f->next) {
+		if (f->kind != SL_OP_FUNC || !f->nregions || !f->regions[0].first)
+			continue;
+		sl_block *e = f->regions[0].first;
+		block_args(&b, e, 0, true);
+		for (sl_block *blk = e; blk && !b.failed; blk = blk->next) {
+			if (blk != e)
+				block_args(&b, blk, 0, false);
+			walk_block(&b, blk, 0);
+		}
+		if (!b.failed)
+			add_return(&b, f);
+	}
+	SL_VEC_FREE(b.groups);
+	if (b.failed) {
+		sli_cost_model_fini(cm);
+		return -1;
+	}
+	return 0;
+}
+
+void
+sli_cost_model_fini(sli_cost_model *cm)
+{
+	vmap *vm = cm->vmap;
+	if (vm) {
+		free(vm->s);
+		free(vm);
+	}
+	SL_VEC_FREE(cm->tensors);
+	SL_VEC_FREE(cm->ops);
+	SL_VEC_FREE(cm->ties);
+	sli_arena_fini(&cm->arena);
+	cm->vmap = NULL;
+}
+
+/* }==================================================================== */

@@ -1,0 +1,190 @@
+/*
+ * cost.h - the one cost evaluator (shardlp-cost(7)).  A module becomes a
+ * cost model: its tensors (static ranked values) and its ops with their
+ * sharding rules (src/rules), the user constraints on each tensor and the
+ * data-flow ties between tensors.  A sharding of a tensor is kept per mesh
+ * axis: the dimension the axis shards, or -1; an op's factor assignment
+ * likewise: the factor each axis shards, or -1.  Axes on one dimension or
+ * factor are ordered as in the mesh.
+ *
+ * The evaluator scores a complete assignment of tensor shardings: memory
+ * per device, communication (each operand and result resharded to or from
+ * what the op's assignment needs, all-reduce over sharded reduction
+ * factors) and compute; every op takes its cheapest assignment given its
+ * tensors.  The ILP (solver/) builds its objective from the same functions.
+ *
+ * Ownership: a model holds pointers into the module (which must outlive
+ * it) and owns its own heap arrays, freed by sli_cost_model_fini.
+ */
+#ifndef SL_COST_COST_H
+#define SL_COST_COST_H
+
+#include "ir/ir.h"
+#include "rules/rules.h"
+
+#define SLI_COST_MAX_AXES 8
+#define SLI_COST_NONE (-1)	/* an axis on no dimension / no factor */
+
+/* Per-axis link parameters, set by name. */
+typedef struct sli_cost_axis {
+	const char *name;
+	double bandwidth;	/* relative to the reference link (1) */
+	double latency;		/* cost of one collective step on this axis */
+} sli_cost_axis;
+
+typedef struct sli_cost_params {
+	double memory_weight;	/* per MB (1e6 bytes) per device; default 0.1 */
+	double comm_weight;	/* per MB moved per device; default 1 */
+	double compute_weight;	/* per Mflop per device; default 1/64 */
+	double memory_budget;	/* bytes per device, 0: none */
+	bool conservative;	/* forbid non-divisible sharding */
+	const sli_cost_axis *axes;	/* overrides, by axis name */
+	uint32_t naxes;
+} sli_cost_params;
+
+void sli_cost_params_init(sli_cost_params *p);
+
+/* One assignment: per mesh axis, a dimension (tensor) or factor (op). */
+typedef struct sli_cost_asg {
+	int8_t a[SLI_COST_MAX_AXES];
+} sli_cost_asg;
+
+typedef struct sli_cost_parts {
+	double memory, communication, compute;
+	double total;
+	double bytes;		/* per-device bytes of all tensors */
+} sli_cost_parts;
+
+/* What the user fixed on one tensor. */
+typedef struct sli_cost_pin {
+	bool any;		/* the tensor carries a user sharding */
+	bool closed[16];	/* per dim (rank <= 16 is enforced) */
+	int8_t axes[16][SLI_COST_MAX_AXES];	/* user axes per dim, -1 ends */
+	uint32_t replicated;	/* mask of axes that may not shard the tensor */
+	sl_loc loc;		/* where it was written */
+	const char *what;	/* "argument", "result", "sharding constraint", ... */
+} sli_cost_pin;
+
+typedef struct sli_cost_tensor {
+	sl_value *v;
+	uint32_t rank;
+	const int64_t *dims;
+	double elem_bytes;
+	uint32_t forbidden;	/* mask of axes that may not shard it (manual) */
+	sli_cost_pin pin;
+	bool unexpressible;	/* a user sharding the model cannot hold */
+	sli_cost_asg *fixed;	/* the one sharding allowed (manual body), or NULL */
+} sli_cost_tensor;
+
+typedef enum sli_cost_opkind {
+	SLI_COST_RULE,		/* factors from the op's sharding rule */
+	SLI_COST_IDENTITY,	/* one factor per dim: constraint, barrier, edge */
+	SLI_COST_OPAQUE		/* no rule: operands needed replicated */
+} sli_cost_opkind;
+
+typedef struct sli_cost_op {
+	sl_op *op;
+	sli_cost_opkind kind;
+	sl_rule rule;		/* for SLI_COST_RULE and SLI_COST_IDENTITY */
+	uint32_t *operands;	/* tensor index per operand, UINT32_MAX if none */
+	uint32_t *results;	/* likewise per result */
+	uint32_t noperands, nresults;
+	double flop_weight;	/* flops = weight x product of factor sizes */
+	uint32_t forbidden;	/* axes it may not use (manual) */
+	sli_cost_asg *req;	/* fixed operand requirement (or NULL) per operand */
+} sli_cost_op;
+
+/* Two tensors that must carry the same sharding (groups, data flow). */
+typedef struct sli_cost_tie {
+	uint32_t a, b;
+	sl_loc loc;
+	const char *why;
+} sli_cost_tie;
+
+typedef struct sli_cost_model {
+	sl_module *m;
+	sli_cost_params params;
+	sl_sym mesh_name;
+	uint32_t naxes;
+	int64_t axis_size[SLI_COST_MAX_AXES];
+	sl_sym axis_name[SLI_COST_MAX_AXES];
+	double axis_bw[SLI_COST_MAX_AXES], axis_lat[SLI_COST_MAX_AXES];
+	SL_VEC(sli_cost_tensor) tensors;
+	SL_VEC(sli_cost_op) ops;
+	SL_VEC(sli_cost_tie) ties;
+	sli_arena arena;	/* rules and index arrays */
+	void *vmap;		/* value -> tensor index */
+} sli_cost_model;
+
+/*
+ * Builds the model of m.  Returns 0, or -1 after a located diagnostic
+ * (no mesh, several meshes, a rule error, a tensor of rank > 16).
+ */
+int sli_cost_model_build(sl_module *m, const sli_cost_params *p,
+                         sli_cost_model *cm);
+void sli_cost_model_fini(sli_cost_model *cm);
+/* The tensor index of v, or UINT32_MAX when v is not in the model. */
+uint32_t sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v);
+
+/* ---- the pieces (the ILP's coefficients come from these) ---- */
+
+/* Per-device bytes of tensor t under q. */
+double sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t,
+                             const sli_cost_asg *q);
+/* Weighted memory cost of those bytes. */
+double sli_cost_memory(const sli_cost_model *cm, double bytes);
+/* Whether q is a valid sharding of t that honours every user constraint. */
+bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
+                            const sli_cost_asg *q);
+/* Whether s is a valid factor assignment of op o. */
+bool sli_cost_op_allows(const sli_cost_model *cm, uint32_t o,
+                        const sli_cost_asg *s);
+/*
+ * What assignment s needs of operand i (result: false) or produces on
+ * result i (result: true), per axis a dim or -1.
+ */
+void sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
+                         uint32_t i, const sli_cost_asg *s, sli_cost_asg *out);
+/* Compute and all-reduce cost of s (everything of o not on an edge). */
+double sli_cost_op_self(const sli_cost_model *cm, uint32_t o,
+                        const sli_cost_asg *s, double *compute);
+/* Per-axis collective costs for a tensor piece of `bytes` per device. */
+double sli_cost_gather(const sli_cost_model *cm, uint32_t axis, double bytes);
+double sli_cost_all_to_all(const sli_cost_model *cm, uint32_t axis, double bytes);
+double sli_cost_all_reduce(const sli_cost_model *cm, uint32_t axis, double bytes);
+/* Resharding a tensor from `from` (bytes per device `bytes`) to `to`. */
+double sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
+                        double bytes, const sli_cost_asg *to);
+
+/*
+ * Enumerates the valid shardings of tensor t (or assignments of op o):
+ * fills *out (heap, caller frees) and returns the count.
+ */
+size_t sli_cost_tensor_options(const sli_cost_model *cm, uint32_t t,
+                               sli_cost_asg **out);
+size_t sli_cost_op_options(const sli_cost_model *cm, uint32_t o,
+                           sli_cost_asg **out);
+
+/*
+ * Scores a complete assignment q (one per tensor).  Each op takes its
+ * cheapest assignment; when chosen is non-NULL it receives them.  Returns
+ * 0, or -1 when some op has no valid assignment.
+ */
+int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
+                      sli_cost_parts *out, sli_cost_asg *chosen);
+
+/*
+ * Reads the sharding of every tensor of the model from the module
+ * (absent: replicated) into q.  Returns 0, or -1 with a message in why
+ * when a sharding is outside the model (sub-axes, another mesh).
+ */
+int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
+
+/* The sharding on a value as written in the module, or NULL. */
+const sl_sharding *sli_cost_value_sharding(const sl_value *v);
+
+/* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */
+int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+                  sli_buf *why);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * add_data_flow_edges.c - -sdy-add-data-flow-edges
+ * (spec/import-passes.md section 2.7): a `sdy.data_flow_edge` on every
+ * edge owner of every data-flow op (inner ops first), holding the owner's
+ * current sharding.  Functions and calls get none.
+ */
+#include "passes/pass.h"
+#include "passes/passutil.h"
+
+#include <stdlib.h>
+
+int
+sli_pass_add_data_flow_edges(sl_module *m, const sli_pass_opts *opts)
+{
+	(void)opts;
+	sli_opvec ops = {0};
+	sli_collect_postorder(m->top, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		if (sli_is_data_flow_op(ops.v[i]))
+			sli_add_data_flow_edges(m, ops.v[i]);
+	SL_VEC_FREE(ops);
+	return 0;
+}

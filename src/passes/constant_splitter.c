@@ -1,0 +1,313 @@
+/*
+ * constant_splitter.c - -sdy-constant-or-scalar-splitter
+ * (spec/import-passes.md section 2.4): every non-constant use of a
+ * constant sub-computation, or of a broadcast of a scalar, gets its own
+ * copy, so that shardings do not leak between the uses.  Afterwards no
+ * original constant sub-computation has a non-constant user.
+ */
+#include "passes/pass.h"
+#include "passes/passutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef SL_VEC(sl_sym) symvec;
+
+typedef struct splitter {
+	sl_module *m;
+	sli_symtab syms;
+	symvec nonconst_ncs;	/* names of non-constant named computations */
+	symvec nonconst_funcs;	/* original names of non-constant functions */
+	/* per region */
+	sli_opvec constants, expansions;
+	sli_uses uses;		/* of the region before it changes */
+} splitter;
+
+static bool
+has_sym(const symvec *v, sl_sym s)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i] == s)
+			return true;
+	return false;
+}
+
+static void
+add_sym(symvec *v, sl_sym s)
+{
+	if (!has_sym(v, s))
+		SL_VEC_PUSH(*v, s);
+}
+
+/* op->id marks, reset for every region */
+enum { MARK_NONE, MARK_CONSTANT, MARK_EXPANSION };
+
+static sl_sym
+nc_name(splitter *S, const sl_op *nc)
+{
+	sl_attr *a = sli_op_get(nc, SLS_name);
+	if (!a || a->kind != SL_ATTR_STRING)
+		return 0;
+	return sl_sym_intern(S->m->ctx, a->u.s.p, a->u.s.n);
+}
+
+static bool
+is_rank0(const sl_value *v)
+{
+	return v->type->kind == SL_TYPE_TENSOR && !v->type->unranked && v->type->rank == 0;
+}
+
+static bool
+is_elementwise(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_ABS: case SL_OP_ADD: case SL_OP_AND: case SL_OP_ATAN2:
+	case SL_OP_CBRT: case SL_OP_CEIL: case SL_OP_CLAMP: case SL_OP_CLZ:
+	case SL_OP_CONVERT: case SL_OP_COSINE: case SL_OP_DIVIDE:
+	case SL_OP_EXPONENTIAL: case SL_OP_EXPM1: case SL_OP_FLOOR: case SL_OP_IMAG:
+	case SL_OP_IS_FINITE: case SL_OP_LOG: case SL_OP_LOG1P: case SL_OP_LOGISTIC:
+	case SL_OP_MAXIMUM: case SL_OP_MINIMUM: case SL_OP_MULTIPLY: case SL_OP_NEGATE:
+	case SL_OP_NOT: case SL_OP_OR: case SL_OP_POPCNT: case SL_OP_POWER:
+	case SL_OP_REAL: case SL_OP_REMAINDER: case SL_OP_ROUND_AFZ:
+	case SL_OP_ROUND_EVEN: case SL_OP_RSQRT: case SL_OP_SHIFT_LEFT:
+	case SL_OP_SHIFT_RIGHT_ARITHMETIC: case SL_OP_SHIFT_RIGHT_LOGICAL:
+	case SL_OP_SIGN: case SL_OP_SINE: case SL_OP_SQRT: case SL_OP_SUBTRACT:
+	case SL_OP_TAN: case SL_OP_TANH: case SL_OP_XOR: case SL_OP_REDUCE_PRECISION:
+	case SL_OP_COMPLEX: case SL_OP_SELECT: case SL_OP_COMPARE:
+	case SL_OP_UNIFORM_QUANTIZE: case SL_OP_UNIFORM_DEQUANTIZE:
+	case SL_OP_SDY_PROPAGATION_BARRIER: case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+		return true;
+	case SL_OP_BITCAST_CONVERT: {
+		const sl_type *a = op->noperands ? op->operands[0]->type : NULL;
+		const sl_type *b = op->nresults ? op->results[0].type : NULL;
+		if (!a || !b || a->kind != SL_TYPE_TENSOR || b->kind != SL_TYPE_TENSOR ||
+		    a->rank != b->rank)
+			return false;
+		for (uint32_t i = 0; i < a->rank; i++)
+			if (a->dims[i] != b->dims[i])
+				return false;
+		return true;
+	}
+	default:
+		return sli_op_info[op->kind].format == SL_FMT_CHLO;
+	}
+}
+
+static bool
+is_constant_preserving(splitter *S, const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_CALL: {
+		sl_op *f = sli_call_func(S->m, op);
+		if (!f)
+			return false;
+		return !has_sym(&S->nonconst_funcs, sli_func_original_name(S->m, f));
+	}
+	case SL_OP_SDY_NAMED_COMPUTATION:
+		return !has_sym(&S->nonconst_ncs, nc_name(S, op));
+	case SL_OP_BROADCAST_IN_DIM:
+	case SL_OP_RESHAPE:
+	case SL_OP_SLICE:
+		return true;
+	default:
+		return is_elementwise(op);
+	}
+}
+
+static bool
+is_constant_expression(splitter *S, const sl_op *op)
+{
+	if (op->kind == SL_OP_SDY_CONSTANT || op->kind == SL_OP_IOTA)
+		return true;
+	if (!is_constant_preserving(S, op))
+		return false;
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		const sl_op *d = op->operands[i]->def;
+		if (!d || d->id != MARK_CONSTANT)
+			return false;
+	}
+	return true;
+}
+
+static bool
+is_scalar_expansion(const sl_op *op)
+{
+	return op->kind == SL_OP_BROADCAST_IN_DIM && op->noperands == 1 &&
+	       is_rank0(op->operands[0]);
+}
+
+/* Clones the sub-computation producing r right before each original op
+ * (operands first), with the sharding groups on r. */
+static void
+clone_sub(splitter *S, sl_value *r, sli_vmap *map)
+{
+	if (is_rank0(r) || sli_vmap_get(map, r))
+		return;
+	sl_op *op = r->def;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i]->def)
+			clone_sub(S, op->operands[i], map);
+	sl_op *c = sli_op_clone(S->m, op, map);
+	sli_op_insert_before(op, c);
+	if (c->kind == SL_OP_CALL) {
+		sl_op *f = sli_call_func(S->m, c);
+		if (f) {
+			sl_op *cf = sli_clone_func_recursively(&S->syms, f);
+			sli_call_set_callee(S->m, c, sli_op_sym_name(S->m, cf));
+		}
+	}
+	size_t n;
+	const sli_use *u = sli_uses_of(&S->uses, r, &n);
+	for (size_t i = 0; i < n; i++)
+		if (u[i].user->kind == SL_OP_SDY_SHARDING_GROUP)
+			sli_op_insert_before(op, sli_op_clone(S->m, u[i].user, map));
+}
+
+static sl_value *
+clone_root(splitter *S, sl_value *r)
+{
+	if (is_rank0(r))
+		return r;
+	sli_vmap map;
+	sli_vmap_init(&map);
+	clone_sub(S, r, &map);
+	sl_value *c = sli_vmap_lookup(&map, r);
+	sli_vmap_fini(&map);
+	return c;
+}
+
+/* Ops of a region in pre-order, not entering named computation bodies. */
+static void
+collect(sl_block *b, sli_opvec *out)
+{
+	for (sl_op *op = b->first; op; op = op->next) {
+		SL_VEC_PUSH(*out, op);
+		if (op->kind == SL_OP_SDY_NAMED_COMPUTATION)
+			continue;
+		for (uint32_t r = 0; r < op->nregions; r++)
+			for (sl_block *bb = op->regions[r].first; bb; bb = bb->next)
+				collect(bb, out);
+	}
+}
+
+static bool
+erased(const sl_op *op)
+{
+	for (; op; op = sli_op_parent(op))
+		if (!op->parent)
+			return op->kind != SL_OP_MODULE;
+	return false;
+}
+
+/* Erases op when all its remaining users are sharding groups. */
+static void
+erase_if_unused(sl_op *op, const sli_uses *uses)
+{
+	for (uint32_t r = 0; r < op->nresults; r++) {
+		size_t n;
+		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
+		for (size_t i = 0; i < n; i++)
+			if (!erased(u[i].user) && u[i].user->kind != SL_OP_SDY_SHARDING_GROUP)
+				return;
+	}
+	for (uint32_t r = 0; r < op->nresults; r++) {
+		size_t n;
+		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
+		for (size_t i = 0; i < n; i++)
+			if (!erased(u[i].user))
+				sli_op_erase(u[i].user);
+	}
+	sli_op_erase(op);
+}
+
+/* Processes one region: the body of `owner` (a function or a named
+ * computation nested in func). */
+static void
+process_region(splitter *S, sl_op *owner, sl_op *func)
+{
+	sl_block *b = owner->nregions ? owner->regions[0].first : NULL;
+	if (!b)
+		return;
+	sli_opvec ops = {0};
+	collect(b, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		ops.v[i]->id = MARK_NONE;
+	S->constants.n = S->expansions.n = 0;
+	sli_uses_compute(&S->uses, owner);
+	for (size_t i = 0; i < ops.n; i++) {
+		sl_op *op = ops.v[i];
+		if (op->kind == SL_OP_FUNC || op->kind == SL_OP_SDY_SHARDING_GROUP)
+			continue;
+		if (is_constant_expression(S, op)) {
+			op->id = MARK_CONSTANT;
+			SL_VEC_PUSH(S->constants, op);
+			continue;
+		}
+		if (!is_constant_preserving(S, op) && !(sli_op_info[op->kind].traits & T_TERM)) {
+			if (owner != func)
+				add_sym(&S->nonconst_ncs, nc_name(S, owner));
+			add_sym(&S->nonconst_funcs, sli_func_original_name(S->m, func));
+		}
+		if (is_scalar_expansion(op)) {
+			op->id = MARK_EXPANSION;
+			SL_VEC_PUSH(S->expansions, op);
+			continue;
+		}
+		for (uint32_t k = 0; k < op->noperands; k++) {
+			sl_op *d = op->operands[k]->def;
+			if (d && d->id != MARK_NONE)
+				op->operands[k] = clone_root(S, op->operands[k]);
+		}
+	}
+	SL_VEC_FREE(ops);
+	sli_uses_fini(&S->uses);
+	sli_uses uses;
+	sli_uses_compute(&uses, owner);
+	for (size_t i = 0; i < S->expansions.n; i++)
+		erase_if_unused(S->expansions.v[i], &uses);
+	for (size_t i = S->constants.n; i-- > 0;)
+		erase_if_unused(S->constants.v[i], &uses);
+	sli_uses_fini(&uses);
+}
+
+static int
+to_sdy_constant(sl_op *op, void *ud)
+{
+	sl_module *m = ud;
+	if (op->kind == SL_OP_CONSTANT) {
+		op->kind = SL_OP_SDY_CONSTANT;
+		op->name = sli_sym(m, "sdy.constant");
+	}
+	return 0;
+}
+
+int
+sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts)
+{
+	(void)opts;
+	sli_walk(m->top, to_sdy_constant, m);
+	splitter S;
+	memset(&S, 0, sizeof S);
+	S.m = m;
+	sli_symtab_init(&S.syms, m);
+	sli_opvec funcs = {0};
+	int rc = sli_func_order(m, false, true, &funcs);
+	for (size_t i = 0; !rc && i < funcs.n; i++) {
+		sl_op *func = funcs.v[i];
+		sli_opvec ops = {0};
+		sli_collect_postorder(func, &ops);
+		for (size_t k = 0; k < ops.n; k++)
+			if (ops.v[k]->kind == SL_OP_SDY_NAMED_COMPUTATION)
+				process_region(&S, ops.v[k], func);
+		SL_VEC_FREE(ops);
+		process_region(&S, func, func);
+	}
+	SL_VEC_FREE(funcs);
+	SL_VEC_FREE(S.constants);
+	SL_VEC_FREE(S.expansions);
+	SL_VEC_FREE(S.nonconst_ncs);
+	SL_VEC_FREE(S.nonconst_funcs);
+	sli_symtab_fini(&S.syms);
+	return rc;
+}

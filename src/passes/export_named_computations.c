@@ -1,0 +1,121 @@
+/*
+ * export_named_computations.c - -sdy-export-named-computations (export;
+ * spec/import-passes.md section 4): every `sdy.named_computation`, inner
+ * ones first, becomes a private function named after it (uniqued through
+ * one symbol table) and a `func.call`; the shardings of its data-flow
+ * edges (or its in/out shardings) become the argument and result
+ * shardings, and the edges go away.
+ */
+#include "passes/pass.h"
+#include "passes/passutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The sharding of v's data-flow edge, removing the edge; else `dflt`. */
+static sl_sharding *
+take_edge(const sl_value *v, sl_sharding *dflt)
+{
+	sli_usevec u = {0};
+	sli_value_uses(v, &u);
+	sl_op *e = NULL;
+	for (size_t i = 0; i < u.n && !e; i++)
+		if (u.v[i].user->kind == SL_OP_SDY_DATA_FLOW_EDGE)
+			e = u.v[i].user;
+	SL_VEC_FREE(u);
+	if (!e)
+		return dflt;
+	sl_sharding *s = sli_result_sharding(e, 0);
+	sli_value_replace_uses(&e->results[0], e->operands[0], e);
+	sli_op_erase(e);
+	return s ? s : dflt;
+}
+
+static void
+export_one(sl_module *m, sli_symtab *syms, sl_op *nc)
+{
+	sl_block *b = nc->regions[0].first;
+	sl_attr *na = sli_op_get(nc, SLS_name);
+	sl_sym thread = sli_sym(m, "execution_thread");
+	uint32_t nin = b->nargs, nres = nc->nresults;
+	sl_sharding **in = SL_NEWN(&m->arena, sl_sharding *, nin + 1);
+	sl_sharding **out = SL_NEWN(&m->arena, sl_sharding *, nres + 1);
+	sl_type **tin = SL_NEWN(&m->arena, sl_type *, nin + 1);
+	sl_type **tres = SL_NEWN(&m->arena, sl_type *, nres + 1);
+	bool any_out = false;
+	for (uint32_t i = 0; i < nin; i++) {
+		in[i] = take_edge(&b->args[i], sli_spv_get(nc, SLS_in_shardings, i));
+		tin[i] = b->args[i].type;
+	}
+	for (uint32_t i = 0; i < nres; i++) {
+		out[i] = take_edge(&nc->results[i], sli_spv_get(nc, SLS_out_shardings, i));
+		tres[i] = nc->results[i].type;
+		any_out |= out[i] != NULL;
+	}
+	sl_op *f = sli_op_create(m, SL_OP_FUNC, NULL, 0, NULL, 0, 1);
+	f->loc = nc->loc;
+	sli_op_set_prop(m, f, SLS_sym_name, na);
+	sli_op_set_prop(m, f, SLS_sym_visibility, sli_attr_string(m, "private", 7));
+	sl_attr *ft = sli_attr_new(m, SL_ATTR_TYPE);
+	ft->u.type = sli_type_func(m->ctx, nin, tin, nres, tres);
+	sli_op_set_prop(m, f, SLS_function_type, ft);
+	sli_op_set_attr(m, f, sli_sym(m, "sdy.original_func_name"), na);
+	sl_attr *th = sli_op_attr(nc, thread);
+	if (th)
+		sli_op_set_attr(m, f, thread, th);
+	f->regions[0].first = nc->regions[0].first;
+	f->regions[0].last = nc->regions[0].last;
+	for (sl_block *bb = f->regions[0].first; bb; bb = bb->next)
+		bb->parent = &f->regions[0];
+	nc->regions[0].first = nc->regions[0].last = NULL;
+	sl_op *t = b->last;
+	if (t && t->kind == SL_OP_SDY_RETURN) {
+		t->kind = SL_OP_RETURN;
+		t->name = sli_sym(m, "func.return");
+	}
+	for (uint32_t i = 0; i < nin; i++)
+		if (in[i])
+			sli_func_set_arg_sharding(m, f, i, in[i]);
+	for (uint32_t i = 0; i < nres; i++)
+		if (out[i])
+			sli_func_set_res_sharding(m, f, i, out[i]);
+	sl_sym name = sli_symtab_insert(syms, f, NULL);
+
+	sl_op *call = sli_op_create(m, SL_OP_CALL, nc->operands, nc->noperands, tres, nres, 0);
+	call->loc = nc->loc;
+	call->locattr = nc->locattr;
+	sli_call_set_callee(m, call, name);
+	for (uint32_t i = 0; i < nc->nattrs; i++)
+		if (nc->attrs[i].name != thread)
+			sli_op_set_attr(m, call, nc->attrs[i].name, nc->attrs[i].attr);
+	if (any_out) {
+		for (uint32_t i = 0; i < nres; i++)
+			if (!out[i])
+				for (uint32_t k = 0; k < nres && !out[i]; k++)
+					if (out[k])
+						out[i] = sli_sharding_open(m, out[k]->mesh_name, out[k]->mesh,
+						                           sli_value_rank(&nc->results[i]));
+		sli_op_set_attr(m, call, SLS_sdy_sharding, sli_attr_spv(m, out, nres));
+	}
+	sli_op_insert_before(nc, call);
+	for (uint32_t i = 0; i < nres; i++)
+		sli_value_replace_uses(&nc->results[i], &call->results[i], nc);
+	sli_op_erase(nc);
+}
+
+int
+sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts)
+{
+	(void)opts;
+	sli_symtab syms;
+	sli_symtab_init(&syms, m);
+	sli_opvec ops = {0};
+	sli_collect_postorder(m->top, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		if (ops.v[i]->kind == SL_OP_SDY_NAMED_COMPUTATION && ops.v[i]->nregions &&
+		    ops.v[i]->regions[0].first)
+			export_one(m, &syms, ops.v[i]);
+	SL_VEC_FREE(ops);
+	sli_symtab_fini(&syms);
+	return 0;
+}

@@ -1,0 +1,1499 @@
+/*
+ * driver.c - the fixpoint driver of spec/propagation.md section 7: where
+ * shardings live (1.5), one propagation step through an op, an edge, a
+ * barrier or a function result (7.2, 7.4-7.10), the LIFO worklist with
+ * Shardy's notification rules (7.3), sharding groups (7.7) and the
+ * pass-level flow (7.1).  Invariant: propagation only ever writes a
+ * sharding that differs from the current one, so the worklist drains.
+ */
+#include "propagation/driver.h"
+#include "propagation/factor_propagation.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool
+is_static_tensor(const sl_type *t)
+{
+	return t && sli_type_is_static(t);
+}
+
+/* ====================================================================
+ * Index tables
+ * ==================================================================== */
+
+typedef struct collect {
+	SL_VEC(sl_op *) ops;
+	SL_VEC(sl_value *) values;
+} collect;
+
+static int
+collect_op(sl_op *op, void *ud)
+{
+	collect *c = ud;
+	op->id = (uint32_t)c->ops.n;
+	SL_VEC_PUSH(c->ops, op);
+	for (uint32_t i = 0; i < op->nresults; i++)
+		SL_VEC_PUSH(c->values, &op->results[i]);
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (uint32_t i = 0; i < b->nargs; i++)
+				SL_VEC_PUSH(c->values, &b->args[i]);
+	return 0;
+}
+
+static void
+free_tables(sli_prop *P)
+{
+	if (P->calls)
+		for (uint32_t i = 0; i < P->nops; i++)
+			free(P->calls[i]);
+	free(P->calls);
+	free(P->ops);
+	free(P->values);
+	free(P->use_first);
+	free(P->use_n);
+	free(P->uses);
+	free(P->edge);
+	free(P->group);
+	free(P->rules);
+	free(P->sig);
+	free(P->stack);
+	free(P->queued);
+	for (size_t i = 0; i < P->groups.n; i++)
+		free(P->groups.v[i]);
+	SL_VEC_FREE(P->groups);
+	SL_VEC_FREE(P->group_sizes);
+	P->calls = NULL;
+	P->ops = NULL;
+	P->values = NULL;
+	P->use_first = P->use_n = NULL;
+	P->uses = NULL;
+	P->edge = NULL;
+	P->group = NULL;
+	P->rules = NULL;
+	P->sig = NULL;
+	P->stack = NULL;
+	P->queued = NULL;
+}
+
+/* The value a data_flow_edge's owner stands for, and the other targets. */
+static void
+index_edge(sli_prop *P, sl_op *e)
+{
+	if (!e->noperands || !e->nresults)
+		return;
+	sl_value *owner = e->operands[0];
+	P->edge[owner->id] = e;
+	P->edge[e->results[0].id] = e;
+	if (owner->def && owner->def->kind == SL_OP_WHILE) {
+		sl_op *w = owner->def;
+		for (uint32_t r = 0; r < w->nregions && r < 2; r++) {
+			sl_block *b = w->regions[r].first;
+			if (b && owner->index < b->nargs)
+				P->edge[b->args[owner->index].id] = e;
+		}
+	}
+}
+
+static sl_sym
+callee_of(sl_module *m, const sl_op *call)
+{
+	sl_attr *c = sli_op_get(call, SLS_callee);
+	if (!c || c->kind != SL_ATTR_SYMREF)
+		return 0;
+	return sl_sym_intern(m->ctx, c->u.text.p, c->u.text.n);
+}
+
+void
+sli_prop_index(sli_prop *P)
+{
+	sli_prop_rule *old_rules = P->rules;
+	uint32_t old_nops = P->nops;
+	P->rules = NULL;
+	free_tables(P);
+	collect c = {0};
+	sli_walk(P->m->top, collect_op, &c);
+	P->ops = c.ops.v;
+	P->nops = (uint32_t)c.ops.n;
+	P->values = c.values.v;
+	P->nvalues = (uint32_t)c.values.n;
+	for (uint32_t i = 0; i < P->nvalues; i++)
+		P->values[i]->id = i;
+	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
+
+	P->use_first = sli_xcalloc(nv, sizeof *P->use_first);
+	P->use_n = sli_xcalloc(nv, sizeof *P->use_n);
+	size_t nuses = 0;
+	for (uint32_t i = 0; i < P->nops; i++)
+		for (uint32_t k = 0; k < P->ops[i]->noperands; k++)
+			if (P->ops[i]->operands[k]) {
+				P->use_n[P->ops[i]->operands[k]->id]++;
+				nuses++;
+			}
+	P->uses = sli_xmalloc(sizeof *P->uses * (nuses ? nuses : 1));
+	uint32_t off = 0;
+	for (uint32_t v = 0; v < P->nvalues; v++) {
+		P->use_first[v] = off;
+		off += P->use_n[v];
+		P->use_n[v] = 0;
+	}
+	for (uint32_t i = 0; i < P->nops; i++) {
+		sl_op *op = P->ops[i];
+		for (uint32_t k = 0; k < op->noperands; k++) {
+			sl_value *v = op->operands[k];
+			if (!v)
+				continue;
+			sli_use *u = &P->uses[P->use_first[v->id] + P->use_n[v->id]++];
+			u->user = op;
+			u->index = k;
+		}
+	}
+
+	P->edge = sli_xcalloc(nv, sizeof *P->edge);
+	P->group = sli_xmalloc(sizeof *P->group * nv);
+	for (uint32_t v = 0; v < nv; v++)
+		P->group[v] = -1;
+	P->rules = sli_xcalloc(no, sizeof *P->rules);
+	if (old_rules) {
+		/* op ids are stable when nothing was inserted */
+		if (old_nops == P->nops)
+			memcpy(P->rules, old_rules, sizeof *P->rules * P->nops);
+		free(old_rules);
+	}
+	P->calls = sli_xcalloc(no, sizeof *P->calls);
+	P->sig = sli_xcalloc(no, sizeof *P->sig);
+	P->stack = sli_xmalloc(sizeof *P->stack * no);
+	P->queued = sli_xcalloc(no, 1);
+	P->nstack = 0;
+
+	/* sharding groups: members in op order, groups in id order */
+	SL_VEC(int64_t) ids = {0};
+	SL_VEC(SL_VEC(sl_value *)) members = {0};
+	for (uint32_t i = 0; i < P->nops; i++) {
+		sl_op *op = P->ops[i];
+		if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
+			index_edge(P, op);
+		} else if (op->kind == SL_OP_CALL) {
+			sl_op *f = sli_lookup_func(P->m, callee_of(P->m, op));
+			if (f) {
+				size_t n = 0;
+				while (P->calls[f->id] && P->calls[f->id][n])
+					n++;
+				P->calls[f->id] = sli_xrealloc(P->calls[f->id], sizeof(sl_op *) * (n + 2));
+				P->calls[f->id][n] = op;
+				P->calls[f->id][n + 1] = NULL;
+			}
+		} else if (op->kind == SL_OP_SDY_SHARDING_GROUP && op->noperands) {
+			sl_attr *a = sli_op_get(op, SLS_group_id);
+			int64_t id = a && a->kind == SL_ATTR_INT ? a->u.i.v : 0;
+			size_t g = 0;
+			while (g < ids.n && ids.v[g] != id)
+				g++;
+			if (g == ids.n) {
+				SL_VEC_PUSH(ids, id);
+				SL_VEC_RESERVE(members, g + 1);
+				memset(&members.v[g], 0, sizeof members.v[g]);
+				members.n = g + 1;
+			}
+			sl_value *v = op->operands[0];
+			bool dup = false;
+			for (size_t j = 0; j < members.v[g].n; j++)
+				dup |= members.v[g].v[j] == v;
+			if (!dup)
+				SL_VEC_PUSH(members.v[g], v);
+		}
+	}
+	/* groups sorted by id */
+	size_t ng = ids.n;
+	size_t *order = sli_xmalloc(sizeof *order * (ng ? ng : 1));
+	for (size_t i = 0; i < ng; i++) {
+		size_t j = i;
+		while (j > 0 && ids.v[order[j - 1]] > ids.v[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (size_t i = 0; i < ng; i++) {
+		size_t g = order[i];
+		SL_VEC_PUSH(P->groups, members.v[g].v);
+		SL_VEC_PUSH(P->group_sizes, (uint32_t)members.v[g].n);
+		for (size_t j = 0; j < members.v[g].n; j++)
+			P->group[members.v[g].v[j]->id] = (int32_t)i;
+	}
+	free(order);
+	SL_VEC_FREE(ids);
+	SL_VEC_FREE(members);
+
+	/* meshes and the main function */
+	free(P->meshes);
+	P->meshes = NULL;
+	P->nmeshes = 0;
+	P->main_func = NULL;
+	sl_op *only = NULL;
+	uint32_t nfuncs = 0;
+	sl_block *top = P->m->top->nregions ? P->m->top->regions[0].first : NULL;
+	for (sl_op *op = top ? top->first : NULL; op; op = op->next) {
+		if (op->kind == SL_OP_SDY_MESH) {
+			sl_attr *mesh = sli_op_get(op, SLS_mesh);
+			if (!mesh || mesh->kind != SL_ATTR_MESH)
+				continue;
+			P->meshes = sli_xrealloc(P->meshes, sizeof *P->meshes * (P->nmeshes + 1));
+			P->meshes[P->nmeshes].name = sli_op_sym_name(P->m, op);
+			P->meshes[P->nmeshes].mesh = &mesh->u.mesh;
+			P->nmeshes++;
+		} else if (op->kind == SL_OP_FUNC) {
+			nfuncs++;
+			only = op;
+			sl_sym name = sli_op_sym_name(P->m, op);
+			if (!strcmp(sl_sym_str(P->ctx, name), "main"))
+				P->main_func = op;
+		}
+	}
+	if (nfuncs == 1)
+		P->main_func = only;
+	if (P->main_func && (!P->main_func->nregions || !P->main_func->regions[0].first))
+		P->main_func = NULL;
+}
+
+uint32_t
+sli_prop_use_count(const sli_prop *P, const sl_value *v)
+{
+	return v->id < P->nvalues && P->values[v->id] == v ? P->use_n[v->id] : 0;
+}
+
+const sl_mesh *
+sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s)
+{
+	if (s->mesh)
+		return s->mesh;
+	for (uint32_t i = 0; i < P->nmeshes; i++)
+		if (P->meshes[i].name == s->mesh_name)
+			return P->meshes[i].mesh;
+	return NULL;
+}
+
+/* ====================================================================
+ * Where shardings live (spec 1.5)
+ * ==================================================================== */
+
+static bool
+is_func_arg(const sl_value *v)
+{
+	return !v->def && v->block && v->block->parent && v->block->parent->parent &&
+	       v->block->parent->parent->kind == SL_OP_FUNC;
+}
+
+static sl_attr *
+sharding_attr(sl_module *m, const sl_sharding *s)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+	a->u.sharding = *s;
+	return a;
+}
+
+static const sl_sharding *
+attr_sharding(const sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
+}
+
+bool
+sli_prop_is_edge_target(sli_prop *P, sl_value *v)
+{
+	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? P->edge[v->id] : NULL;
+	return e && v != &e->results[0];
+}
+
+/* A block argument of a manual or named computation (without an edge). */
+static sl_op *
+data_flow_block_arg(const sl_value *v)
+{
+	if (v->def || !v->block || !v->block->parent)
+		return NULL;
+	sl_op *o = v->block->parent->parent;
+	return o && (o->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
+	             o->kind == SL_OP_SDY_NAMED_COMPUTATION) ? o : NULL;
+}
+
+static bool
+computation(const sl_op *op)
+{
+	return op->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
+	       op->kind == SL_OP_SDY_NAMED_COMPUTATION;
+}
+
+static const sl_sharding *erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s);
+static const sl_sharding *add_manual(sl_module *m, const sl_op *mc,
+                                     const sl_sharding *outer, const sl_sharding *inner);
+static const sl_sharding *mc_sharding(const sl_op *mc, sl_sym which, uint32_t i);
+static sl_sharding *open_like(sl_module *m, const sl_sharding *s, const sl_type *t);
+
+/* Replaces entry i of the in/out shardings of a computation. */
+static void
+set_mc_sharding(sl_module *m, sl_op *mc, sl_sym which, uint32_t i, uint32_t n,
+                const sl_value *vals, const sl_sharding *s)
+{
+	sl_attr *old = sli_op_get(mc, which);
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	a->u.spv.n = n;
+	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, n ? n : 1);
+	for (uint32_t k = 0; k < n; k++) {
+		if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
+			a->u.spv.v[k] = old->u.spv.v[k];
+		else
+			a->u.spv.v[k] = open_like(m, s, vals[k].type);
+	}
+	a->u.spv.v[i] = (sl_sharding *)s;
+	sli_op_set_prop(m, mc, which, a);
+}
+
+/* The value the sharding of v really lives on (NULL: none). */
+static sl_value *
+shardable(sli_prop *P, sl_value *v)
+{
+	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? P->edge[v->id] : NULL;
+	if (e)
+		return &e->results[0];
+	if (!v->def && !is_func_arg(v) && !data_flow_block_arg(v))
+		return NULL;
+	return v;
+}
+
+const sl_sharding *
+sli_prop_get(sli_prop *P, sl_value *v)
+{
+	v = shardable(P, v);
+	if (!v)
+		return NULL;
+	sl_op *dfo = data_flow_block_arg(v);
+	if (dfo) {
+		const sl_sharding *s = mc_sharding(dfo, SLS_in_shardings, v->index);
+		return dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION ? erase_manual(P->m, dfo, s) : s;
+	}
+	if (!v->def)
+		return attr_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+	sl_op *op = v->def;
+	if (computation(op))
+		return mc_sharding(op, SLS_out_shardings, v->index);
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		return attr_sharding(sli_op_get(op, SLS_sharding));
+	default:
+		break;
+	}
+	sl_attr *a = sli_op_attr(op, SLS_sdy_sharding);
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || v->index >= a->u.spv.n)
+		return NULL;
+	return a->u.spv.v[v->index];
+}
+
+static void
+set_named(sl_module *m, sl_named_attr **pv, uint32_t *pn, sl_sym name, sl_attr *attr)
+{
+	for (uint32_t i = 0; i < *pn; i++)
+		if ((*pv)[i].name == name) {
+			sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, *pn);
+			memcpy(nv, *pv, sizeof *nv * *pn);
+			nv[i].attr = attr;
+			*pv = nv;
+			return;
+		}
+	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, *pn + 1);
+	if (*pn)
+		memcpy(nv, *pv, sizeof *nv * *pn);
+	nv[*pn].name = name;
+	nv[*pn].attr = attr;
+	(*pn)++;
+	sli_sort_named(m->ctx, nv, *pn);
+	*pv = nv;
+}
+
+/* A fully open sharding of type t on the mesh of s. */
+static sl_sharding *
+open_like(sl_module *m, const sl_sharding *s, const sl_type *t)
+{
+	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);
+	o->mesh_name = s->mesh_name;
+	o->mesh = s->mesh;
+	o->rank = is_static_tensor(t) || (t && t->kind == SL_TYPE_TENSOR && !t->unranked)
+	          ? t->rank : 0;
+	o->dims = SL_NEWN(&m->arena, sl_dim_sharding, o->rank ? o->rank : 1);
+	for (uint32_t d = 0; d < o->rank; d++) {
+		o->dims[d].open = true;
+		o->dims[d].priority = SL_NO_PRIORITY;
+	}
+	return o;
+}
+
+void
+sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
+{
+	sl_module *m = P->m;
+	v = shardable(P, v);
+	if (!v)
+		return;
+	sl_op *dfo = data_flow_block_arg(v);
+	if (dfo) {
+		if (dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION)
+			s = add_manual(m, dfo, mc_sharding(dfo, SLS_in_shardings, v->index), s);
+		set_mc_sharding(m, dfo, SLS_in_shardings, v->index, v->block->nargs,
+		                v->block->args, s);
+		return;
+	}
+	if (!v->def) {
+		set_named(m, &v->attrs, &v->nattrs, SLS_sdy_sharding, sharding_attr(m, s));
+		return;
+	}
+	sl_op *op = v->def;
+	if (computation(op)) {
+		set_mc_sharding(m, op, SLS_out_shardings, v->index, op->nresults, op->results, s);
+		return;
+	}
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		sli_op_set_prop(m, op, SLS_sharding, sharding_attr(m, s));
+		return;
+	default:
+		break;
+	}
+	sl_attr *old = sli_op_attr(op, SLS_sdy_sharding);
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	a->u.spv.n = op->nresults;
+	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, op->nresults ? op->nresults : 1);
+	for (uint32_t i = 0; i < op->nresults; i++) {
+		if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && i < old->u.spv.n)
+			a->u.spv.v[i] = old->u.spv.v[i];
+		else
+			a->u.spv.v[i] = open_like(m, s, op->results[i].type);
+	}
+	a->u.spv.v[v->index] = (sl_sharding *)s;
+	sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+}
+
+static const sl_type *
+func_type(const sl_op *func)
+{
+	sl_attr *ft = sli_op_get(func, SLS_function_type);
+	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type : NULL;
+}
+
+const sl_sharding *
+sli_prop_func_result(sli_prop *P, sl_op *func, uint32_t i)
+{
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	if (!ra || ra->kind != SL_ATTR_ARRAY || i >= ra->u.arr.n)
+		return NULL;
+	sl_attr *d = ra->u.arr.v[i];
+	if (!d || d->kind != SL_ATTR_DICT)
+		return NULL;
+	return attr_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+}
+
+void
+sli_prop_set_func_result(sli_prop *P, sl_op *func, uint32_t i, const sl_sharding *s)
+{
+	sl_module *m = P->m;
+	const sl_type *ft = func_type(func);
+	uint32_t n = ft ? ft->nres : i + 1;
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
+	na->u.arr.n = n;
+	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n ? n : 1);
+	for (uint32_t k = 0; k < n; k++) {
+		if (ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n)
+			na->u.arr.v[k] = ra->u.arr.v[k];
+		else
+			na->u.arr.v[k] = sli_attr_new(m, SL_ATTR_DICT);
+	}
+	sl_attr *d = sli_attr_new(m, SL_ATTR_DICT);
+	if (na->u.arr.v[i]->kind == SL_ATTR_DICT) {
+		d->u.dict.v = na->u.arr.v[i]->u.dict.v;
+		d->u.dict.n = na->u.arr.v[i]->u.dict.n;
+	}
+	set_named(m, &d->u.dict.v, &d->u.dict.n, SLS_sdy_sharding, sharding_attr(m, s));
+	na->u.arr.v[i] = d;
+	sli_op_set_prop(m, func, SLS_res_attrs, na);
+}
+
+static bool
+axes_eq(const sl_axis_list *a, const sl_axis_list *b)
+{
+	return sli_axis_list_equal(a->v, a->n, b->v, b->n);
+}
+
+static bool
+sharding_eq(const sl_sharding *a, const sl_sharding *b)
+{
+	if (a->mesh_name != b->mesh_name || a->rank != b->rank ||
+	    a->reduction != b->reduction)
+		return false;
+	if ((a->mesh || b->mesh) &&
+	    (!a->mesh || !b->mesh || !sli_mesh_equal(a->mesh, b->mesh)))
+		return false;
+	for (uint32_t d = 0; d < a->rank; d++) {
+		const sl_dim_sharding *x = &a->dims[d], *y = &b->dims[d];
+		if (x->open != y->open || x->priority != y->priority || !axes_eq(&x->axes, &y->axes))
+			return false;
+	}
+	return axes_eq(&a->replicated, &b->replicated) && axes_eq(&a->unreduced, &b->unreduced);
+}
+
+static bool
+empty_axes(const sl_sharding *s)
+{
+	for (uint32_t d = 0; d < s->rank; d++)
+		if (s->dims[d].axes.n)
+			return false;
+	return !s->replicated.n && !s->unreduced.n;
+}
+
+static bool
+fully_open(const sl_sharding *s)
+{
+	for (uint32_t d = 0; d < s->rank; d++)
+		if (s->dims[d].axes.n || !s->dims[d].open)
+			return false;
+	return true;
+}
+
+/* ====================================================================
+ * Manual computations (spec 7.9)
+ * ==================================================================== */
+
+static const sl_axis_list *
+manual_axes(const sl_op *mc)
+{
+	sl_attr *a = sli_op_get(mc, SLS_manual_axes);
+	return a && a->kind == SL_ATTR_MANUAL_AXES ? &a->u.axes : NULL;
+}
+
+static bool
+is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
+{
+	for (uint32_t i = 0; manual && i < manual->n; i++)
+		if (manual->v[i].name == r->name)
+			return true;
+	return false;
+}
+
+static const sl_sharding *
+mc_sharding(const sl_op *mc, sl_sym which, uint32_t i)
+{
+	sl_attr *a = sli_op_get(mc, which);
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || i >= a->u.spv.n)
+		return NULL;
+	return a->u.spv.v[i];
+}
+
+static sl_axis_list
+drop_manual(sl_module *m, const sl_axis_list *manual, const sl_axis_list *l)
+{
+	sl_axis_list out = {NULL, 0};
+	if (!l->n)
+		return out;
+	out.v = SL_NEWN(&m->arena, sl_axis_ref, l->n);
+	for (uint32_t i = 0; i < l->n; i++)
+		if (!is_manual(manual, &l->v[i]))
+			out.v[out.n++] = l->v[i];
+	return out;
+}
+
+static const sl_sharding *
+erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s)
+{
+	const sl_axis_list *manual = manual_axes(mc);
+	if (!s || !manual || !manual->n)
+		return s;
+	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);
+	*o = *s;
+	o->dims = SL_NEWN(&m->arena, sl_dim_sharding, s->rank ? s->rank : 1);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		o->dims[d] = s->dims[d];
+		uint32_t k = 0;
+		while (k < s->dims[d].axes.n && is_manual(manual, &s->dims[d].axes.v[k]))
+			k++;
+		o->dims[d].axes.v = s->dims[d].axes.v + k;
+		o->dims[d].axes.n = s->dims[d].axes.n - k;
+	}
+	o->replicated = drop_manual(m, manual, &s->replicated);
+	o->unreduced = drop_manual(m, manual, &s->unreduced);
+	return o;
+}
+
+static const sl_sharding *
+add_manual(sl_module *m, const sl_op *mc, const sl_sharding *outer,
+           const sl_sharding *inner)
+{
+	const sl_axis_list *manual = manual_axes(mc);
+	if (!inner || !outer)
+		return inner;
+	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);
+	*o = *inner;
+	o->dims = SL_NEWN(&m->arena, sl_dim_sharding, inner->rank ? inner->rank : 1);
+	for (uint32_t d = 0; d < inner->rank; d++) {
+		o->dims[d] = inner->dims[d];
+		uint32_t k = 0;
+		if (d < outer->rank)
+			while (k < outer->dims[d].axes.n && is_manual(manual, &outer->dims[d].axes.v[k]))
+				k++;
+		if (!k)
+			continue;
+		uint32_t n = k + inner->dims[d].axes.n;
+		o->dims[d].axes.v = SL_NEWN(&m->arena, sl_axis_ref, n);
+		memcpy(o->dims[d].axes.v, outer->dims[d].axes.v, sizeof(sl_axis_ref) * k);
+		if (inner->dims[d].axes.n)
+			memcpy(o->dims[d].axes.v + k, inner->dims[d].axes.v,
+			       sizeof(sl_axis_ref) * inner->dims[d].axes.n);
+		o->dims[d].axes.n = n;
+	}
+	o->replicated = outer->replicated;
+	o->unreduced = outer->unreduced;
+	o->reduction = SL_RED_SUM;
+	return o;
+}
+
+/* ====================================================================
+ * Worklist and notifications (spec 7.3)
+ * ==================================================================== */
+
+static void
+push(sli_prop *P, sl_op *op)
+{
+	if (op->id >= P->nops || P->ops[op->id] != op || P->queued[op->id])
+		return;
+	P->queued[op->id] = 1;
+	P->stack[P->nstack++] = op;
+}
+
+static void
+enqueue(sli_prop *P, sl_op *op)
+{
+	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op))
+		if (op != P->current)
+			push(P, op);
+}
+
+/* The data_flow_edge op whose source is operand k of user, if any. */
+static sl_op *
+edge_for_source(sli_prop *P, sl_op *user, uint32_t k)
+{
+	sl_op *d = NULL;
+	if (sli_op_info[user->kind].traits & T_TERM) {
+		d = sli_op_parent(user);
+		if (!d || (d->kind != SL_OP_WHILE && d->kind != SL_OP_CASE &&
+		           d->kind != SL_OP_SDY_MANUAL_COMPUTATION &&
+		           d->kind != SL_OP_SDY_NAMED_COMPUTATION))
+			return NULL;
+	} else if (user->kind == SL_OP_WHILE || user->kind == SL_OP_OPTIMIZATION_BARRIER ||
+	           user->kind == SL_OP_CASE) {
+		d = user;
+	} else {
+		return NULL;
+	}
+	if (k >= d->nresults)
+		return NULL;
+	return P->edge[d->results[k].id];
+}
+
+static void
+notify_users(sli_prop *P, sl_value *v, int depth)
+{
+	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
+		return;
+	const sli_use *u = &P->uses[P->use_first[v->id]];
+	for (uint32_t i = P->use_n[v->id]; i-- > 0;) {
+		sl_op *user = u[i].user;
+		uint32_t k = u[i].index;
+		sl_op *e = edge_for_source(P, user, k);
+		if (e) {
+			enqueue(P, e);
+		} else if (sli_op_info[user->kind].traits & T_TERM) {
+			sl_op *parent = sli_op_parent(user);
+			if (user->kind != SL_OP_RETURN || !parent || parent->kind != SL_OP_FUNC) {
+				enqueue(P, parent);
+			} else if (!P->calls[parent->id]) {
+				enqueue(P, parent);
+			} else {
+				for (sl_op **c = P->calls[parent->id]; *c; c++)
+					if (k < (*c)->nresults)
+						notify_users(P, &(*c)->results[k], depth + 1);
+			}
+		} else if (user->kind == SL_OP_CALL) {
+			sl_op *f = sli_lookup_func(P->m, callee_of(P->m, user));
+			sl_block *b = f && f->nregions ? f->regions[0].first : NULL;
+			if (b && k < b->nargs)
+				notify_users(P, &b->args[k], depth + 1);
+		} else {
+			enqueue(P, user);
+		}
+	}
+}
+
+/* notifyShardingModified of spec 7.3.2; v is a shardable value. */
+static void
+notify_modified(sli_prop *P, sl_value *v)
+{
+	if (v->def && v->def->kind == SL_OP_SDY_DATA_FLOW_EDGE && v->def->noperands) {
+		sl_value *owner = v->def->operands[0];
+		if (owner->def && owner->def->kind == SL_OP_WHILE) {
+			sl_op *w = owner->def;
+			for (uint32_t r = 0; r < w->nregions && r < 2; r++) {
+				sl_block *b = w->regions[r].first;
+				if (b && owner->index < b->nargs)
+					notify_users(P, &b->args[owner->index], 0);
+			}
+		}
+	}
+	if (v->def)
+		enqueue(P, v->def);
+	else if (v->block && v->block->parent)
+		enqueue(P, v->block->parent->parent);
+	notify_users(P, v, 0);
+}
+
+/* ====================================================================
+ * One propagation step (spec 7.2)
+ * ==================================================================== */
+
+enum { VIEW_PLAIN, VIEW_MC_ARG, VIEW_MC_RES };
+
+typedef struct stensor {
+	sl_value *v;		/* NULL for a function result */
+	sl_op *func;
+	uint32_t res;
+	const sl_sharding *s;	/* the sharding handed to the projection */
+	int view;
+	sl_op *mc;		/* manual computation of a VIEW_MC_* edge */
+	uint32_t mci;
+} stensor;
+
+enum { DIR_FIXED, DIR_STRATEGY };
+
+typedef struct step_args {
+	sl_op *op;		/* the op (direction function, debug owner) */
+	const sl_rule *rule;
+	const sl_rule *attached;	/* the rule attribute, for heuristic 2 */
+	int dirmode, dir;
+	bool conservative, elementwise, notify, func_sync;
+} step_args;
+
+/* Writes s onto v's group members (spec 7.7). */
+static void
+sync_group(sli_prop *P, sl_value *v, const sl_sharding *s, bool notify)
+{
+	if (v->id >= P->nvalues || P->values[v->id] != v)
+		return;
+	int32_t g = P->group[v->id];
+	if (g < 0)
+		return;
+	for (uint32_t i = 0; i < P->group_sizes.v[g]; i++) {
+		sl_value *w = P->groups.v[g][i];
+		if (w == v)
+			continue;
+		sli_prop_set(P, w, s);
+		if (notify) {
+			sl_value *sw = shardable(P, w);
+			if (sw)
+				notify_modified(P, sw);
+		}
+	}
+}
+
+static bool
+step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
+{
+	const sl_mesh *mesh = NULL;
+	sl_sym mesh_name = 0;
+	sl_mesh *inline_mesh = NULL;
+	bool mesh_empty = true;
+	uint32_t nt = nops + nres;
+	for (uint32_t i = 0; i < nt; i++) {
+		const sl_sharding *s = ts[i].s;
+		if (!s)
+			continue;
+		const sl_mesh *mm = sli_prop_mesh_of(P, s);
+		if (!mm)
+			continue;
+		if (sli_mesh_is_empty(mm)) {
+			if (!mesh) {
+				mesh = mm;
+				mesh_name = s->mesh_name;
+				inline_mesh = s->mesh;
+			}
+			continue;
+		}
+		if (!mesh || mesh_empty) {
+			mesh = mm;
+			mesh_name = s->mesh_name;
+			inline_mesh = s->mesh;
+			mesh_empty = false;
+		} else if (mesh != mm && !sli_mesh_equal(mesh, mm)) {
+			return false;
+		}
+	}
+	if (!mesh || mesh_empty || sli_mesh_is_maximal(mesh))
+		return false;
+
+	const sl_rule *rule = a->rule;
+	uint8_t *dirs = sli_arena_alloc(&P->scratch, rule->nfactors + 1);
+	bool any_dir = false;
+	for (uint32_t f = 0; f < rule->nfactors; f++) {
+		if (sli_rule_factor_blocked(rule, f))
+			dirs[f] = SL_DIR_NONE;
+		else if (a->dirmode == DIR_FIXED || P->level < 0)
+			dirs[f] = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
+		else
+			dirs[f] = (uint8_t)sli_op_priority_dir(P, a->op, a->attached, f, P->level);
+		any_dir |= dirs[f] != SL_DIR_NONE;
+	}
+	if (!any_dir)
+		return false;
+
+	/*
+	 * A step is a function of the shardings (immutable, so compared by
+	 * pointer), the directions and the strategy: an op that changed
+	 * nothing with the same inputs is not projected again.
+	 */
+	uint64_t sig = 0;
+	bool cache = !a->func_sync && a->op->id < P->nops && P->ops[a->op->id] == a->op;
+	if (cache) {
+		uint64_t h = 1469598103934665603ULL;
+		for (uint32_t i = 0; i < nt; i++)
+			h = (h ^ (uint64_t)(uintptr_t)ts[i].s) * 1099511628211ULL;
+		for (uint32_t f = 0; f < rule->nfactors; f++)
+			h = (h ^ dirs[f]) * 1099511628211ULL;
+		h = (h ^ (uint64_t)(P->aggressive * 2 + a->conservative)) * 1099511628211ULL;
+		sig = h | 1;
+		if (P->sig[a->op->id] == sig)
+			return false;
+	}
+
+	sli_proj p;
+	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
+	for (uint32_t i = 0; i < nops; i++)
+		sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
+	for (uint32_t i = 0; i < nres; i++)
+		sli_proj_tensor(&p, nops + i, &rule->results[i], ts[nops + i].s);
+	sli_proj before;
+	if (P->debug)
+		sli_proj_copy(&before, &p);
+	bool *upd = sli_arena_alloc(&P->scratch, sizeof *upd * (nt + 1));
+	if (P->aggressive)
+		sli_propagate_aggressive(&p, dirs, a->conservative, a->elementwise, upd);
+	else
+		sli_propagate_basic(&p, dirs, a->conservative, upd);
+
+	bool changed = false;
+	bool *written = sli_arena_zalloc(&P->scratch, sizeof *written * (nt + 1));
+	sl_value **vals = sli_arena_zalloc(&P->scratch, sizeof *vals * (nt + 1));
+	for (uint32_t i = 0; i < nt; i++) {
+		if (!upd[i])
+			continue;
+		stensor *t = &ts[i];
+		sl_sharding *nw = sli_proj_back(P->m, &p, i, mesh_name, inline_mesh);
+		if ((!t->s && empty_axes(nw)) || (t->s && sharding_eq(nw, t->s)))
+			continue;
+		changed = true;
+		written[i] = true;
+		if (!t->v) {
+			sli_prop_set_func_result(P, t->func, t->res, nw);
+			continue;
+		}
+		const sl_sharding *stored = nw;
+		if (t->view == VIEW_MC_ARG)
+			stored = erase_manual(P->m, t->mc, nw);
+		else if (t->view == VIEW_MC_RES)
+			stored = add_manual(P->m, t->mc,
+			                    mc_sharding(t->mc, SLS_out_shardings, t->mci), nw);
+		sl_value *sv = shardable(P, t->v);
+		if (!sv)
+			continue;
+		vals[i] = sv;
+		sli_prop_set(P, sv, stored);
+		if (a->notify)
+			notify_modified(P, sv);
+		sync_group(P, sv, stored, a->notify);
+	}
+	if (cache)
+		P->sig[a->op->id] = changed ? 0 : sig;
+	if (changed && P->debug) {
+		for (uint32_t i = 0; i < nt; i++)
+			if (!vals[i] && ts[i].v)
+				vals[i] = shardable(P, ts[i].v);
+		sli_prop_debug_step(P, a->op, &before, &p, vals, written, a->func_sync);
+	}
+	return changed;
+}
+
+static void
+plain(sli_prop *P, stensor *t, sl_value *v)
+{
+	memset(t, 0, sizeof *t);
+	t->v = v;
+	t->s = sli_prop_get(P, v);
+}
+
+/* ====================================================================
+ * Handlers (spec 7.2-7.10)
+ * ==================================================================== */
+
+static const sl_rule *
+op_rule(sli_prop *P, sl_op *op)
+{
+	sli_prop_rule *r = &P->rules[op->id];
+	if (!r->state) {
+		int rc = sli_rule_attach(P->m, op, &P->ropts, &r->rule);
+		if (rc < 0)
+			P->failed = true;
+		r->state = rc == SLI_RULE_FOUND ? 2 : 1;
+	}
+	return r->state == 2 ? &r->rule : NULL;
+}
+
+static bool
+has_no_rule(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_MODULE:
+	case SL_OP_FUNC:
+	case SL_OP_CALL:
+	case SL_OP_SDY_MESH:
+	case SL_OP_SDY_SHARDING_GROUP:
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+	case SL_OP_SDY_NAMED_COMPUTATION:
+	case SL_OP_SDY_CONSTANT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_WHILE:
+	case SL_OP_CASE:
+	case SL_OP_OPTIMIZATION_BARRIER:
+	case SL_OP_CONSTANT:
+	case SL_OP_IOTA:
+		return true;
+	default:
+		return (sli_op_info[op->kind].traits & T_TERM) != 0;
+	}
+}
+
+static void
+visit_generic(sli_prop *P, sl_op *op)
+{
+	if (has_no_rule(op))
+		return;
+	const sl_rule *rule = op_rule(P, op);
+	if (!rule || rule->noperands != op->noperands || rule->nresults != op->nresults)
+		return;
+	uint32_t nt = op->noperands + op->nresults;
+	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (nt + 1));
+	for (uint32_t i = 0; i < op->noperands; i++)
+		plain(P, &ts[i], op->operands[i]);
+	for (uint32_t i = 0; i < op->nresults; i++)
+		plain(P, &ts[op->noperands + i], &op->results[i]);
+	step_args a = {op, rule, rule, DIR_STRATEGY, 0, P->o->conservative,
+	               sli_prop_elementwise(op), true, false};
+	step(P, &a, ts, op->noperands, op->nresults);
+}
+
+static void
+visit_barrier(sli_prop *P, sl_op *op)
+{
+	if (op->noperands != 1 || op->nresults != 1 || !is_static_tensor(op->results[0].type))
+		return;
+	sl_attr *d = sli_op_get(op, SLS_allowed_direction);
+	int dir = d && d->kind == SL_ATTR_DIRECTION ? d->u.direction : SL_DIR_NONE;
+	sl_rule rule;
+	sli_rule_identity(&P->scratch, op->results[0].type, 1, 1, &rule);
+	stensor ts[2];
+	plain(P, &ts[0], op->operands[0]);
+	plain(P, &ts[1], &op->results[0]);
+	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false};
+	step(P, &a, ts, 1, 1);
+}
+
+static sl_value *
+terminator_operand(sl_region *r, uint32_t k)
+{
+	sl_block *b = r->first;
+	sl_op *t = b ? b->last : NULL;
+	return t && (sli_op_info[t->kind].traits & T_TERM) && k < t->noperands
+	       ? t->operands[k] : NULL;
+}
+
+static void
+visit_edge(sli_prop *P, sl_op *e)
+{
+	if (!e->noperands || !e->nresults || !is_static_tensor(e->results[0].type))
+		return;
+	sl_value *owner = e->operands[0];
+	SL_VEC(sl_value *) src = {0};
+	stensor target;
+	plain(P, &target, &e->results[0]);
+	sl_op *d = owner->def;
+	uint32_t k = owner->index;
+	if (d) {
+		switch (d->kind) {
+		case SL_OP_WHILE:
+			if (k < d->noperands)
+				SL_VEC_PUSH(src, d->operands[k]);
+			if (d->nregions > 1 && terminator_operand(&d->regions[1], k))
+				SL_VEC_PUSH(src, terminator_operand(&d->regions[1], k));
+			break;
+		case SL_OP_CASE:
+			for (uint32_t r = 0; r < d->nregions; r++)
+				if (terminator_operand(&d->regions[r], k))
+					SL_VEC_PUSH(src, terminator_operand(&d->regions[r], k));
+			break;
+		case SL_OP_OPTIMIZATION_BARRIER:
+			if (k < d->noperands)
+				SL_VEC_PUSH(src, d->operands[k]);
+			break;
+		case SL_OP_SDY_MANUAL_COMPUTATION:
+			target.view = VIEW_MC_RES;
+			target.mc = d;
+			target.mci = k;
+			target.s = erase_manual(P->m, d, target.s);
+			/* fall through */
+		case SL_OP_SDY_NAMED_COMPUTATION:
+			if (d->nregions && terminator_operand(&d->regions[0], k))
+				SL_VEC_PUSH(src, terminator_operand(&d->regions[0], k));
+			break;
+		default:
+			break;
+		}
+	} else if (owner->block && owner->block->parent) {
+		sl_op *o = owner->block->parent->parent;
+		if (o && (o->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
+		          o->kind == SL_OP_SDY_NAMED_COMPUTATION) && k < o->noperands) {
+			SL_VEC_PUSH(src, o->operands[k]);
+			if (o->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
+				target.view = VIEW_MC_ARG;
+				target.mc = o;
+				target.mci = k;
+				target.s = add_manual(P->m, o, mc_sharding(o, SLS_in_shardings, k),
+				                      target.s);
+			}
+		}
+	}
+	if (!src.n) {
+		SL_VEC_FREE(src);
+		return;
+	}
+	uint32_t n = (uint32_t)src.n;
+	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (n + 1));
+	for (uint32_t i = 0; i < n; i++)
+		plain(P, &ts[i], src.v[i]);
+	ts[n] = target;
+	SL_VEC_FREE(src);
+	sl_rule rule;
+	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false};
+	step(P, &a, ts, n, 1);
+}
+
+static void
+visit_func_edge(sli_prop *P, sl_op *e)
+{
+	if (!e->noperands || !e->nresults || !is_static_tensor(e->results[0].type))
+		return;
+	sl_value *v = e->operands[0];
+	SL_VEC(sl_value *) src = {0};
+	if (!v->def && is_func_arg(v)) {
+		sl_op *f = v->block->parent->parent;
+		for (sl_op **c = P->calls[f->id]; c && *c; c++)
+			if (v->index < (*c)->noperands)
+				SL_VEC_PUSH(src, (*c)->operands[v->index]);
+	} else if (v->def && v->def->kind == SL_OP_CALL) {
+		sl_op *f = sli_lookup_func(P->m, callee_of(P->m, v->def));
+		if (f && f->nregions && f->regions[0].first) {
+			sl_op *ret = f->regions[0].first->last;
+			if (ret && v->index < ret->noperands)
+				SL_VEC_PUSH(src, ret->operands[v->index]);
+		}
+	}
+	if (!src.n) {
+		SL_VEC_FREE(src);
+		return;
+	}
+	uint32_t n = (uint32_t)src.n;
+	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (n + 1));
+	for (uint32_t i = 0; i < n; i++)
+		plain(P, &ts[i], src.v[i]);
+	plain(P, &ts[n], &e->results[0]);
+	SL_VEC_FREE(src);
+	sl_rule rule;
+	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false};
+	step(P, &a, ts, n, 1);
+}
+
+/* Spec 7.4: main function results against the returned values. */
+static void
+sync_func_results(sli_prop *P)
+{
+	sl_op *f = P->main_func;
+	if (!f)
+		return;
+	const sl_type *ft = func_type(f);
+	sl_op *ret = f->regions[0].first->last;
+	if (!ft || !ret || ret->kind != SL_OP_RETURN)
+		return;
+	for (uint32_t i = 0; i < ft->nres && i < ret->noperands; i++) {
+		const sl_type *t = ft->types[ft->rank + i];
+		if (!is_static_tensor(t))
+			continue;
+		stensor ts[2];
+		plain(P, &ts[0], ret->operands[i]);
+		memset(&ts[1], 0, sizeof ts[1]);
+		ts[1].func = f;
+		ts[1].res = i;
+		ts[1].s = sli_prop_func_result(P, f, i);
+		sl_rule rule;
+		sli_rule_identity(&P->scratch, t, 1, 1, &rule);
+		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true};
+		step(P, &a, ts, 1, 1);
+		sli_arena_reset(&P->scratch);
+	}
+}
+
+static void
+visit(sli_prop *P, sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_SDY_PROPAGATION_BARRIER:
+		visit_barrier(P, op);
+		break;
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		visit_edge(P, op);
+		break;
+	case SL_OP_SDY_FUNC_DATA_FLOW_EDGE:
+		visit_func_edge(P, op);
+		break;
+	default:
+		visit_generic(P, op);
+		break;
+	}
+	sli_arena_reset(&P->scratch);
+}
+
+static void
+run_worklist(sli_prop *P)
+{
+	P->nstack = 0;
+	memset(P->queued, 0, P->nops ? P->nops : 1);
+	for (uint32_t i = P->nops; i-- > 0;)
+		push(P, P->ops[i]);
+	while (P->nstack) {
+		sl_op *op = P->stack[--P->nstack];
+		P->queued[op->id] = 0;
+		P->current = op;
+		visit(P, op);
+		P->current = NULL;
+	}
+}
+
+static void
+fixpoint(sli_prop *P, bool aggressive)
+{
+	P->aggressive = aggressive;
+	sync_func_results(P);
+	run_worklist(P);
+	sync_func_results(P);
+}
+
+void
+sli_prop_strategy_run(sli_prop *P, int level)
+{
+	P->level = level;
+	int strategy = P->o->pass == SLI_PROP_BASIC ? SLI_STRATEGY_BASIC : P->o->strategy;
+	switch (strategy) {
+	case SLI_STRATEGY_BASIC:
+		fixpoint(P, false);
+		break;
+	case SLI_STRATEGY_BASIC_THEN_AGGRESSIVE:
+		fixpoint(P, false);
+		fixpoint(P, true);
+		break;
+	default:
+		fixpoint(P, true);
+		break;
+	}
+}
+
+/* ====================================================================
+ * Sharding groups: initial synchronisation (spec 7.7)
+ * ==================================================================== */
+
+/* Inserts `sdy.sharding_constraint v <open>` and redirects v's other uses. */
+static sl_value *
+insert_open_constraint(sli_prop *P, sl_value *v, const sl_sharding *like)
+{
+	sl_module *m = P->m;
+	sl_op *c = sli_op_create(m, SL_OP_SDY_SHARDING_CONSTRAINT, &v, 1, &v->type, 1, 0);
+	sl_sharding *s = open_like(m, like, v->type);
+	sli_op_set_prop(m, c, SLS_sharding, sharding_attr(m, s));
+	sl_op *scope;
+	if (v->def) {
+		c->loc = v->def->loc;
+		if (v->def->next)
+			sli_op_insert_before(v->def->next, c);
+		else
+			sli_op_append(v->def->parent, c);
+		scope = sli_op_parent(v->def);
+	} else {
+		c->loc = v->block->parent->parent->loc;
+		if (v->block->first)
+			sli_op_insert_before(v->block->first, c);
+		else
+			sli_op_append(v->block, c);
+		scope = v->block->parent->parent;
+	}
+	sli_replace_uses_except(scope ? scope : m->top, v, &c->results[0], c);
+	return &c->results[0];
+}
+
+static sl_loc
+value_loc(const sl_value *v)
+{
+	if (v->def)
+		return v->def->loc;
+	if (v->block && v->block->parent && v->block->parent->parent)
+		return v->block->parent->parent->loc;
+	return v->loc;
+}
+
+/* Returns true when constraints were inserted (the tables are stale). */
+static bool
+sync_groups_initial(sli_prop *P)
+{
+	bool inserted = false;
+	for (size_t g = 0; g < P->groups.n; g++) {
+		sl_value **mem = P->groups.v[g];
+		uint32_t n = P->group_sizes.v[g];
+		const sl_sharding *common = NULL;
+		bool conflict = false;
+		for (uint32_t i = 0; i < n; i++) {
+			const sl_sharding *s = sli_prop_get(P, mem[i]);
+			if (!s || fully_open(s))
+				continue;
+			if (!common)
+				common = s;
+			else if (!sharding_eq(s, common))
+				conflict = true;
+		}
+		if (!common)
+			continue;
+		if (!conflict) {
+			for (uint32_t i = 0; i < n; i++)
+				sli_prop_set(P, mem[i], common);
+			continue;
+		}
+		sli_diag(P->ctx, SL_DIAG_WARNING, value_loc(mem[0]),
+		         "The initial operand shardings on the sharding groups of groupID: %zu "
+		         "do not match. Inserting an open sharding constraint to all constrained "
+		         "values. This could result in unexpected behavior if the sharding "
+		         "groups are not resolved.", g);
+		for (uint32_t i = 0; i < n; i++)
+			mem[i] = insert_open_constraint(P, mem[i], common);
+		inserted = true;
+	}
+	return inserted;
+}
+
+/* ====================================================================
+ * Pass-level flow (spec 7.1)
+ * ==================================================================== */
+
+static int
+check_shapes(sli_prop *P)
+{
+	for (uint32_t i = 0; i < P->nops; i++) {
+		sl_op *op = P->ops[i];
+		for (uint32_t r = 0; r < op->nresults; r++) {
+			const sl_type *t = op->results[r].type;
+			if (!t)
+				continue;
+			if (t->kind == SL_TYPE_TENSOR && !sli_type_is_static(t)) {
+				sli_error(P->ctx, op->loc, "Shardy propagation only supports ranked "
+				          "tensors with a static shape. type: %s",
+				          sl_sym_str(P->ctx, t->text));
+				return -1;
+			}
+			if (t->kind == SL_TYPE_TUPLE) {
+				sli_error(P->ctx, op->loc, "Shardy propagation doesn't support tuples: %s",
+				          sl_sym_str(P->ctx, t->text));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void
+drop_rules(sli_prop *P)
+{
+	for (uint32_t i = 0; i < P->nops; i++) {
+		sl_op *op = P->ops[i];
+		sl_attr *r = sli_op_attr(op, SLS_sdy_sharding_rule);
+		if (r && !(r->kind == SL_ATTR_RULE && r->u.rule.custom))
+			sli_op_set_attr(P->m, op, SLS_sdy_sharding_rule, NULL);
+	}
+}
+
+sl_module *
+sli_prop_module(sli_prop *P)
+{
+	return P->m;
+}
+
+const sli_prop_opts *
+sli_prop_options(sli_prop *P)
+{
+	return P->o;
+}
+
+void
+sli_prop_dump(sli_prop *P, const char *name)
+{
+	if (!P->o->dump_dir || !*P->o->dump_dir)
+		return;
+	sli_buf path;
+	sli_buf_init(&path);
+	sli_buf_printf(&path, "%s/%02d.%s.mlir", P->o->dump_dir, P->o->dump_index, name);
+	FILE *f = fopen(sli_buf_cstr(&path), "w");
+	if (!f) {
+		fprintf(stderr, "error when writing file %s: %s\n", sli_buf_cstr(&path),
+		        strerror(errno));
+	} else {
+		sl_print_opts po = {false, false};
+		sl_module_print(P->m, f, &po);
+		fclose(f);
+	}
+	sli_buf_fini(&path);
+}
+
+int
+sli_propagate(sl_module *m, const sli_prop_opts *o)
+{
+	sli_prop P;
+	memset(&P, 0, sizeof P);
+	P.m = m;
+	P.ctx = m->ctx;
+	P.o = o;
+	P.level = -1;
+	P.ropts.conservative = o->conservative;
+	P.ropts.warn = true;
+	sli_arena_init(&P.scratch);
+	sli_prop_index(&P);
+	int rc = 0;
+	if (check_shapes(&P)) {
+		rc = -1;
+		goto done;
+	}
+	if (sync_groups_initial(&P))
+		sli_prop_index(&P);
+	sli_prop_debug_init(&P);
+	switch (o->pass) {
+	case SLI_PROP_USER_PRIORITY:
+		sli_prop_user_priority(&P);
+		break;
+	case SLI_PROP_OP_PRIORITY:
+		sli_prop_op_priority(&P);
+		break;
+	default:
+		sli_prop_strategy_run(&P, -1);
+		break;
+	}
+	if (!o->keep_sharding_rules)
+		drop_rules(&P);
+	sli_prop_debug_finish(&P);
+	if (P.failed)
+		rc = -1;
+done:
+	sli_prop_debug_fini(&P);
+	sli_rule_opts_fini(&P.ropts);
+	free_tables(&P);
+	free(P.meshes);
+	sli_arena_fini(&P.scratch);
+	return rc;
+}
+
+/* ====================================================================
+ * Options (spec 8.2)
+ * ==================================================================== */
+
+int
+sli_prop_opts_parse(sl_module *m, const sli_pass_opts *po, int pass, sli_prop_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->pass = pass;
+	o->keep_sharding_rules = sli_pass_opt_bool(po, "keep-sharding-rules", false);
+	o->conservative = sli_pass_opt_bool(po, "conservative-propagation", false);
+	o->debug_origins = sli_pass_opt_bool(po, "debug-sharding-origins", false);
+	o->debug_edges = sli_pass_opt_bool(po, "debug-propagation-edge-sharding", false) ||
+	                 sli_pass_opt_bool(po, "debug-edge-source-sharding", false);
+	o->op_priority = sli_pass_opt_bool(po, "run-op-priority-propagation", true);
+	o->dump_dir = sli_pass_opt_str(po, "module-dump-directory");
+	const char *s = sli_pass_opt_str(po, "propagation-strategy");
+	o->strategy = pass == SLI_PROP_BASIC ? SLI_STRATEGY_BASIC : SLI_STRATEGY_AGGRESSIVE;
+	if (s) {
+		if (!strcmp(s, "basic"))
+			o->strategy = SLI_STRATEGY_BASIC;
+		else if (!strcmp(s, "aggressive"))
+			o->strategy = SLI_STRATEGY_AGGRESSIVE;
+		else if (!strcmp(s, "basic-then-aggressive"))
+			o->strategy = SLI_STRATEGY_BASIC_THEN_AGGRESSIVE;
+		else {
+			sli_error(m->ctx, sli_loc_none(),
+			          "invalid propagation-strategy '%s' (expected basic, aggressive "
+			          "or basic-then-aggressive)", s);
+			return -1;
+		}
+	}
+	const char *idx = sli_pass_opt_str(po, "dump-index");
+	o->dump_index = idx ? atoi(idx) : 0;
+	return 0;
+}
+
+/* ====================================================================
+ * Element-wise ops (spec 4.3)
+ * ==================================================================== */
+
+bool
+sli_prop_elementwise(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_REVERSE:
+	case SL_OP_AFTER_ALL:
+	case SL_OP_CHLO_TOP_K:
+		return false;
+	case SL_OP_COMPLEX:
+	case SL_OP_SELECT:
+	case SL_OP_COMPARE:
+	case SL_OP_SDY_PROPAGATION_BARRIER:
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+		return true;
+	case SL_OP_BITCAST_CONVERT: {
+		if (op->noperands != 1 || op->nresults != 1)
+			return false;
+		const sl_type *a = op->operands[0]->type, *b = op->results[0].type;
+		if (!a || !b || a->kind != SL_TYPE_TENSOR || b->kind != SL_TYPE_TENSOR ||
+		    a->rank != b->rank)
+			return false;
+		for (uint32_t d = 0; d < a->rank; d++)
+			if (a->dims[d] != b->dims[d])
+				return false;
+		return true;
+	}
+	default:
+		break;
+	}
+	sl_op_format f = sli_op_info[op->kind].format;
+	return op->kind != SL_OP_UNKNOWN && (f == SL_FMT_SAME || f == SL_FMT_CHLO);
+}

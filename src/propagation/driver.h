@@ -1,0 +1,90 @@
+/*
+ * driver.h - the state of one propagation pass, shared by the fixpoint
+ * driver (driver.c), the strategies and the debug hooks.  Tables indexed
+ * by op id (pre-order position) and value id are rebuilt by
+ * sli_prop_index whenever the IR changes shape.
+ */
+#ifndef SL_PROPAGATION_DRIVER_H
+#define SL_PROPAGATION_DRIVER_H
+
+#include "ir/rewrite.h"
+#include "propagation/propagation.h"
+
+typedef struct sli_prop_mesh {
+	sl_sym name;
+	sl_mesh *mesh;
+} sli_prop_mesh;
+
+/* Per-op cached rule: state 0 not looked up, 1 none, 2 found. */
+typedef struct sli_prop_rule {
+	int state;
+	sl_rule rule;
+} sli_prop_rule;
+
+typedef struct sli_prop_debug sli_prop_debug;
+
+struct sli_prop {
+	sl_module *m;
+	sl_context *ctx;
+	const sli_prop_opts *o;
+	sli_arena scratch;		/* reset after every step */
+	bool failed;
+
+	sl_op **ops;			/* pre-order; op->id is the position */
+	uint32_t nops;
+	sl_value **values;		/* value->id is the position */
+	uint32_t nvalues;
+	uint32_t *use_first;		/* uses of value v: uses[use_first[v] ..] */
+	uint32_t *use_n;
+	sli_use *uses;			/* textual order */
+	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
+	int32_t *group;			/* per value: group index, -1 if none */
+	sli_prop_rule *rules;		/* per op */
+	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
+	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
+
+	SL_VEC(sl_value **) groups;	/* members per group, in id order */
+	SL_VEC(uint32_t) group_sizes;
+
+	sli_prop_mesh *meshes;
+	uint32_t nmeshes;
+	sl_op *main_func;
+
+	/* worklist: a stack with membership flags */
+	sl_op **stack;
+	uint32_t nstack;
+	uint8_t *queued;
+	sl_op *current;
+
+	int level;			/* op-priority level, -1 for none */
+	bool aggressive;		/* factor propagation of the current run */
+	sli_rule_opts ropts;
+	sli_prop_debug *debug;
+};
+
+/* (Re)builds the op, value, use, edge, group and call tables. */
+void sli_prop_index(sli_prop *P);
+/* Number of uses of v. */
+uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
+/* Whether op is element-wise for propagation (spec 4.3). */
+bool sli_prop_elementwise(const sl_op *op);
+/* Direction of factor f of op at op-priority level `level` (spec 5.2). */
+int sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached,
+                        uint32_t f, int level);
+/* Resolves the mesh of a sharding (NULL if unknown). */
+const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
+
+/* Debug hooks (debug.c); all no-ops unless a debug option is set. */
+void sli_prop_debug_init(sli_prop *P);
+/*
+ * One successful step: `owner` is the op (or function for result syncs)
+ * the edges are recorded under, before/after the projections, vals the
+ * shardable value of every tensor (NULL for function results).
+ */
+void sli_prop_debug_step(sli_prop *P, sl_op *owner, const sli_proj *before,
+                         const sli_proj *after, sl_value *const *vals,
+                         const bool *written, bool func_sync);
+void sli_prop_debug_finish(sli_prop *P);
+void sli_prop_debug_fini(sli_prop *P);
+
+#endif

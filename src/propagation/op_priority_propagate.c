@@ -1,0 +1,119 @@
+/*
+ * op_priority_propagate.c - the sdy-op-priority-propagate pass and the
+ * heuristic schedule of spec/propagation.md section 5: five cumulative
+ * heuristics decide, per op and factor, which directions are allowed at
+ * each level; levels 0..4 run one full strategy run each.
+ */
+#include "propagation/driver.h"
+
+#include <string.h>
+
+static int
+dir_union(int a, int b)
+{
+	if ((a == SL_DIR_FORWARD && b == SL_DIR_BACKWARD) ||
+	    (a == SL_DIR_BACKWARD && b == SL_DIR_FORWARD))
+		return SL_DIR_BOTH;
+	return a > b ? a : b;
+}
+
+static bool
+is_move_call(const sl_op *op)
+{
+	if (op->kind != SL_OP_CUSTOM_CALL)
+		return false;
+	sl_attr *t = sli_op_get(op, SLS_call_target_name);
+	if (!t || t->kind != SL_ATTR_STRING)
+		return false;
+	return (t->u.s.n == 10 && !memcmp(t->u.s.p, "MoveToHost", 10)) ||
+	       (t->u.s.n == 12 && !memcmp(t->u.s.p, "MoveToDevice", 12));
+}
+
+static bool
+pass_through_op(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_RESHAPE:
+	case SL_OP_TRANSPOSE:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+	case SL_OP_SDY_FUNC_DATA_FLOW_EDGE:
+		return true;
+	default:
+		return sli_prop_elementwise(op) || is_move_call(op);
+	}
+}
+
+static bool
+dynamic_slice_op(const sl_op *op)
+{
+	return op->kind == SL_OP_DYNAMIC_SLICE || op->kind == SL_OP_DYNAMIC_UPDATE_SLICE;
+}
+
+/* Some operand that is not a rank-0 tensor has more than one use. */
+static bool
+multi_use(const sli_prop *P, const sl_op *op)
+{
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		const sl_type *t = op->operands[i]->type;
+		if (t && t->kind == SL_TYPE_TENSOR && !t->unranked && t->rank == 0)
+			continue;
+		if (sli_prop_use_count(P, op->operands[i]) > 1)
+			return true;
+	}
+	return false;
+}
+
+static int
+heuristic(sli_prop *P, const sl_op *op, const sl_rule *attached, uint32_t f, int h)
+{
+	switch (h) {
+	case 0:
+		if (pass_through_op(op))
+			return multi_use(P, op) ? SL_DIR_NONE : SL_DIR_BOTH;
+		if (dynamic_slice_op(op))
+			return multi_use(P, op) ? SL_DIR_NONE : SL_DIR_FORWARD;
+		return SL_DIR_NONE;
+	case 1:
+		if (pass_through_op(op))
+			return SL_DIR_BOTH;
+		return dynamic_slice_op(op) ? SL_DIR_FORWARD : SL_DIR_NONE;
+	case 2:
+		if (attached && sli_rule_factor_kind(attached, f) != SLI_FACTOR_PASS_THROUGH)
+			return SL_DIR_NONE;
+		return op->kind == SL_OP_BROADCAST_IN_DIM ? SL_DIR_BACKWARD : SL_DIR_BOTH;
+	case 3:
+		return op->kind == SL_OP_BROADCAST_IN_DIM ? SL_DIR_BACKWARD : SL_DIR_BOTH;
+	default:
+		return SL_DIR_BOTH;
+	}
+}
+
+int
+sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached, uint32_t f,
+                    int level)
+{
+	int d = SL_DIR_NONE;
+	for (int h = 0; h <= level && d != SL_DIR_BOTH; h++)
+		d = dir_union(d, heuristic(P, op, attached, f, h));
+	return d;
+}
+
+void
+sli_prop_op_priority(sli_prop *P)
+{
+	if (!sli_prop_options(P)->op_priority) {
+		sli_prop_strategy_run(P, -1);
+		return;
+	}
+	for (int level = 0; level <= 4; level++)
+		sli_prop_strategy_run(P, level);
+}
+
+int
+sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts)
+{
+	sli_prop_opts o;
+	if (sli_prop_opts_parse(m, opts, SLI_PROP_OP_PRIORITY, &o))
+		return -1;
+	return sli_propagate(m, &o);
+}

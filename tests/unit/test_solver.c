@@ -1,0 +1,288 @@
+/*
+ * test_solver.c - the cost evaluator, the ILP and the checker.  The main
+ * test draws small random programs (a few ops on 4x4 tensors, a mesh of 2
+ * or 3 axes, random pins, groups, constraints and barriers) and holds the
+ * ILP optimum against exhaustive enumeration under the evaluator.
+ */
+#include "tests.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/cost.h"
+#include "ir/ir.h"
+#include "solver/solve.h"
+
+#define T44 "tensor<4x4xf32>"
+
+static uint64_t rng_state;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)((rng_state >> 33) % n);
+}
+
+/* A random dim sharding: {}, {"a"}, {"b", ?}, ... */
+static void
+rand_dims(char *out, size_t n, unsigned naxes)
+{
+	static const char *ax[] = {"\"a\"", "\"b\"", "\"c\""};
+	unsigned d0 = rnd(naxes + 1), d1 = rnd(naxes + 1);
+	if (d0 && d0 == d1)
+		d1 = 0;
+	snprintf(out, n, "[{%s%s}, {%s%s}]",
+	         d0 ? ax[d0 - 1] : "", rnd(2) ? (d0 ? ", ?" : "?") : "",
+	         d1 ? ax[d1 - 1] : "", rnd(2) ? (d1 ? ", ?" : "?") : "");
+}
+
+/* A random program on a mesh of naxes axes of size 2 with ntensors values. */
+static void
+rand_program(char *buf, size_t cap, unsigned naxes, unsigned nargs, unsigned nops)
+{
+	char dims[128];
+	size_t k = 0;
+	unsigned nvals = nargs;
+	k += (size_t)snprintf(buf + k, cap - k, "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2%s]>\n"
+	                      "func.func @f(", naxes == 3 ? ", \"c\"=2" : "");
+	for (unsigned i = 0; i < nargs; i++) {
+		k += (size_t)snprintf(buf + k, cap - k, "%s%%arg%u: " T44, i ? ", " : "", i);
+		if (rnd(2)) {
+			rand_dims(dims, sizeof dims, naxes);
+			k += (size_t)snprintf(buf + k, cap - k,
+			        " {sdy.sharding = #sdy.sharding<@mesh, %s>}", dims);
+		}
+	}
+	k += (size_t)snprintf(buf + k, cap - k, ") -> " T44 " {\n");
+	char names[16][16];
+	for (unsigned i = 0; i < nargs; i++)
+		snprintf(names[i], sizeof names[i], "%%arg%u", i);
+	for (unsigned j = 0; j < nops; j++) {
+		const char *x = names[rnd(nvals)], *y = names[rnd(nvals)];
+		unsigned kind = rnd(6);
+		snprintf(names[nvals], sizeof names[nvals], "%%%u", j);
+		switch (kind) {
+		case 0:
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = stablehlo.add %s, %s : "
+			                      T44 "\n", j, x, y);
+			break;
+		case 1:
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = stablehlo.dot_general %s, "
+			        "%s, contracting_dims = [1] x [0] : (" T44 ", " T44 ") -> " T44 "\n",
+			        j, x, y);
+			break;
+		case 2:
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = stablehlo.transpose %s, "
+			        "dims = [1, 0] : (" T44 ") -> " T44 "\n", j, x);
+			break;
+		case 3:
+			rand_dims(dims, sizeof dims, naxes);
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = sdy.sharding_constraint "
+			        "%s <@mesh, %s> : " T44 "\n", j, x, dims);
+			break;
+		case 4:
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = sdy.propagation_barrier %s "
+			        "allowed_direction=NONE : " T44 "\n", j, x);
+			break;
+		default:
+			k += (size_t)snprintf(buf + k, cap - k, "  %%%u = stablehlo.multiply %s, %s : "
+			        T44 "\n", j, x, y);
+			break;
+		}
+		nvals++;
+	}
+	if (rnd(2)) {
+		unsigned g1 = rnd(nvals), g2 = rnd(nvals);
+		k += (size_t)snprintf(buf + k, cap - k, "  sdy.sharding_group %s group_id=0 : "
+		        T44 "\n  sdy.sharding_group %s group_id=0 : " T44 "\n",
+		        names[g1], names[g2]);
+	}
+	snprintf(buf + k, cap - k, "  return %s : " T44 "\n}\n", names[nvals - 1]);
+}
+
+/* Least cost over every combination of valid tensor shardings and ties. */
+static double
+brute_force(const sli_cost_model *cm, size_t *ncombos)
+{
+	size_t nt = cm->tensors.n;
+	sli_cost_asg **opt = calloc(nt + 1, sizeof *opt);
+	size_t *n = calloc(nt + 1, sizeof *n), *at = calloc(nt + 1, sizeof *at);
+	sli_cost_asg *q = calloc(nt + 1, sizeof *q);
+	double best = INFINITY;
+	bool empty = false;
+
+	for (size_t t = 0; t < nt; t++) {
+		n[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt[t]);
+		empty |= n[t] == 0;
+	}
+	*ncombos = 0;
+	while (!empty) {
+		for (size_t t = 0; t < nt; t++)
+			q[t] = opt[t][at[t]];
+		bool ok = true;
+		for (size_t i = 0; i < cm->ties.n && ok; i++)
+			ok = !memcmp(&q[cm->ties.v[i].a], &q[cm->ties.v[i].b], sizeof *q);
+		double bytes = 0;
+		for (size_t t = 0; t < nt && ok && cm->params.memory_budget > 0; t++)
+			bytes += sli_cost_tensor_bytes(cm, (uint32_t)t, &q[t]);
+		if (cm->params.memory_budget > 0 && bytes > cm->params.memory_budget)
+			ok = false;
+		if (ok) {
+			sli_cost_parts p;
+			(*ncombos)++;
+			if (sli_cost_eval_asg(cm, q, &p, NULL) == 0 && p.total < best)
+				best = p.total;
+		}
+		size_t t = 0;
+		while (t < nt && ++at[t] == n[t])
+			at[t++] = 0;
+		if (t == nt)
+			break;
+	}
+	for (size_t t = 0; t < nt; t++)
+		free(opt[t]);
+	free(opt);
+	free(n);
+	free(at);
+	free(q);
+	return best;
+}
+
+static void
+test_brute_force(void)
+{
+	char text[8192];
+	int agree = 0, infeasible = 0, total = 0;
+
+	rng_state = 12345;
+	for (int iter = 0; iter < 60; iter++) {
+		unsigned naxes = iter % 3 == 2 ? 3 : 2;
+		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(naxes == 3 ? 2 : 3);
+		rand_program(text, sizeof text, naxes, nargs, nops);
+		sl_context *ctx = sl_context_new();
+		sl_module *m = test_parse(ctx, text);
+		if (!m || sl_module_verify(m)) {
+			fprintf(stderr, "\nrandom program does not verify:\n%s%s", text, test_diags());
+			CU_FAIL("random program does not verify");
+			sl_module_free(m);
+			sl_context_free(ctx);
+			continue;
+		}
+		sli_solve_opts so;
+		sli_solve_opts_init(&so);
+		if (iter % 5 == 4)
+			so.cost.memory_budget = 4 * 16 + rnd(4) * 64;
+		sli_cost_model cm;
+		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+		size_t combos;
+		double brute = brute_force(&cm, &combos);
+		sli_cost_model_fini(&cm);
+
+		sli_solve_result r;
+		int rc = sli_solve(m, &so, &r);
+		total++;
+		if (isinf(brute)) {
+			CU_ASSERT_EQUAL(rc, 1);
+			infeasible += rc == 1;
+		} else {
+			CU_ASSERT_EQUAL(rc, 0);
+			bool ok = rc == 0 && fabs(r.objective - brute) <= 1e-6 * fmax(1, brute) &&
+			          fabs(r.parts.total - brute) <= 1e-6 * fmax(1, brute);
+			if (!ok)
+				fprintf(stderr, "\nbrute force %.9g, ILP %.9g, evaluator %.9g "
+				        "(rc %d)\n%s%s", brute, r.objective, r.parts.total, rc,
+				        text, test_diags());
+			CU_ASSERT(ok);
+			agree += ok;
+		}
+		sl_module_free(m);
+		sl_context_free(ctx);
+	}
+	fprintf(stderr, "[brute force: %d/%d agree, %d infeasible both] ",
+	        agree + infeasible, total, infeasible);
+}
+
+/* A group forced apart by two closed pins is infeasible, named. */
+static void
+test_infeasible_group(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T44 " {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>},\n"
+		"             %arg1: " T44 " {sdy.sharding = #sdy.sharding<@mesh, [{}, {\"a\"}]>}) -> " T44 " {\n"
+		"  sdy.sharding_group %arg0 group_id=3 : " T44 "\n"
+		"  sdy.sharding_group %arg1 group_id=3 : " T44 "\n"
+		"  %0 = stablehlo.add %arg0, %arg1 : " T44 "\n"
+		"  return %0 : " T44 "\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	sli_solve_result r;
+	CU_ASSERT_EQUAL(sli_solve(m, &so, &r), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "sharding group"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:2:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:3:"));
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+static void
+test_memory_budget(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T44 ") -> " T44 " {\n"
+		"  %0 = stablehlo.add %arg0, %arg0 : " T44 "\n"
+		"  return %0 : " T44 "\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	so.cost.memory_budget = 16;	/* two tensors of 64 bytes: 32 at least */
+	sli_solve_result r;
+	CU_ASSERT_EQUAL(sli_solve(m, &so, &r), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "memory budget"));
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+/* Reshard prices: all-gather, all-to-all, free slice. */
+static void
+test_reshard_prices(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"func.func @f(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+		"  return %arg0 : tensor<8x8xf32>\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, NULL, &cm) == 0);
+	sli_cost_asg q, r;
+	memset(q.a, -1, sizeof q.a);
+	memset(r.a, -1, sizeof r.a);
+	q.a[0] = 0;	/* "a" on dim 0: 64 bytes per device */
+	double b = sli_cost_tensor_bytes(&cm, 0, &q);
+	CU_ASSERT_DOUBLE_EQUAL(b, 64, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 64e-6 * 3, 1e-15);
+	r.a[0] = 1;
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 64e-6 * 3 / 4, 1e-15);
+	r.a[0] = 0;
+	r.a[1] = 1;
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 0, 1e-15);
+	sli_cost_model_fini(&cm);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+CU_TestInfo tests_solver[] = {
+	{"reshard prices", test_reshard_prices},
+	{"infeasible sharding group", test_infeasible_group},
+	{"memory budget too small", test_memory_budget},
+	{"ILP optimum equals brute force", test_brute_force},
+	CU_TEST_INFO_NULL,
+};
