@@ -1972,6 +1972,77 @@ static sli_op_parse_fn *const parsers[SL_FMT__COUNT] = {
 #undef X
 };
 
+/*
+ * Inherent attributes of the StableHLO ops that print in the generic form:
+ * written in the trailing dictionary by older producers, MLIR keeps them
+ * as properties and prints them in <{...}>.
+ */
+static const char *
+inherent_names(sl_op_kind k)
+{
+	switch (k) {
+	case SL_OP_ALL_REDUCE:
+		return " replica_groups channel_handle use_global_device_ids ";
+	case SL_OP_ALL_GATHER:
+		return " all_gather_dim replica_groups channel_handle use_global_device_ids ";
+	case SL_OP_REDUCE_SCATTER:
+		return " scatter_dimension replica_groups channel_handle use_global_device_ids ";
+	case SL_OP_ALL_TO_ALL:
+		return " split_dimension concat_dimension split_count replica_groups channel_handle ";
+	case SL_OP_COLLECTIVE_PERMUTE:
+		return " source_target_pairs channel_handle ";
+	case SL_OP_COLLECTIVE_BROADCAST:
+		return " replica_groups channel_handle ";
+	case SL_OP_GATHER:
+	case SL_OP_DYNAMIC_GATHER:
+		return " dimension_numbers slice_sizes indices_are_sorted ";
+	case SL_OP_SCATTER:
+		return " scatter_dimension_numbers indices_are_sorted unique_indices ";
+	case SL_OP_SORT:
+		return " dimension is_stable ";
+	case SL_OP_REDUCE_WINDOW:
+		return " window_dimensions window_strides base_dilations window_dilations padding ";
+	case SL_OP_SELECT_AND_SCATTER:
+		return " window_dimensions window_strides padding ";
+	case SL_OP_TRIANGULAR_SOLVE:
+		return " left_side lower unit_diagonal transpose_a ";
+	case SL_OP_BATCH_NORM_TRAINING:
+	case SL_OP_BATCH_NORM_INFERENCE:
+	case SL_OP_BATCH_NORM_GRAD:
+		return " epsilon feature_index ";
+	case SL_OP_MAP:
+		return " dimensions ";
+	case SL_OP_INFEED:
+		return " infeed_config layout ";
+	case SL_OP_OUTFEED:
+		return " outfeed_config ";
+	case SL_OP_SEND:
+	case SL_OP_RECV:
+		return " channel_handle is_host_transfer source_target_pairs ";
+	default:
+		return NULL;
+	}
+}
+
+static void
+move_inherent(sli_parser *P, sli_opstate *st)
+{
+	const char *names = inherent_names(st->kind);
+	if (!names)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < st->attrs.n; i++) {
+		const char *s = sl_sym_str(P->ctx, st->attrs.v[i].name);
+		size_t n = strlen(s);
+		const char *hit = strstr(names, s);
+		if (hit && hit[-1] == ' ' && hit[n] == ' ' && !sli_p_named_get((sli_namedvec *)&st->props, st->attrs.v[i].name))
+			SL_VEC_PUSH(st->props, st->attrs.v[i]);
+		else
+			st->attrs.v[k++] = st->attrs.v[i];
+	}
+	st->attrs.n = k;
+}
+
 /* Builds the op from its state, binds result names, appends it to b. */
 static sl_op *
 build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nrn)
@@ -1985,6 +2056,7 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 		               nres, bound);
 		return NULL;
 	}
+	move_inherent(P, st);
 	sl_op *op = sli_op_new(P->m, st->name, (uint32_t)st->operands.n, nres,
 	                       (uint32_t)st->regions.n);
 	op->kind = st->kind;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cli_prog = "shardlp";
+
 static const char *const kinds[] = {"error", "warning", "remark", "note"};
 
 static void
@@ -52,7 +54,7 @@ sink(void *ud, const sl_diag *d)
 		fprintf(stderr, "%s:%u:%u: %s: %s\n", sl_sym_str(s->ctx, d->loc.file),
 		        d->loc.line, d->loc.col, kinds[d->severity], d->message);
 	else
-		fprintf(stderr, "%s: %s\n", kinds[d->severity], d->message);
+		fprintf(stderr, "%s: %s: %s\n", cli_prog, kinds[d->severity], d->message);
 	print_caret(s, d);
 }
 

@@ -33,6 +33,9 @@ typedef struct cli_sink {
 	size_t n, cap;
 } cli_sink;
 
+/* The program name that starts unlocated messages. */
+extern const char *cli_prog;
+
 void cli_sink_init(cli_sink *s, sl_context *ctx);
 void cli_sink_fini(cli_sink *s);
 void cli_sink_set_source(cli_sink *s, const char *name, const char *text, size_t len);

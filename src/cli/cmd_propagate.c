@@ -11,13 +11,14 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char usage_short[] =
 	"usage: shardlp propagate [--strategy basic|aggressive|op-priority|user-priority]\n"
 	"                         [--factor-propagation basic|aggressive|basic-then-aggressive]\n"
 	"                         [--conservative] [--keep-sharding-rules] [--no-op-priority]\n"
 	"                         [--debug-sharding-origins] [--debug-edge-sharding]\n"
-	"                         [--dump-dir DIR] [--pipeline] [-o FILE] FILE\n";
+	"                         [--dump-dir DIR] [--pipeline] [--time] [-o FILE] FILE\n";
 
 static void
 usage_long(void)
@@ -38,6 +39,8 @@ usage_long(void)
 	      "  --debug-edge-sharding     add sdy.propagation_edges attributes\n"
 	      "  --dump-dir DIR            write module dumps into DIR\n"
 	      "  --pipeline                run the whole sdy-propagation-pipeline\n"
+	      "  --time                    print the CPU time of parsing and of\n"
+	      "                            propagation to standard error\n"
 	      "  -o FILE                   write the module to FILE\n"
 	      "  -h, --help                print this help\n", stdout);
 }
@@ -50,6 +53,14 @@ usage_error(const char *fmt, const char *arg)
 	fputc('\n', stderr);
 	fputs(usage_short, stderr);
 	return EXIT_USAGE;
+}
+
+static double
+cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static const char *const strategies[][2] = {
@@ -79,11 +90,12 @@ cmd_propagate(int argc, char **argv)
 		{"debug-edge-sharding", no_argument, NULL, 'E'},
 		{"dump-dir", required_argument, NULL, 'd'},
 		{"pipeline", no_argument, NULL, 'p'},
+		{"time", no_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *pass = "sdy-user-priority-propagate", *out = NULL, *factor = NULL;
-	bool pipeline = false;
+	bool pipeline = false, timing = false;
 	char opts[1024] = "";
 	char tmp[600];
 	int c;
@@ -132,6 +144,9 @@ cmd_propagate(int argc, char **argv)
 		case 'p':
 			pipeline = true;
 			break;
+		case 't':
+			timing = true;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -175,12 +190,18 @@ cmd_propagate(int argc, char **argv)
 	cli_sink_init(&sink, ctx);
 	cli_sink_set_source(&sink, name, text, len);
 	int status = EXIT_OK;
+	double t0 = cpu_seconds();
 	sl_module *m = sl_module_parse(ctx, name, text, len);
+	double t1 = cpu_seconds();
 	if (!m || sl_module_verify(m)) {
 		status = EXIT_INPUT;
 	} else {
 		char err[256];
+		double t2 = cpu_seconds();
 		int rc = sl_pass_run(m, pass, opts, err, sizeof err);
+		if (timing)
+			fprintf(stderr, "parse %.6f s, propagate %.6f s\n", t1 - t0,
+			        cpu_seconds() - t2);
 		if (rc == -2) {
 			fprintf(stderr, "shardlp propagate: %s\n", err);
 			status = EXIT_USAGE;

@@ -364,6 +364,7 @@ int
 main(int argc, char **argv)
 {
 	opts o;
+	cli_prog = "shardlp-opt";
 	if (parse_args(argc, argv, &o)) {
 		fputs("usage: shardlp-opt [options] [FILE]; try 'shardlp-opt --help'\n", stderr);
 		return EXIT_USAGE;

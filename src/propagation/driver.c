@@ -1143,7 +1143,11 @@ sync_func_results(sli_prop *P)
 	sl_op *ret = f->regions[0].first->last;
 	if (!ft || !ret || ret->kind != SL_OP_RETURN)
 		return;
+	char *mark = P->scratch.cur;
+	sli_chunk *head = P->scratch.head;
 	for (uint32_t i = 0; i < ft->nres && i < ret->noperands; i++) {
+		if (P->scratch.head == head && head)
+			P->scratch.cur = mark;
 		const sl_type *t = ft->types[ft->rank + i];
 		if (!is_static_tensor(t))
 			continue;
@@ -1157,13 +1161,37 @@ sync_func_results(sli_prop *P)
 		sli_rule_identity(&P->scratch, t, 1, 1, &rule);
 		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true};
 		step(P, &a, ts, 1, 1);
-		sli_arena_reset(&P->scratch);
 	}
+}
+
+/*
+ * Scratch memory of one step is given back by rewinding the arena when
+ * no chunk was added: resetting it would free and re-fault its chunk on
+ * every step.
+ */
+typedef struct scratch_mark {
+	sli_chunk *head;
+	char *cur;
+} scratch_mark;
+
+static scratch_mark
+scratch_get(sli_prop *P)
+{
+	scratch_mark k = {P->scratch.head, P->scratch.cur};
+	return k;
+}
+
+static void
+scratch_release(sli_prop *P, scratch_mark k)
+{
+	if (P->scratch.head == k.head && k.head)
+		P->scratch.cur = k.cur;
 }
 
 static void
 visit(sli_prop *P, sl_op *op)
 {
+	scratch_mark k = scratch_get(P);
 	switch (op->kind) {
 	case SL_OP_SDY_PROPAGATION_BARRIER:
 		visit_barrier(P, op);
@@ -1178,7 +1206,7 @@ visit(sli_prop *P, sl_op *op)
 		visit_generic(P, op);
 		break;
 	}
-	sli_arena_reset(&P->scratch);
+	scratch_release(P, k);
 }
 
 static void
