@@ -7,12 +7,16 @@ EXTRA_DIST += \
 	%reldir%/transformer.mlir \
 	%reldir%/while.mlir
 
-## `make demo`: the main job on the default example.  It propagates when
-## shardlp-opt knows the propagation pipeline, else parses, verifies and
-## prints.
+## `make demo`: the main job on the default example.  With `shardlp
+## compare` built in, it compares greedy propagation with the optimal (ILP)
+## shardings; else, with the propagation pipeline, it propagates; else it
+## parses, verifies and prints.
 DEMO_INPUT = $(srcdir)/%reldir%/mlp.mlir
-demo: shardlp-opt$(EXEEXT)
-	@if ./shardlp-opt$(EXEEXT) --help 2>&1 | grep -q -e '-sdy-propagation-pipeline'; then \
+demo: shardlp$(EXEEXT) shardlp-opt$(EXEEXT)
+	@if ./shardlp$(EXEEXT) --help 2>&1 | grep -q '^  compare '; then \
+	  echo "./shardlp compare $(DEMO_INPUT)"; \
+	  ./shardlp$(EXEEXT) compare $(DEMO_INPUT); \
+	elif ./shardlp-opt$(EXEEXT) --help 2>&1 | grep -q -e '-sdy-propagation-pipeline'; then \
 	  echo "./shardlp-opt -sdy-propagation-pipeline $(DEMO_INPUT)"; \
 	  ./shardlp-opt$(EXEEXT) -sdy-propagation-pipeline $(DEMO_INPUT); \
 	else \

@@ -13,6 +13,7 @@
  */
 #include "solver/formulate.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,27 +239,32 @@ check_ties(sli_form *f)
 
 /* }==================================================================== */
 
-int
-sli_form_build(sli_form *f, const sli_cost_model *cm)
+/* Model tensor and op of local index k (identity without a part). */
+#define TENSOR(p, k) ((p) ? (p)->tensors[k] : (uint32_t)(k))
+#define OP(p, k) ((p) ? (p)->ops[k] : (uint32_t)(k))
+#define LOCAL(p, t) ((p) ? (p)->local[t] : (t))
+
+/*
+ * Tensors: one-hot over their shardings, paying memory (when the part
+ * charges it here).  Returns -1 after an error on a tensor without
+ * options (only the whole model reports; a part has none).
+ */
+static int
+add_tensors(sli_form *f, const sli_form_part *p, double *least)
 {
+	const sli_cost_model *cm = f->cm;
 	sl_context *ctx = cm->m->ctx;
 	sli_lp *lp = &f->lp;
-	size_t nt = cm->tensors.n, no = cm->ops.n;
-	int rc = 0;
-
-	memset(f, 0, sizeof *f);
-	f->cm = cm;
-	sli_lp_init(lp);
-	f->t = sli_xcalloc(nt + 1, sizeof *f->t);
-	f->o = sli_xcalloc(no + 1, sizeof *f->o);
-
-	/* tensors: one-hot over their shardings, paying memory */
-	double least = 0;
 	u32vec cols = {0};
 	dvec vals = {0};
-	for (size_t t = 0; t < nt; t++) {
-		sli_form_var *v = &f->t[t];
-		v->n = sli_cost_tensor_options(cm, (uint32_t)t, &v->opt);
+	int rc = 0;
+
+	*least = 0;
+	for (size_t k = 0; k < f->nt; k++) {
+		uint32_t t = TENSOR(p, k);
+		sli_form_var *v = &f->t[k];
+		bool mem = !p || !p->memory || p->memory[k];
+		v->n = sli_cost_tensor_options(cm, t, &v->opt);
 		v->col = (uint32_t)sli_lp_ncols(lp);
 		if (!v->n) {
 			const sli_cost_tensor *ct = &cm->tensors.v[t];
@@ -270,36 +276,39 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 		}
 		double mn = INFINITY;
 		cols.n = vals.n = 0;
-		for (size_t k = 0; k < v->n; k++) {
-			double b = sli_cost_tensor_bytes(cm, (uint32_t)t, &v->opt[k]);
+		for (size_t j = 0; j < v->n; j++) {
+			double b = sli_cost_tensor_bytes(cm, t, &v->opt[j]);
 			mn = fmin(mn, b);
-			uint32_t c = sli_lp_col(lp, sli_cost_memory(cm, b), 0, 1, true);
+			uint32_t c = sli_lp_col(lp, mem ? sli_cost_memory(cm, b) : 0, 0, 1, true);
 			SL_VEC_PUSH(cols, c);
 			SL_VEC_PUSH(vals, 1.0);
 		}
-		least += mn;
+		*least += mn;
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
 	}
-	if (rc)
-		goto out;
-	if (cm->params.memory_budget > 0 && least > cm->params.memory_budget) {
-		sli_error(ctx, sli_loc_none(), "infeasible: memory budget of %.0f bytes "
-		          "per device is below the least possible, %.0f bytes",
-		          cm->params.memory_budget, least);
-		rc = -1;
-		goto out;
-	}
-	if ((rc = check_ties(f)))
-		goto out;
+	SL_VEC_FREE(cols);
+	SL_VEC_FREE(vals);
+	return rc;
+}
+
+/* Ops, edges and ties: everything but the tensors and the budget. */
+static void
+add_ops(sli_form *f, const sli_form_part *p)
+{
+	const sli_cost_model *cm = f->cm;
+	sli_lp *lp = &f->lp;
+	u32vec cols = {0};
+	dvec vals = {0};
 
 	/* ops: one-hot over factor assignments, paying compute and all-reduce */
-	for (size_t o = 0; o < no; o++) {
-		sli_form_var *v = &f->o[o];
-		v->n = sli_cost_op_options(cm, (uint32_t)o, &v->opt);
+	for (size_t k = 0; k < f->no; k++) {
+		uint32_t o = OP(p, k);
+		sli_form_var *v = &f->o[k];
+		v->n = sli_cost_op_options(cm, o, &v->opt);
 		v->col = (uint32_t)sli_lp_ncols(lp);
 		cols.n = vals.n = 0;
-		for (size_t k = 0; k < v->n; k++) {
-			double c = sli_cost_op_self(cm, (uint32_t)o, &v->opt[k], NULL);
+		for (size_t j = 0; j < v->n; j++) {
+			double c = sli_cost_op_self(cm, o, &v->opt[j], NULL);
 			uint32_t col = sli_lp_col(lp, c, 0, 1, true);
 			SL_VEC_PUSH(cols, col);
 			SL_VEC_PUSH(vals, 1.0);
@@ -308,9 +317,10 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 	}
 
 	/* edges */
-	for (size_t o = 0; o < no; o++) {
+	for (size_t k = 0; k < f->no; k++) {
+		uint32_t o = OP(p, k);
 		const sli_cost_op *co = &cm->ops.v[o];
-		const sli_form_var *ov = &f->o[o];
+		const sli_form_var *ov = &f->o[k];
 		sli_cost_asg *proj = sli_xcalloc(ov->n + 1, sizeof *proj);
 		double *pb = sli_xcalloc(ov->n + 1, sizeof *pb);
 		for (int res = 0; res < 2; res++) {
@@ -319,13 +329,15 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 				uint32_t t = res ? co->results[i] : co->operands[i];
 				if (t == UINT32_MAX)
 					continue;
-				const sli_form_var *tv = &f->t[t];
+				uint32_t lt = LOCAL(p, t);
+				assert(lt != UINT32_MAX);
+				const sli_form_var *tv = &f->t[lt];
 				double *tb = sli_xcalloc(tv->n + 1, sizeof *tb);
-				for (size_t k = 0; k < tv->n; k++)
-					tb[k] = sli_cost_tensor_bytes(cm, t, &tv->opt[k]);
-				for (size_t k = 0; k < ov->n; k++) {
-					sli_cost_op_project(cm, (uint32_t)o, res, i, &ov->opt[k], &proj[k]);
-					pb[k] = sli_cost_tensor_bytes(cm, t, &proj[k]);
+				for (size_t j = 0; j < tv->n; j++)
+					tb[j] = sli_cost_tensor_bytes(cm, t, &tv->opt[j]);
+				for (size_t j = 0; j < ov->n; j++) {
+					sli_cost_op_project(cm, o, res, i, &ov->opt[j], &proj[j]);
+					pb[j] = sli_cost_tensor_bytes(cm, t, &proj[j]);
 				}
 				side ts = {tv->opt, tb, tv->n, tv->col};
 				side os = {proj, pb, ov->n, ov->col};
@@ -341,9 +353,13 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 	}
 
 	/* ties: equal one-hot vectors */
-	for (size_t i = 0; i < cm->ties.n; i++) {
-		const sli_form_var *x = &f->t[cm->ties.v[i].a], *y = &f->t[cm->ties.v[i].b];
-		uint32_t rank = cm->tensors.v[cm->ties.v[i].a].rank;
+	size_t nties = p ? p->nties : cm->ties.n;
+	for (size_t i = 0; i < nties; i++) {
+		const sli_cost_tie *tie = &cm->ties.v[p ? p->ties[i] : i];
+		uint32_t la = LOCAL(p, tie->a), lb = LOCAL(p, tie->b);
+		assert(la != UINT32_MAX && lb != UINT32_MAX);
+		const sli_form_var *x = &f->t[la], *y = &f->t[lb];
+		uint32_t rank = cm->tensors.v[tie->a].rank;
 		size_t k = 0, j = 0;
 		while (k < x->n || j < y->n) {
 			uint64_t a = k < x->n ? key(&x->opt[k], cm->naxes, rank) : UINT64_MAX;
@@ -361,10 +377,47 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 			sli_lp_row_add(lp, nz, c, w, SLI_LP_EQ, 0, NULL);
 		}
 	}
+	SL_VEC_FREE(cols);
+	SL_VEC_FREE(vals);
+}
+
+static void
+form_init(sli_form *f, const sli_cost_model *cm, size_t nt, size_t no)
+{
+	memset(f, 0, sizeof *f);
+	f->cm = cm;
+	sli_lp_init(&f->lp);
+	f->nt = nt;
+	f->no = no;
+	f->t = sli_xcalloc(nt + 1, sizeof *f->t);
+	f->o = sli_xcalloc(no + 1, sizeof *f->o);
+}
+
+int
+sli_form_build(sli_form *f, const sli_cost_model *cm)
+{
+	sl_context *ctx = cm->m->ctx;
+	sli_lp *lp = &f->lp;
+	size_t nt = cm->tensors.n;
+	double least;
+
+	form_init(f, cm, nt, cm->ops.n);
+	if (add_tensors(f, NULL, &least))
+		return -1;
+	if (cm->params.memory_budget > 0 && least > cm->params.memory_budget) {
+		sli_error(ctx, sli_loc_none(), "infeasible: memory budget of %.0f bytes "
+		          "per device is below the least possible, %.0f bytes",
+		          cm->params.memory_budget, least);
+		return -1;
+	}
+	if (check_ties(f))
+		return -1;
+	add_ops(f, NULL);
 
 	/* memory budget */
 	if (cm->params.memory_budget > 0) {
-		cols.n = vals.n = 0;
+		u32vec cols = {0};
+		dvec vals = {0};
 		for (size_t t = 0; t < nt; t++)
 			for (size_t k = 0; k < f->t[t].n; k++) {
 				SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)k);
@@ -373,21 +426,33 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 			}
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_LE,
 		               cm->params.memory_budget, "memory_budget");
+		SL_VEC_FREE(cols);
+		SL_VEC_FREE(vals);
 	}
-out:
-	SL_VEC_FREE(cols);
-	SL_VEC_FREE(vals);
-	return rc;
+	return 0;
+}
+
+void
+sli_form_build_part(sli_form *f, const sli_cost_model *cm, const sli_form_part *p)
+{
+	double least;
+	form_init(f, cm, p->ntensors, p->nops);
+	for (size_t k = 0; k < p->ntensors; k++)
+		p->local[p->tensors[k]] = (uint32_t)k;
+	add_tensors(f, p, &least);
+	add_ops(f, p);
+	for (size_t k = 0; k < p->ntensors; k++)
+		p->local[p->tensors[k]] = UINT32_MAX;
 }
 
 void
 sli_form_fini(sli_form *f)
 {
 	if (f->t)
-		for (size_t t = 0; t < f->cm->tensors.n; t++)
+		for (size_t t = 0; t < f->nt; t++)
 			free(f->t[t].opt);
 	if (f->o)
-		for (size_t o = 0; o < f->cm->ops.n; o++)
+		for (size_t o = 0; o < f->no; o++)
 			free(f->o[o].opt);
 	free(f->t);
 	free(f->o);
@@ -409,11 +474,11 @@ argmax(const double *x, uint32_t col, size_t n)
 void
 sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q, sli_cost_asg *s)
 {
-	for (size_t t = 0; t < f->cm->tensors.n; t++)
+	for (size_t t = 0; t < f->nt; t++)
 		if (f->t[t].n)
 			q[t] = f->t[t].opt[argmax(x, f->t[t].col, f->t[t].n)];
 	if (s)
-		for (size_t o = 0; o < f->cm->ops.n; o++)
+		for (size_t o = 0; o < f->no; o++)
 			if (f->o[o].n)
 				s[o] = f->o[o].opt[argmax(x, f->o[o].col, f->o[o].n)];
 }

@@ -22,10 +22,30 @@ typedef struct sli_form_var {
 typedef struct sli_form {
 	const sli_cost_model *cm;
 	sli_lp lp;
-	sli_form_var *t, *o;	/* per tensor, per op */
+	sli_form_var *t, *o;	/* per tensor, per op (local to a part) */
+	size_t nt, no;
 	SL_VEC(uint32_t) refunds;	/* agreement columns, for sli_form_encode */
 	SL_VEC(uint32_t) refund_rows;	/* two rows per refund column */
 } sli_form;
+
+/*
+ * A part of the model: some of its ops with the tensors they touch (a
+ * block of solver/decompose.c).  Local tensor k is model tensor
+ * tensors[k]; columns follow the local order, so two parts with the same
+ * structure give the same lp.  Every tensor an op or tie of the part
+ * refers to must be in it.
+ */
+typedef struct sli_form_part {
+	const uint32_t *tensors;
+	size_t ntensors;
+	const bool *memory;	/* per local tensor: pays its memory here */
+	const uint32_t *ops;
+	size_t nops;
+	const uint32_t *ties;	/* indices into cm->ties */
+	size_t nties;
+	uint32_t *local;	/* scratch, one per model tensor, all UINT32_MAX
+				 * on entry and on return */
+} sli_form_part;
 
 /*
  * Builds the ILP of cm.  Returns 0; or -1 when the user constraints
@@ -34,8 +54,15 @@ typedef struct sli_form {
  * least memory possible), with located errors naming them.
  */
 int sli_form_build(sli_form *f, const sli_cost_model *cm);
+/*
+ * The ILP of part p alone: no memory budget, no tie check, and no
+ * diagnostics (every tensor of p must have an option).  Same columns as
+ * sli_form_build for the same tensors and ops.
+ */
+void sli_form_build_part(sli_form *f, const sli_cost_model *cm,
+                         const sli_form_part *p);
 void sli_form_fini(sli_form *f);
-/* The chosen sharding of every tensor and assignment of every op. */
+/* The chosen sharding of every (local) tensor and assignment of every op. */
 void sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q,
                      sli_cost_asg *s);
 /*

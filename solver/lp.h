@@ -75,6 +75,14 @@ typedef struct sli_lp_result {
 
 typedef enum sli_lp_format { SLI_LP_FORMAT_LP, SLI_LP_FORMAT_MPS } sli_lp_format;
 
+/*
+ * A model kept inside the backend between solves, for families of
+ * problems that differ in a few bounds and objective coefficients (the
+ * decomposition solves one block once per boundary sharding): each solve
+ * starts from the last optimal basis.  Opaque; only its backend knows it.
+ */
+typedef struct sli_lp_session sli_lp_session;
+
 /* A solver behind the formulations: QBE's struct Target, for MILPs. */
 typedef struct sli_lp_backend {
 	const char *name;
@@ -82,6 +90,17 @@ typedef struct sli_lp_backend {
 	/* Writes the model; 0, or -1 with a message in err. */
 	int (*write)(const sli_lp *lp, sli_lp_format f, const char *path,
 	             char *err, size_t errlen);
+	/*
+	 * Incremental solving; open may be NULL (no sessions: call solve).
+	 * open copies lp (NULL on failure, message in err); set_col changes
+	 * a column's objective coefficient and bounds; resolve solves the
+	 * current model as solve does (o->start is ignored); close frees it.
+	 */
+	sli_lp_session *(*open)(const sli_lp *lp, char *err, size_t errlen);
+	void (*set_col)(sli_lp_session *s, uint32_t col, double obj, double lb,
+	                double ub);
+	int (*resolve)(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r);
+	void (*close)(sli_lp_session *s);
 } sli_lp_backend;
 
 extern const sli_lp_backend sli_lp_glpk;

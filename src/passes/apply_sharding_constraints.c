@@ -5,9 +5,13 @@
  * when nothing else constrains that input differently; on data-flow edge
  * targets the constraint is moved next to the input instead.  A chain of
  * single-use constraints also takes over the later uses of its input.
+ * With debug-propagation-edge-sharding, each constraint applied to its
+ * input records a step on the constraint op (spec/propagation.md 8.4.2),
+ * numbered after the largest step already in the module.
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
+#include "ir/axis.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,13 +185,82 @@ set_unreduced(sl_module *m, sl_value *x, const sl_sharding *s)
 		sli_result_set_sharding(m, owner->def, owner->index, r);
 }
 
+typedef struct applier {
+	sl_module *m;
+	bool debug_edges;
+	int64_t step;		/* next step number */
+} applier;
+
+
+/*
+ * The step of constraint c writing s onto its unsharded input: every
+ * dimension axis of s goes from result-0 to operand-0, one entry per axis
+ * sorted by axis, appended to c's sdy.propagation_edges.
+ */
+static void
+record_step(applier *A, sl_op *c, const sl_sharding *s)
+{
+	sl_module *m = A->m;
+	uint32_t n = 0;
+	for (uint32_t d = 0; d < s->rank; d++)
+		n += s->dims[d].axes.n;
+	if (!n)
+		return;
+	sl_axis_ref *axes = SL_NEWN(&m->arena, sl_axis_ref, n);
+	n = 0;
+	for (uint32_t d = 0; d < s->rank; d++)
+		for (uint32_t k = 0; k < s->dims[d].axes.n; k++)
+			axes[n++] = s->dims[d].axes.v[k];
+	/* insertion sort: a handful of axes */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && sli_axis_less(m->ctx, &axes[j], &axes[j - 1]); j--) {
+			sl_axis_ref t = axes[j];
+			axes[j] = axes[j - 1];
+			axes[j - 1] = t;
+		}
+	sl_edge_ref *tgt = SL_NEW(&m->arena, sl_edge_ref);
+	tgt->result = false;
+	tgt->index = 0;
+	sl_edge_step st = {A->step++, SL_NEWN(&m->arena, sl_edge_entry, n), n};
+	for (uint32_t i = 0; i < n; i++) {
+		st.entries[i].axis = axes[i];
+		st.entries[i].source.result = true;
+		st.entries[i].source.index = 0;
+		st.entries[i].targets = tgt;
+		st.entries[i].ntargets = 1;
+	}
+	sl_attr *old = sli_op_attr(c, SLS_sdy_propagation_edges);
+	uint32_t nold = old && old->kind == SL_ATTR_PROP_EDGES ? old->u.edges.n : 0;
+	sl_attr *a = sli_attr_new(m, SL_ATTR_PROP_EDGES);
+	a->u.edges.v = SL_NEWN(&m->arena, sl_edge_step, nold + 1);
+	if (nold)
+		memcpy(a->u.edges.v, old->u.edges.v, sizeof *a->u.edges.v * nold);
+	a->u.edges.v[nold] = st;
+	a->u.edges.n = nold + 1;
+	sli_op_set_attr(m, c, SLS_sdy_propagation_edges, a);
+}
+
+/* The largest step of any sdy.propagation_edges in the module, plus 1. */
+static int
+max_step(sl_op *op, void *ud)
+{
+	int64_t *next = ud;
+	sl_attr *a = sli_op_attr(op, SLS_sdy_propagation_edges);
+	if (a && a->kind == SL_ATTR_PROP_EDGES)
+		for (uint32_t k = 0; k < a->u.edges.n; k++)
+			if (a->u.edges.v[k].step >= *next)
+				*next = a->u.edges.v[k].step + 1;
+	return 0;
+}
+
 /*
  * Applies sharding s of constraint c (or of in-sharding `index` of manual
  * computation mc, when c is NULL) to its input x.
  */
 static void
-apply(sl_module *m, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
+apply(applier *A, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
 {
+	sl_module *m = A->m;
 	if (!can_attach(x) || current_sharding(x) || any_open(s) ||
 	    differently_constrained(x, s))
 		return;
@@ -206,6 +279,8 @@ apply(sl_module *m, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
 		return;
 	}
 	sli_value_set_sharding(m, x, s);
+	if (c && A->debug_edges)
+		record_step(A, c, s);
 }
 
 /* Users of v that are sharding constraints or manual computations,
@@ -258,7 +333,10 @@ rewrite_chain(sl_op *c)
 int
 sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 {
-	(void)opts;
+	applier A = {m, false, 0};
+	A.debug_edges = sli_pass_opt_bool(opts, "debug-propagation-edge-sharding", false);
+	if (A.debug_edges)
+		sli_walk(m->top, max_step, &A.step);
 	sli_opvec ops = {0};
 	sli_collect_postorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++) {
@@ -267,12 +345,12 @@ sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 			sl_sharding *s = constraint_sharding(op);
 			rewrite_chain(op);
 			if (s)
-				apply(m, op->operands[0], s, op, NULL);
+				apply(&A, op->operands[0], s, op, NULL);
 		} else if (op->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
 			for (uint32_t k = 0; k < op->noperands; k++) {
 				sl_sharding *s = sli_spv_get(op, SLS_in_shardings, k);
 				if (s)
-					apply(m, op->operands[k], s, NULL, op);
+					apply(&A, op->operands[k], s, NULL, op);
 			}
 		}
 	}

@@ -7,6 +7,9 @@
 #include "passes/pass.h"
 
 #include <stdlib.h>
+#include <stdio.h>
+#include <time.h>
+static double tnow(void){struct timespec t;clock_gettime(CLOCK_PROCESS_CPUTIME_ID,&t);return t.tv_sec+t.tv_nsec*1e-9;}
 
 typedef struct step {
 	sli_pass_fn *run;
@@ -33,8 +36,10 @@ sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts)
 	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
 		if (steps[i].dedup_only && !dedup)
 			continue;
+		double t0=tnow();
 		if (steps[i].run(m, NULL))
 			return -1;
+		if (getenv("SLT")) fprintf(stderr, "import %zu %.4f\n", i, tnow()-t0);
 	}
 	return 0;
 }

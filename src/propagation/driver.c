@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+static unsigned long CNT_visit, CNT_proj, CNT_changed, CNT_cached, CNT_level;
 
 static bool
 is_static_tensor(const sl_type *t)
@@ -59,6 +61,7 @@ free_tables(sli_prop *P)
 	free(P->group);
 	free(P->rules);
 	free(P->sig);
+	free(P->opclass);
 	free(P->stack);
 	free(P->queued);
 	for (size_t i = 0; i < P->groups.n; i++)
@@ -74,6 +77,7 @@ free_tables(sli_prop *P)
 	P->group = NULL;
 	P->rules = NULL;
 	P->sig = NULL;
+	P->opclass = NULL;
 	P->stack = NULL;
 	P->queued = NULL;
 }
@@ -164,6 +168,7 @@ sli_prop_index(sli_prop *P)
 	}
 	P->calls = sli_xcalloc(no, sizeof *P->calls);
 	P->sig = sli_xcalloc(no, sizeof *P->sig);
+	P->opclass = sli_xcalloc(no, 1);
 	P->stack = sli_xmalloc(sizeof *P->stack * no);
 	P->queued = sli_xcalloc(no, 1);
 	P->nstack = 0;
@@ -871,10 +876,13 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			h = (h ^ dirs[f]) * 1099511628211ULL;
 		h = (h ^ (uint64_t)(P->aggressive * 2 + a->conservative)) * 1099511628211ULL;
 		sig = h | 1;
-		if (P->sig[a->op->id] == sig)
+		if (P->sig[a->op->id] == sig) {
+			CNT_cached++;
 			return false;
+		}
 	}
 
+	CNT_proj++;
 	sli_proj p;
 	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
 	for (uint32_t i = 0; i < nops; i++)
@@ -921,6 +929,7 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			notify_modified(P, sv);
 		sync_group(P, sv, stored, a->notify);
 	}
+	if (changed) CNT_changed++;
 	if (cache)
 		P->sig[a->op->id] = changed ? 0 : sig;
 	if (changed && P->debug) {
@@ -1220,6 +1229,7 @@ run_worklist(sli_prop *P)
 		sl_op *op = P->stack[--P->nstack];
 		P->queued[op->id] = 0;
 		P->current = op;
+		CNT_visit++;
 		visit(P, op);
 		P->current = NULL;
 	}
@@ -1229,6 +1239,7 @@ static void
 fixpoint(sli_prop *P, bool aggressive)
 {
 	P->aggressive = aggressive;
+	CNT_level++;
 	sync_func_results(P);
 	run_worklist(P);
 	sync_func_results(P);
@@ -1440,6 +1451,7 @@ sli_propagate(sl_module *m, const sli_prop_opts *o)
 	if (!o->keep_sharding_rules)
 		drop_rules(&P);
 	sli_prop_debug_finish(&P);
+	if (getenv("SLT")) fprintf(stderr, "nops %u fixpoints %lu visits %lu proj %lu changed %lu cached %lu\n", P.nops, CNT_level, CNT_visit, CNT_proj, CNT_changed, CNT_cached);
 	if (P.failed)
 		rc = -1;
 done:

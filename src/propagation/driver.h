@@ -42,6 +42,7 @@ struct sli_prop {
 	sli_prop_rule *rules;		/* per op */
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
+	uint8_t *opclass;		/* per op: op-priority traits (op_priority_propagate.c) */
 
 	SL_VEC(sl_value **) groups;	/* members per group, in id order */
 	SL_VEC(uint32_t) group_sizes;

@@ -63,26 +63,55 @@ multi_use(const sli_prop *P, const sl_op *op)
 	return false;
 }
 
+/* Op traits the heuristics look at, computed once per op and pass. */
+enum {
+	C_DONE = 1,
+	C_PASS_THROUGH = 2,
+	C_DYNAMIC_SLICE = 4,
+	C_MULTI_USE = 8,
+	C_BROADCAST = 16
+};
+
+static unsigned
+op_class(sli_prop *P, const sl_op *op)
+{
+	uint8_t *c = op->id < P->nops && P->ops[op->id] == op ? &P->opclass[op->id] : NULL;
+	if (c && *c)
+		return *c;
+	unsigned k = C_DONE;
+	if (pass_through_op(op))
+		k |= C_PASS_THROUGH;
+	if (dynamic_slice_op(op))
+		k |= C_DYNAMIC_SLICE;
+	if ((k & (C_PASS_THROUGH | C_DYNAMIC_SLICE)) && multi_use(P, op))
+		k |= C_MULTI_USE;
+	if (op->kind == SL_OP_BROADCAST_IN_DIM)
+		k |= C_BROADCAST;
+	if (c)
+		*c = (uint8_t)k;
+	return k;
+}
+
 static int
-heuristic(sli_prop *P, const sl_op *op, const sl_rule *attached, uint32_t f, int h)
+heuristic(unsigned k, const sl_rule *attached, uint32_t f, int h)
 {
 	switch (h) {
 	case 0:
-		if (pass_through_op(op))
-			return multi_use(P, op) ? SL_DIR_NONE : SL_DIR_BOTH;
-		if (dynamic_slice_op(op))
-			return multi_use(P, op) ? SL_DIR_NONE : SL_DIR_FORWARD;
+		if (k & C_PASS_THROUGH)
+			return k & C_MULTI_USE ? SL_DIR_NONE : SL_DIR_BOTH;
+		if (k & C_DYNAMIC_SLICE)
+			return k & C_MULTI_USE ? SL_DIR_NONE : SL_DIR_FORWARD;
 		return SL_DIR_NONE;
 	case 1:
-		if (pass_through_op(op))
+		if (k & C_PASS_THROUGH)
 			return SL_DIR_BOTH;
-		return dynamic_slice_op(op) ? SL_DIR_FORWARD : SL_DIR_NONE;
+		return k & C_DYNAMIC_SLICE ? SL_DIR_FORWARD : SL_DIR_NONE;
 	case 2:
 		if (attached && sli_rule_factor_kind(attached, f) != SLI_FACTOR_PASS_THROUGH)
 			return SL_DIR_NONE;
-		return op->kind == SL_OP_BROADCAST_IN_DIM ? SL_DIR_BACKWARD : SL_DIR_BOTH;
+		return k & C_BROADCAST ? SL_DIR_BACKWARD : SL_DIR_BOTH;
 	case 3:
-		return op->kind == SL_OP_BROADCAST_IN_DIM ? SL_DIR_BACKWARD : SL_DIR_BOTH;
+		return k & C_BROADCAST ? SL_DIR_BACKWARD : SL_DIR_BOTH;
 	default:
 		return SL_DIR_BOTH;
 	}
@@ -92,9 +121,10 @@ int
 sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached, uint32_t f,
                     int level)
 {
+	unsigned k = op_class(P, op);
 	int d = SL_DIR_NONE;
 	for (int h = 0; h <= level && d != SL_DIR_BOTH; h++)
-		d = dir_union(d, heuristic(P, op, attached, f, h));
+		d = dir_union(d, heuristic(k, attached, f, h));
 	return d;
 }
 

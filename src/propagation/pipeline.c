@@ -10,6 +10,9 @@
 #include "propagation/propagation.h"
 
 #include <stdlib.h>
+#include <stdio.h>
+#include <time.h>
+static double tnow(void){struct timespec t;clock_gettime(CLOCK_PROCESS_CPUTIME_ID,&t);return t.tv_sec+t.tv_nsec*1e-9;}
 
 enum { ALWAYS, DEDUP, NO_DEDUP };
 
@@ -79,8 +82,10 @@ run_steps(sl_module *m, const step *s, size_t n, bool dedup)
 	for (size_t i = 0; i < n; i++) {
 		if ((s[i].when == DEDUP && !dedup) || (s[i].when == NO_DEDUP && dedup))
 			continue;
+		double t0=tnow();
 		if (s[i].run(m, NULL))
 			return -1;
+		if (getenv("SLT")) fprintf(stderr, "step %s %zu %.4f\n", s==import_steps?"imp":"exp", i, tnow()-t0);
 	}
 	return 0;
 }
@@ -97,10 +102,14 @@ sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts)
 		return -1;
 	sli_pass_opt keep = {"keep-sharding-rules", "true"};
 	sli_pass_opts prop_opts = {&keep, 1};
+	double t0=tnow();
 	if (sli_pass_user_priority_propagate(m, &prop_opts))
 		return -1;
+	if (getenv("SLT")) fprintf(stderr, "prop %.4f\n", tnow()-t0);
 	if (run_steps(m, export_steps, sizeof export_steps / sizeof *export_steps, dedup))
 		return -1;
+	t0=tnow();
 	erase_dead_reshards(m);
+	if (getenv("SLT")) fprintf(stderr, "dead %.4f\n", tnow()-t0);
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh - builds the libFuzzer target for the MLIR reader (fuzz_mlir.c)
-# with clang, ASan and UBSan over the library sources that src/local.mk and
-# formats/local.mk list, and runs it.
+# with clang, ASan and UBSan over the library sources that src/local.mk,
+# formats/local.mk and solver/local.mk list, and runs it.
 #
 # usage: tests/fuzz/run.sh [SECONDS] [libFuzzer options...]
 #   SECONDS   run time (default 60); 0 builds only
@@ -29,13 +29,13 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends clang
 fi
 
-# The library's C files: every %reldir%/....c in the two fragments (the
-# source lists of libshardlp_core and formats_sources).
+# The library's C files: every .c named in the src, formats and solver
+# fragments (the core library's source lists), except the programs' own.
 sources() {
-	sed -n 's|^[[:space:]]*%reldir%/\([^[:space:]\\]*\.c\).*|'"$1"'/\1|p' "$top/$1/local.mk" |
-		grep -v '/cli/'
+	sed 's|%reldir%|'"$1"'|g' "$top/$1/local.mk" |
+		tr ' \t\\' '\n\n\n' | grep '\.c$' | grep -v '/cli/'
 }
-srcs="$(sources src) $(sources formats)"
+srcs=$(for d in src formats solver; do sources "$d"; done | sort -u)
 
 # config.h: the configured one if the tree is configured, else a minimal one.
 inc="-I$top/src -I$top -I$top/formats"
