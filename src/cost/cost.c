@@ -960,6 +960,7 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 	ro.conservative = cm->params.conservative;
 	ro.arena = &cm->arena;
 	int rc = sli_rule_for_op(cm->m, op, &ro, &rule);
+	sli_rule_opts_fini(&ro);
 	if (rc < 0) {
 		b->failed = 1;
 		return;
