@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/decompose.h"
 #include "solver/formulate.h"
 
 void
@@ -144,6 +145,117 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 
 /* }==================================================================== */
 
+/*
+ * Writes q onto m, runs the checker, and holds the evaluator's score of
+ * the annotated module against r->objective.  Returns 0 or -1.
+ */
+static int
+finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+       const sli_cost_asg *q, sli_solve_result *r)
+{
+	sl_context *ctx = m->ctx;
+	int rc = 0;
+	sli_check_snap snap;
+	sli_check_snapshot(m, &snap);
+	decode_into(m, cm, q);
+	if (sli_check(m, &snap)) {
+		sli_error(ctx, sli_loc_none(), "the solution fails the checker "
+		          "(a bug in shardlp)");
+		rc = -1;
+	}
+	sli_check_snap_free(&snap);
+
+	/* the evaluator re-reads the annotated module from scratch */
+	sli_buf why;
+	sli_buf_init(&why);
+	if (sli_cost_eval(m, &o->cost, &r->parts, &why)) {
+		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
+		          sli_buf_cstr(&why));
+		rc = -1;
+	} else if (fabs(r->parts.total - r->objective) >
+	           1e-6 * fmax(1, fabs(r->objective)) && r->status == SLI_LP_OPTIMAL) {
+		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g differs from "
+		          "the ILP objective %.9g (a bug in shardlp)",
+		          r->parts.total, r->objective);
+		rc = -1;
+	}
+	sli_buf_fini(&why);
+	return rc;
+}
+
+/* Exports the whole model when asked.  Returns 0, or -1 after an error. */
+static int
+export(sl_module *m, const sli_solve_opts *o, const sli_lp_backend *be, sli_form *f)
+{
+	char err[256];
+	if (o->write_lp && be->write(&f->lp, SLI_LP_FORMAT_LP, o->write_lp, err, sizeof err)) {
+		sli_error(m->ctx, sli_loc_none(), "%s", err);
+		return -1;
+	}
+	if (o->write_mps && be->write(&f->lp, SLI_LP_FORMAT_MPS, o->write_mps, err, sizeof err)) {
+		sli_error(m->ctx, sli_loc_none(), "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+model_size(const sli_form *f, sli_solve_result *r)
+{
+	r->ncols = sli_lp_ncols(&f->lp);
+	r->nrows = f->lp.rows.n;
+	r->nbinaries = 0;
+	for (size_t j = 0; j < r->ncols; j++)
+		r->nbinaries += f->lp.binary.v[j];
+}
+
+/*
+ * The decomposed solve (solver/decompose.c).  Returns 0 or -1 as
+ * sli_solve does, or 1 when the model has no chain structure or the
+ * chain is infeasible: the caller then solves the whole model.
+ */
+static int
+solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+                 const sli_lp_backend *be, sli_solve_result *r)
+{
+	sl_context *ctx = m->ctx;
+	sli_decomp_result dr;
+	sli_cost_asg *q = sli_xcalloc(cm->tensors.n + 1, sizeof *q);
+	int rc = sli_decomp_solve(cm, be, &o->lp, q, &dr);
+	if (rc) {
+		free(q);
+		return 1;
+	}
+	r->status = dr.status;
+	r->seconds = dr.seconds;
+	r->bound = dr.bound;
+	r->ncols = dr.ncols;
+	r->nrows = dr.nrows;
+	r->nbinaries = dr.nbinaries;
+	r->nblocks = dr.nblocks;
+	r->nclasses = dr.nclasses;
+	r->nsolves = dr.nsolves;
+	switch (dr.status) {
+	case SLI_LP_OPTIMAL:
+	case SLI_LP_FEASIBLE:
+		r->objective = dr.objective;
+		r->gap = dr.gap;
+		rc = finish(m, cm, o, q, r);
+		break;
+	case SLI_LP_NO_SOLUTION:
+		sli_error(ctx, sli_loc_none(), "no solution within the time limit "
+		          "(%.1f s)", dr.seconds);
+		rc = 1;
+		break;
+	default:
+		sli_error(ctx, sli_loc_none(), "solver failure: %s", dr.message);
+		rc = -1;
+		break;
+	}
+	free(q);
+	return rc;
+}
+
 int
 sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 {
@@ -165,30 +277,47 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
+	bool decompose = !o->no_decompose && !o->no_solve;
+	if (decompose && !o->write_lp && !o->write_mps) {
+		rc = solve_decomposed(m, &cm, o, be, r);
+		if (rc <= 0) {
+			sli_cost_model_fini(&cm);
+			return rc;
+		}
+		rc = 0;
+		r->status = SLI_LP_ERROR;
+	}
 	if (sli_form_build(&f, &cm)) {
 		sli_form_fini(&f);
 		sli_cost_model_fini(&cm);
 		r->status = SLI_LP_INFEASIBLE;
 		return 1;
 	}
-	r->ncols = sli_lp_ncols(&f.lp);
-	r->nrows = f.lp.rows.n;
-	for (size_t j = 0; j < r->ncols; j++)
-		r->nbinaries += f.lp.binary.v[j];
-
-	char err[256];
-	if (o->write_lp && be->write(&f.lp, SLI_LP_FORMAT_LP, o->write_lp, err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
-		rc = -1;
-		goto out;
-	}
-	if (o->write_mps && be->write(&f.lp, SLI_LP_FORMAT_MPS, o->write_mps, err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
+	model_size(&f, r);
+	if (export(m, o, be, &f)) {
 		rc = -1;
 		goto out;
 	}
 	if (o->no_solve)
 		goto out;
+	if (decompose && (o->write_lp || o->write_mps)) {
+		/* exported whole; solved by parts when the structure allows */
+		sli_form_fini(&f);
+		rc = solve_decomposed(m, &cm, o, be, r);
+		if (rc <= 0) {
+			sli_cost_model_fini(&cm);
+			return rc;
+		}
+		rc = 0;
+		r->status = SLI_LP_ERROR;
+		if (sli_form_build(&f, &cm)) {
+			sli_form_fini(&f);
+			sli_cost_model_fini(&cm);
+			r->status = SLI_LP_INFEASIBLE;
+			return 1;
+		}
+		model_size(&f, r);
+	}
 
 	/* the incumbent: another module's shardings of the same program */
 	double *start = NULL;
@@ -226,6 +355,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->status = lr.status;
 	r->seconds = lr.seconds;
 	r->bound = lr.bound;
+	r->nsolves = 1;
 	switch (lr.status) {
 	case SLI_LP_INFEASIBLE:
 		sli_error(ctx, sli_loc_none(), "infeasible: the user constraints "
@@ -259,32 +389,8 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	sli_form_decode(&f, lr.x, q, NULL);
 	free(lr.x);
-	sli_check_snap snap;
-	sli_check_snapshot(m, &snap);
-	decode_into(m, &cm, q);
+	rc = finish(m, &cm, o, q, r);
 	free(q);
-	if (sli_check(m, &snap)) {
-		sli_error(ctx, sli_loc_none(), "the solution fails the checker "
-		          "(a bug in shardlp)");
-		rc = -1;
-	}
-	sli_check_snap_free(&snap);
-
-	/* the evaluator re-reads the annotated module from scratch */
-	sli_buf why;
-	sli_buf_init(&why);
-	if (sli_cost_eval(m, &o->cost, &r->parts, &why)) {
-		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
-		          sli_buf_cstr(&why));
-		rc = -1;
-	} else if (fabs(r->parts.total - r->objective) >
-	           1e-6 * fmax(1, fabs(r->objective)) && r->status == SLI_LP_OPTIMAL) {
-		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g differs from "
-		          "the ILP objective %.9g (a bug in shardlp)",
-		          r->parts.total, r->objective);
-		rc = -1;
-	}
-	sli_buf_fini(&why);
 out:
 	sli_form_fini(&f);
 	sli_cost_model_fini(&cm);

@@ -18,6 +18,7 @@ typedef struct sli_solve_opts {
 	const char *write_lp, *write_mps;	/* export the model there */
 	bool sub_axes;		/* split axes into sub-axes (not modelled yet) */
 	bool no_solve;		/* export only */
+	bool no_decompose;	/* always solve the whole model at once */
 	/* an incumbent: the shardings of this module (same program), or NULL */
 	sl_module *start;
 } sli_solve_opts;
@@ -28,7 +29,11 @@ typedef struct sli_solve_result {
 	sli_lp_status status;
 	double objective, bound, gap, seconds;
 	sli_cost_parts parts;	/* the evaluator's score of the decoded module */
-	size_t ncols, nrows, nbinaries, ntensors, nops;
+	size_t ncols, nrows, nbinaries, ntensors, nops;	/* decomposed: summed
+				 * over the distinct blocks */
+	size_t nblocks;		/* blocks of the chain; 0: one whole model */
+	size_t nclasses;	/* structurally distinct blocks */
+	size_t nsolves;		/* backend solves */
 	bool start_used;	/* the incumbent was a point of the model */
 	char start_note[256];	/* why it was not */
 } sli_solve_result;

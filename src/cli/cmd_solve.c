@@ -277,12 +277,17 @@ cmd_solve(int argc, char **argv)
 		status = EXIT_SOLVER;
 		goto out;
 	}
-	if (!quiet)
+	if (!quiet) {
 		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
 		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
-		        "%zu rows\n", argv[optind], sli_lp_status_name(r.status),
+		        "%zu rows", argv[optind], sli_lp_status_name(r.status),
 		        r.parts.total, r.parts.memory, r.parts.communication,
 		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
+		if (r.nblocks)
+			fprintf(stderr, ", %zu blocks (%zu distinct), %zu solves",
+			        r.nblocks, r.nclasses, r.nsolves);
+		fputc('\n', stderr);
+	}
 	FILE *out = output ? fopen(output, "w") : stdout;
 	if (!out) {
 		fprintf(stderr, "shardlp: cannot open '%s' for writing\n", output);

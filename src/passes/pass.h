@@ -69,6 +69,15 @@ int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 
+/*
+ * The import pipeline on a module whose census (passutil.h) is *census;
+ * the census grows with the ops the passes create.
+ */
+int sli_import_pipeline_run(sl_module *m, bool dedup, unsigned *census);
+/* Whether a pipeline step needing `needs` (any of these SLI_HAS_* flags,
+ * or SLI_NEEDS_PRIVATE: a private symbol; 0: always) has work in m. */
+bool sli_step_needed(sl_module *m, unsigned needs, unsigned census);
+
 /* Defined in src/rules/. */
 int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
 

@@ -787,7 +787,30 @@ typedef struct step_args {
 	const sl_rule *attached;	/* the rule attribute, for heuristic 2 */
 	int dirmode, dir;
 	bool conservative, elementwise, notify, func_sync;
+	const uint8_t *dirs;	/* from step_dirs, or NULL: computed by step */
 } step_args;
+
+/*
+ * The direction of every factor of a step (scratch memory), or NULL when
+ * no factor may move: then the step does nothing, whatever the shardings.
+ */
+static const uint8_t *
+step_dirs(sli_prop *P, const step_args *a)
+{
+	const sl_rule *rule = a->rule;
+	uint8_t *dirs = sli_arena_alloc(&P->scratch, rule->nfactors + 1);
+	bool any_dir = false;
+	for (uint32_t f = 0; f < rule->nfactors; f++) {
+		if (sli_rule_factor_blocked(rule, f))
+			dirs[f] = SL_DIR_NONE;
+		else if (a->dirmode == DIR_FIXED || P->level < 0)
+			dirs[f] = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
+		else
+			dirs[f] = (uint8_t)sli_op_priority_dir(P, a->op, a->attached, f, P->level);
+		any_dir |= dirs[f] != SL_DIR_NONE;
+	}
+	return any_dir ? dirs : NULL;
+}
 
 /* Writes s onto v's group members (spec 7.7). */
 static void
@@ -847,18 +870,8 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 		return false;
 
 	const sl_rule *rule = a->rule;
-	uint8_t *dirs = sli_arena_alloc(&P->scratch, rule->nfactors + 1);
-	bool any_dir = false;
-	for (uint32_t f = 0; f < rule->nfactors; f++) {
-		if (sli_rule_factor_blocked(rule, f))
-			dirs[f] = SL_DIR_NONE;
-		else if (a->dirmode == DIR_FIXED || P->level < 0)
-			dirs[f] = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
-		else
-			dirs[f] = (uint8_t)sli_op_priority_dir(P, a->op, a->attached, f, P->level);
-		any_dir |= dirs[f] != SL_DIR_NONE;
-	}
-	if (!any_dir)
+	const uint8_t *dirs = a->dirs;
+	if (!dirs && !(dirs = step_dirs(P, a)))
 		return false;
 
 	/*
@@ -998,14 +1011,17 @@ visit_generic(sli_prop *P, sl_op *op)
 	const sl_rule *rule = op_rule(P, op);
 	if (!rule || rule->noperands != op->noperands || rule->nresults != op->nresults)
 		return;
+	step_args a = {op, rule, rule, DIR_STRATEGY, 0, P->o->conservative,
+	               sli_prop_elementwise(op), true, false, NULL};
+	/* directions first: at low op-priority levels most ops move nothing */
+	if (!(a.dirs = step_dirs(P, &a)))
+		return;
 	uint32_t nt = op->noperands + op->nresults;
 	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (nt + 1));
 	for (uint32_t i = 0; i < op->noperands; i++)
 		plain(P, &ts[i], op->operands[i]);
 	for (uint32_t i = 0; i < op->nresults; i++)
 		plain(P, &ts[op->noperands + i], &op->results[i]);
-	step_args a = {op, rule, rule, DIR_STRATEGY, 0, P->o->conservative,
-	               sli_prop_elementwise(op), true, false};
 	step(P, &a, ts, op->noperands, op->nresults);
 }
 
@@ -1021,7 +1037,7 @@ visit_barrier(sli_prop *P, sl_op *op)
 	stensor ts[2];
 	plain(P, &ts[0], op->operands[0]);
 	plain(P, &ts[1], &op->results[0]);
-	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false};
+	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false, NULL};
 	step(P, &a, ts, 1, 1);
 }
 
@@ -1101,7 +1117,7 @@ visit_edge(sli_prop *P, sl_op *e)
 	SL_VEC_FREE(src);
 	sl_rule rule;
 	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false};
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1137,7 +1153,7 @@ visit_func_edge(sli_prop *P, sl_op *e)
 	SL_VEC_FREE(src);
 	sl_rule rule;
 	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false};
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1168,7 +1184,7 @@ sync_func_results(sli_prop *P)
 		ts[1].s = sli_prop_func_result(P, f, i);
 		sl_rule rule;
 		sli_rule_identity(&P->scratch, t, 1, 1, &rule);
-		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true};
+		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true, NULL};
 		step(P, &a, ts, 1, 1);
 	}
 }

@@ -5,48 +5,77 @@
  * partitioner's explicit reshards are out of scope; of its canonicalization
  * only the erasure of unused reshards is done.
  * Option dedup-functions-fully selects function data-flow edges instead
- * of inlining calls into named computations.
+ * of inlining calls into named computations.  As in the import pipeline,
+ * a step is skipped when the module holds none of the ops it acts on.
  */
 #include "propagation/propagation.h"
+#include "passes/passutil.h"
 
 #include <stdlib.h>
-#include <stdio.h>
-#include <time.h>
-static double tnow(void){struct timespec t;clock_gettime(CLOCK_PROCESS_CPUTIME_ID,&t);return t.tv_sec+t.tv_nsec*1e-9;}
 
 enum { ALWAYS, DEDUP, NO_DEDUP };
+
+/* needs: census flags of which one must be present (0: always run);
+ * FUNCS: functions may move; ATTRS: calls, or attributes to strip. */
+enum { FUNCS = 1u << 17, ATTRS = 1u << 18, PRIV = SLI_NEEDS_PRIVATE };
 
 typedef struct step {
 	sli_pass_fn *run;
 	int when;
+	unsigned needs, makes;
 } step;
 
 static const step import_steps[] = {
-	{sli_pass_add_func_data_flow_edges, DEDUP},
-	{sli_pass_flatten_call_graph, NO_DEDUP},
-	{sli_pass_symbol_dce, NO_DEDUP},
-	{sli_pass_import_func_calls, NO_DEDUP},
-	{sli_pass_symbol_dce, NO_DEDUP},
-	{sli_pass_apply_sharding_constraints, NO_DEDUP},
-	{sli_pass_sharding_group_import, NO_DEDUP},
-	{sli_pass_pre_order_funcs, ALWAYS},
+	{sli_pass_add_func_data_flow_edges, DEDUP, 0, SLI_HAS_FUNC_EDGE},
+	{sli_pass_flatten_call_graph, NO_DEDUP, SLI_HAS_CALL, 0},
+	{sli_pass_symbol_dce, NO_DEDUP, PRIV, 0},
+	{sli_pass_import_func_calls, NO_DEDUP, SLI_HAS_CALL,
+	 SLI_HAS_NAMED | SLI_HAS_DATA_FLOW_OP | SLI_HAS_EDGE},
+	{sli_pass_symbol_dce, NO_DEDUP, PRIV, 0},
+	{sli_pass_apply_sharding_constraints, NO_DEDUP, SLI_HAS_CONSTRAINT | SLI_HAS_MANUAL,
+	 SLI_HAS_CONSTRAINT},
+	{sli_pass_sharding_group_import, NO_DEDUP, SLI_HAS_GROUP, 0},
+	{sli_pass_pre_order_funcs, ALWAYS, FUNCS, 0},
 };
 
 static const step export_steps[] = {
-	{sli_pass_propagate_to_func_results, DEDUP},
-	{sli_pass_sink_func_data_flow_edges, DEDUP},
-	{sli_pass_export_named_computations, NO_DEDUP},
-	{sli_pass_propagate_to_func_results, NO_DEDUP},
-	{sli_pass_unflatten_call_graph, ALWAYS},
-	{sli_pass_symbol_dce, ALWAYS},
-	{sli_pass_sink_data_flow_edges, ALWAYS},
-	{sli_pass_remove_sharding_groups, ALWAYS},
-	{sli_pass_sharding_constraint_to_reshard, ALWAYS},
-	{sli_pass_update_non_divisible_input_output_shardings, ALWAYS},
-	{sli_pass_remove_sub_axes_in_input_output_shardings, ALWAYS},
-	{sli_pass_close_shardings, ALWAYS},
-	{sli_pass_drop_sharding_rules, ALWAYS},
+	{sli_pass_propagate_to_func_results, DEDUP, 0, 0},
+	{sli_pass_sink_func_data_flow_edges, DEDUP, 0, 0},
+	{sli_pass_export_named_computations, NO_DEDUP, SLI_HAS_NAMED, SLI_HAS_CALL},
+	{sli_pass_propagate_to_func_results, NO_DEDUP, 0, 0},
+	{sli_pass_unflatten_call_graph, ALWAYS, ATTRS, 0},
+	{sli_pass_symbol_dce, ALWAYS, PRIV, 0},
+	{sli_pass_sink_data_flow_edges, ALWAYS, SLI_HAS_EDGE | SLI_HAS_DATA_FLOW_OP, 0},
+	{sli_pass_remove_sharding_groups, ALWAYS, SLI_HAS_GROUP, 0},
+	{sli_pass_sharding_constraint_to_reshard, ALWAYS, SLI_HAS_CONSTRAINT, SLI_HAS_RESHARD},
+	{sli_pass_update_non_divisible_input_output_shardings, ALWAYS, 0, 0},
+	{sli_pass_remove_sub_axes_in_input_output_shardings, ALWAYS, 0, 0},
+	{sli_pass_close_shardings, ALWAYS, 0, 0},
+	{sli_pass_drop_sharding_rules, ALWAYS, 0, 0},
 };
+
+/* A top-level function carries an attribute that unflattening strips. */
+static bool
+func_attrs(sl_module *m)
+{
+	sl_sym orig = sli_sym(m, "sdy.original_func_name");
+	sl_sym manual = sli_sym(m, "sdy.func_manual_axes");
+	sl_block *body = sli_module_body(m);
+	for (sl_op *f = body ? body->first : NULL; f; f = f->next)
+		if (f->kind == SL_OP_FUNC && (sli_op_attr(f, orig) || sli_op_attr(f, manual)))
+			return true;
+	return false;
+}
+
+static bool
+needed(sl_module *m, const step *s, unsigned census)
+{
+	if (s->needs & FUNCS)
+		return sli_funcs_may_move(m);
+	if (s->needs & ATTRS)
+		return (census & SLI_HAS_CALL) || func_attrs(m);
+	return sli_step_needed(m, s->needs, census);
+}
 
 typedef struct dead {
 	SL_VEC(sl_op *) ops;
@@ -77,15 +106,16 @@ erase_dead_reshards(sl_module *m)
 }
 
 static int
-run_steps(sl_module *m, const step *s, size_t n, bool dedup)
+run_steps(sl_module *m, const step *s, size_t n, bool dedup, unsigned *census)
 {
 	for (size_t i = 0; i < n; i++) {
 		if ((s[i].when == DEDUP && !dedup) || (s[i].when == NO_DEDUP && dedup))
 			continue;
-		double t0=tnow();
+		if (!needed(m, &s[i], *census))
+			continue;
 		if (s[i].run(m, NULL))
 			return -1;
-		if (getenv("SLT")) fprintf(stderr, "step %s %zu %.4f\n", s==import_steps?"imp":"exp", i, tnow()-t0);
+		*census |= s[i].makes;
 	}
 	return 0;
 }
@@ -94,22 +124,22 @@ int
 sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts)
 {
 	bool dedup = sli_pass_opt_bool(opts, "dedup-functions-fully", false);
-	sli_pass_opt dedup_opt = {"dedup-functions-fully", dedup ? "true" : "false"};
-	sli_pass_opts import_opts = {&dedup_opt, 1};
-	if (sli_pass_import_pipeline(m, &import_opts))
+	unsigned census = sli_census(m);
+	if (sli_import_pipeline_run(m, dedup, &census))
 		return -1;
-	if (run_steps(m, import_steps, sizeof import_steps / sizeof *import_steps, dedup))
+	if (run_steps(m, import_steps, sizeof import_steps / sizeof *import_steps, dedup,
+	              &census))
 		return -1;
 	sli_pass_opt keep = {"keep-sharding-rules", "true"};
 	sli_pass_opts prop_opts = {&keep, 1};
-	double t0=tnow();
 	if (sli_pass_user_priority_propagate(m, &prop_opts))
 		return -1;
-	if (getenv("SLT")) fprintf(stderr, "prop %.4f\n", tnow()-t0);
-	if (run_steps(m, export_steps, sizeof export_steps / sizeof *export_steps, dedup))
+	if (census & SLI_HAS_GROUP)	/* conflicting groups insert constraints */
+		census |= SLI_HAS_CONSTRAINT;
+	if (run_steps(m, export_steps, sizeof export_steps / sizeof *export_steps, dedup,
+	              &census))
 		return -1;
-	t0=tnow();
-	erase_dead_reshards(m);
-	if (getenv("SLT")) fprintf(stderr, "dead %.4f\n", tnow()-t0);
+	if (census & SLI_HAS_RESHARD)
+		erase_dead_reshards(m);
 	return 0;
 }

@@ -1,0 +1,697 @@
+/*
+ * decompose.c - exact dynamic programming over a chain of blocks
+ * (shardlp-cost(7), DECOMPOSITION).
+ *
+ * Ops are numbered in program order.  A free tensor (more than one
+ * sharding option) spans the ops that touch it, ties widened to their
+ * hull; a gap between two consecutive ops crossed by at most one free
+ * tensor splits the program in two parts that share only that tensor
+ * (and fixed tensors, which couple nothing).  Cutting at such gaps gives
+ * a chain of blocks B0 .. Bn joined by boundary tensors c1 .. cn.
+ *
+ * Invariant: every cost term lands in exactly one block.  An op, with
+ * all its edges, belongs to the block of its position; a tensor's memory
+ * to the block it is internal to, or for a boundary to the block it
+ * leaves (the incoming side prices it only through the prefix cost);
+ * fixed tensors' memory is a constant counted once, outside the blocks.
+ * With F(c, q) the least cost of everything before c given c takes q,
+ *
+ *     F(c_i+1, q') = min over the block model with c_i+1 fixed to q'
+ *                    and F(c_i, q) - min F(c_i) on c_i's columns,
+ *
+ * one backend solve per q'; the last block gives the optimum.  Blocks
+ * whose models are identical (same lp, same options) form a class and
+ * share a backend session (warm starts) and a cache keyed by the shape
+ * of the incoming prefix cost, so a chain of identical layers costs a
+ * few solves per distinct shape, not per layer.
+ */
+#include "solver/decompose.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solver/formulate.h"
+
+#define NONE UINT32_MAX
+/* fewest ops between two cuts: smaller blocks cost more solves than they save */
+#define MIN_BLOCK_OPS 4
+/* incoming prices equal to this (relative) tolerance share a cache entry */
+#define SHAPE_TOL 1e-10
+
+typedef struct entry {
+	double *shape;		/* incoming prices, nin (NULL without c_in) */
+	double *value;		/* per outgoing option: least cost, or inf */
+	double slack;		/* max over options of value - proven bound */
+	uint32_t *pick;		/* per outgoing option, per local tensor: option */
+} entry;
+
+typedef struct klass {
+	sli_form f;		/* the first block of the class */
+	uint64_t hash;
+	bool has_in, has_out;
+	size_t nin, nout;	/* options of c_in (local 0), c_out (next) */
+	uint32_t in_col, out_col;
+	size_t last;		/* its last block: the session closes there */
+	sli_lp_session *s;
+	double secs;
+	SL_VEC(entry) entries;
+} klass;
+
+typedef struct block {
+	uint32_t op0, nops;	/* ops op0 .. op0 + nops - 1 */
+	uint32_t in, out;	/* boundary tensors, NONE at the ends */
+	uint32_t cls;
+	uint32_t *tensors;	/* local order: c_in, c_out, then first use */
+	size_t nt;
+	size_t entry;		/* in its class, after the forward pass */
+} block;
+
+typedef struct dec {
+	const sli_cost_model *cm;
+	const sli_lp_backend *be;
+	const sli_lp_opts *o;
+	sli_decomp_result *r;
+	double t0;
+	size_t *nopt;		/* options per tensor */
+	uint32_t *lo, *hi;	/* span of each free tensor, lo > hi when unused */
+	SL_VEC(block) blocks;
+	SL_VEC(klass) classes;
+} dec;
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool
+is_free(const dec *d, uint32_t t)
+{
+	return t != NONE && d->nopt[t] > 1;
+}
+
+/* {====================================================================
+ * Finding the chain
+ * ===================================================================== */
+
+static uint32_t
+uf_find(uint32_t *p, uint32_t x)
+{
+	while (p[x] != x)
+		x = p[x] = p[p[x]];
+	return x;
+}
+
+static void
+widen(dec *d, uint32_t t, uint32_t pos)
+{
+	if (d->lo[t] > pos)
+		d->lo[t] = pos;
+	if (d->hi[t] < pos || d->hi[t] == NONE)
+		d->hi[t] = pos;
+}
+
+/* Spans of the free tensors; tied free tensors share their hull. */
+static void
+compute_spans(dec *d)
+{
+	const sli_cost_model *cm = d->cm;
+	size_t nt = cm->tensors.n;
+	for (size_t t = 0; t < nt; t++) {
+		d->lo[t] = NONE;
+		d->hi[t] = NONE;
+	}
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		for (uint32_t i = 0; i < co->noperands; i++)
+			if (is_free(d, co->operands[i]))
+				widen(d, co->operands[i], (uint32_t)o);
+		for (uint32_t i = 0; i < co->nresults; i++)
+			if (is_free(d, co->results[i]))
+				widen(d, co->results[i], (uint32_t)o);
+	}
+	if (!cm->ties.n)
+		return;
+	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
+	for (size_t t = 0; t < nt; t++)
+		p[t] = (uint32_t)t;
+	for (size_t i = 0; i < cm->ties.n; i++) {
+		uint32_t a = cm->ties.v[i].a, b = cm->ties.v[i].b;
+		if (is_free(d, a) && is_free(d, b))
+			p[uf_find(p, a)] = uf_find(p, b);
+	}
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t root = uf_find(p, (uint32_t)t);
+		if (root != t && d->lo[t] != NONE) {
+			widen(d, root, d->lo[t]);
+			widen(d, root, d->hi[t]);
+		}
+	}
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t root = uf_find(p, (uint32_t)t);
+		d->lo[t] = d->lo[root];
+		d->hi[t] = d->hi[root];
+	}
+	free(p);
+}
+
+/*
+ * Cuts the ops into blocks at gaps crossed by at most one free tensor.
+ * Returns the number of blocks.
+ */
+static size_t
+find_blocks(dec *d)
+{
+	const sli_cost_model *cm = d->cm;
+	size_t no = cm->ops.n, nt = cm->tensors.n;
+	if (no < 2)
+		return 0;
+	/* crossing count and the sum of the crossing tensors per gap */
+	int64_t *cnt = sli_xcalloc(no + 1, sizeof *cnt);
+	uint64_t *sum = sli_xcalloc(no + 1, sizeof *sum);
+	for (size_t t = 0; t < nt; t++) {
+		if (d->lo[t] == NONE || d->lo[t] == d->hi[t])
+			continue;
+		cnt[d->lo[t]]++;
+		cnt[d->hi[t]]--;
+		sum[d->lo[t]] += t;
+		sum[d->hi[t]] -= t;
+	}
+	int64_t c = 0;
+	uint64_t s = 0;
+	uint32_t start = 0, prev = NONE;
+	for (uint32_t gap = 0; gap + 1 < no; gap++) {
+		c += cnt[gap];
+		s += sum[gap];
+		if (c > 1 || gap + 1 - start < MIN_BLOCK_OPS)
+			continue;
+		uint32_t cut = c ? (uint32_t)s : NONE;
+		if (cut != NONE && cut == prev)
+			continue;
+		block b = {start, gap + 1 - start, prev, cut, 0, NULL, 0, 0};
+		SL_VEC_PUSH(d->blocks, b);
+		start = gap + 1;
+		prev = cut;
+	}
+	free(cnt);
+	free(sum);
+	if (!d->blocks.n)
+		return 0;
+	block b = {start, (uint32_t)no - start, prev, NONE, 0, NULL, 0, 0};
+	SL_VEC_PUSH(d->blocks, b);
+	return d->blocks.n;
+}
+
+static size_t
+block_of_op(const dec *d, uint32_t op)
+{
+	size_t lo = 0, hi = d->blocks.n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (d->blocks.v[mid].op0 <= op)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The block a free tensor (internal or outgoing) or a tie belongs to. */
+static size_t
+home(const dec *d, uint32_t t)
+{
+	return d->lo[t] == NONE ? 0 : block_of_op(d, d->lo[t]);
+}
+
+static size_t
+tie_home(const dec *d, const sli_cost_tie *tie)
+{
+	if (is_free(d, tie->a))
+		return home(d, tie->a);
+	if (is_free(d, tie->b))
+		return home(d, tie->b);
+	return 0;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Blocks and their classes
+ * ===================================================================== */
+
+typedef SL_VEC(uint32_t) u32vec;
+
+static void
+add_local(u32vec *v, uint32_t *stamp, uint32_t mark, uint32_t t)
+{
+	if (t == NONE || stamp[t] == mark)
+		return;
+	stamp[t] = mark;
+	SL_VEC_PUSH(*v, t);
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t
+form_hash(const sli_form *f)
+{
+	const sli_lp *lp = &f->lp;
+	size_t nc = sli_lp_ncols(lp);
+	uint64_t h = mix(nc, lp->rows.n);
+	h = mix(h, sli_hash(lp->obj.v, nc * sizeof *lp->obj.v));
+	h = mix(h, sli_hash(lp->ub.v, nc * sizeof *lp->ub.v));
+	h = mix(h, sli_hash(lp->idx.v, lp->idx.n * sizeof *lp->idx.v));
+	h = mix(h, sli_hash(lp->val.v, lp->val.n * sizeof *lp->val.v));
+	for (size_t k = 0; k < f->nt; k++)
+		h = mix(h, sli_hash(f->t[k].opt, f->t[k].n * sizeof *f->t[k].opt));
+	return h;
+}
+
+#define SAME(a, b, n) ((n) == 0 || !memcmp((a), (b), (n) * sizeof *(a)))
+
+/* Whether two block models are the same lp with the same options. */
+static bool
+form_equal(const sli_form *a, const sli_form *b)
+{
+	const sli_lp *x = &a->lp, *y = &b->lp;
+	size_t nc = sli_lp_ncols(x);
+	if (nc != sli_lp_ncols(y) || x->rows.n != y->rows.n || x->idx.n != y->idx.n ||
+	    a->nt != b->nt || a->no != b->no || x->obj_const != y->obj_const)
+		return false;
+	if (!SAME(x->obj.v, y->obj.v, nc) || !SAME(x->lb.v, y->lb.v, nc) ||
+	    !SAME(x->ub.v, y->ub.v, nc) || !SAME(x->binary.v, y->binary.v, nc) ||
+	    !SAME(x->idx.v, y->idx.v, x->idx.n) || !SAME(x->val.v, y->val.v, x->idx.n))
+		return false;
+	for (size_t i = 0; i < x->rows.n; i++) {
+		const sli_lp_row *p = &x->rows.v[i], *q = &y->rows.v[i];
+		if (p->first != q->first || p->n != q->n || p->sense != q->sense ||
+		    p->rhs != q->rhs)
+			return false;
+	}
+	for (size_t k = 0; k < a->nt; k++)
+		if (a->t[k].n != b->t[k].n || !SAME(a->t[k].opt, b->t[k].opt, a->t[k].n))
+			return false;
+	return true;
+}
+
+/*
+ * Lists every block's tensors, builds its model and files it under its
+ * class (a new one, or the existing one with an identical model).
+ */
+static void
+classify(dec *d)
+{
+	const sli_cost_model *cm = d->cm;
+	size_t nt = cm->tensors.n, nb = d->blocks.n;
+
+	/* free tensors and ties by home block (counting sort) */
+	size_t *tstart = sli_xcalloc(nb + 2, sizeof *tstart);
+	size_t *xstart = sli_xcalloc(nb + 2, sizeof *xstart);
+	for (size_t t = 0; t < nt; t++)
+		if (is_free(d, (uint32_t)t))
+			tstart[home(d, (uint32_t)t) + 1]++;
+	for (size_t i = 0; i < cm->ties.n; i++)
+		xstart[tie_home(d, &cm->ties.v[i]) + 1]++;
+	for (size_t b = 0; b < nb; b++) {
+		tstart[b + 1] += tstart[b];
+		xstart[b + 1] += xstart[b];
+	}
+	uint32_t *tlist = sli_xmalloc((tstart[nb] + 1) * sizeof *tlist);
+	uint32_t *xlist = sli_xmalloc((xstart[nb] + 1) * sizeof *xlist);
+	size_t *tfill = sli_xmalloc((nb + 1) * sizeof *tfill);
+	size_t *xfill = sli_xmalloc((nb + 1) * sizeof *xfill);
+	memcpy(tfill, tstart, nb * sizeof *tfill);
+	memcpy(xfill, xstart, nb * sizeof *xfill);
+	for (size_t t = 0; t < nt; t++)
+		if (is_free(d, (uint32_t)t))
+			tlist[tfill[home(d, (uint32_t)t)]++] = (uint32_t)t;
+	for (size_t i = 0; i < cm->ties.n; i++)
+		xlist[xfill[tie_home(d, &cm->ties.v[i])]++] = (uint32_t)i;
+
+	uint32_t *stamp = sli_xcalloc(nt + 1, sizeof *stamp);
+	uint32_t *local = sli_xmalloc((nt + 1) * sizeof *local);
+	for (size_t t = 0; t < nt; t++)
+		local[t] = NONE;
+	u32vec ts = {0}, ops = {0};
+	SL_VEC(bool) mem = {0};
+	for (size_t b = 0; b < nb; b++) {
+		block *bk = &d->blocks.v[b];
+		uint32_t mark = (uint32_t)b + 1;
+		ts.n = 0;
+		add_local(&ts, stamp, mark, bk->in);
+		add_local(&ts, stamp, mark, bk->out);
+		ops.n = 0;
+		for (uint32_t o = bk->op0; o < bk->op0 + bk->nops; o++) {
+			const sli_cost_op *co = &cm->ops.v[o];
+			for (uint32_t i = 0; i < co->noperands; i++)
+				add_local(&ts, stamp, mark, co->operands[i]);
+			for (uint32_t i = 0; i < co->nresults; i++)
+				add_local(&ts, stamp, mark, co->results[i]);
+			SL_VEC_PUSH(ops, o);
+		}
+		for (size_t i = xstart[b]; i < xstart[b + 1]; i++) {
+			add_local(&ts, stamp, mark, cm->ties.v[xlist[i]].a);
+			add_local(&ts, stamp, mark, cm->ties.v[xlist[i]].b);
+		}
+		for (size_t i = tstart[b]; i < tstart[b + 1]; i++)
+			add_local(&ts, stamp, mark, tlist[i]);
+		mem.n = 0;
+		for (size_t k = 0; k < ts.n; k++)
+			SL_VEC_PUSH(mem, is_free(d, ts.v[k]) && ts.v[k] != bk->in);
+		bk->nt = ts.n;
+		bk->tensors = sli_xmalloc((ts.n + 1) * sizeof *bk->tensors);
+		memcpy(bk->tensors, ts.v, ts.n * sizeof *ts.v);
+
+		sli_form_part part = {ts.v, ts.n, mem.v, ops.v, ops.n,
+		                      xlist + xstart[b], xstart[b + 1] - xstart[b], local};
+		klass k;
+		memset(&k, 0, sizeof k);
+		sli_form_build_part(&k.f, cm, &part);
+		k.hash = form_hash(&k.f);
+		k.has_in = bk->in != NONE;
+		k.has_out = bk->out != NONE;
+		size_t c;
+		for (c = 0; c < d->classes.n; c++) {
+			klass *o = &d->classes.v[c];
+			if (o->hash == k.hash && o->has_in == k.has_in &&
+			    o->has_out == k.has_out && form_equal(&o->f, &k.f))
+				break;
+		}
+		if (c < d->classes.n) {
+			sli_form_fini(&k.f);
+		} else {
+			k.nin = k.has_in ? k.f.t[0].n : 1;
+			k.in_col = k.has_in ? k.f.t[0].col : 0;
+			k.nout = k.has_out ? k.f.t[k.has_in].n : 1;
+			k.out_col = k.has_out ? k.f.t[k.has_in].col : 0;
+			SL_VEC_PUSH(d->classes, k);
+			d->r->ncols += sli_lp_ncols(&k.f.lp);
+			d->r->nrows += k.f.lp.rows.n;
+			for (size_t j = 0; j < sli_lp_ncols(&k.f.lp); j++)
+				d->r->nbinaries += k.f.lp.binary.v[j];
+		}
+		bk->cls = (uint32_t)c;
+		d->classes.v[c].last = b;
+	}
+	SL_VEC_FREE(ts);
+	SL_VEC_FREE(ops);
+	SL_VEC_FREE(mem);
+	free(stamp);
+	free(local);
+	free(tstart);
+	free(xstart);
+	free(tlist);
+	free(xlist);
+	free(tfill);
+	free(xfill);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Dynamic programming over the chain
+ * ===================================================================== */
+
+static bool
+same_shape(const double *a, const double *b, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		if (isinf(a[j]) || isinf(b[j])) {
+			if (isinf(a[j]) != isinf(b[j]))
+				return false;
+			continue;
+		}
+		if (fabs(a[j] - b[j]) > SHAPE_TOL * fmax(1, fabs(a[j])))
+			return false;
+	}
+	return true;
+}
+
+static size_t
+argmax(const double *x, uint32_t col, size_t n)
+{
+	size_t best = 0;
+	for (size_t k = 1; k < n; k++)
+		if (x[col + k] > x[col + best])
+			best = k;
+	return best;
+}
+
+/*
+ * Solves class k for the incoming prices shape, once per outgoing
+ * option, into a new entry.  Returns 0, or -1 when a solve ended without
+ * a proven answer (time limit, solver error: r->status says which).
+ */
+static int
+solve_entry(dec *d, klass *k, const double *shape, entry *e)
+{
+	const sli_lp_backend *be = d->be;
+	const sli_lp *lp = &k->f.lp;
+	size_t nt = k->f.nt;
+	memset(e, 0, sizeof *e);
+	e->value = sli_xmalloc(k->nout * sizeof *e->value);
+	e->pick = sli_xcalloc(k->nout * nt + 1, sizeof *e->pick);
+	if (k->has_in) {
+		e->shape = sli_xmalloc(k->nin * sizeof *e->shape);
+		memcpy(e->shape, shape, k->nin * sizeof *shape);
+	}
+	if (!k->s) {
+		k->s = be->open(lp, d->r->message, sizeof d->r->message);
+		if (!k->s) {
+			d->r->status = SLI_LP_ERROR;
+			return -1;
+		}
+	}
+	for (size_t j = 0; k->has_in && j < k->nin; j++) {
+		uint32_t c = k->in_col + (uint32_t)j;
+		bool inf = isinf(shape[j]);
+		be->set_col(k->s, c, lp->obj.v[c] + (inf ? 0 : shape[j]), 0, inf ? 0 : 1);
+	}
+	for (size_t j = 0; j < k->nout; j++) {
+		uint32_t c = k->out_col + (uint32_t)j;
+		if (k->has_out)
+			be->set_col(k->s, c, lp->obj.v[c], 1, 1);
+		sli_lp_opts o = *d->o;
+		o.start = NULL;
+		if (o.time_limit > 0) {
+			o.time_limit -= now() - d->t0;
+			if (o.time_limit <= 0) {
+				d->r->status = SLI_LP_NO_SOLUTION;
+				return -1;
+			}
+		}
+		sli_lp_result lr;
+		be->resolve(k->s, &o, &lr);
+		k->secs += lr.seconds;
+		d->r->nsolves++;
+		if (k->has_out)
+			be->set_col(k->s, c, lp->obj.v[c], 0, 1);
+		switch (lr.status) {
+		case SLI_LP_OPTIMAL:
+		case SLI_LP_FEASIBLE:
+			e->value[j] = lr.objective;
+			e->slack = fmax(e->slack, lr.objective - lr.bound);
+			for (size_t l = 0; l < nt; l++)
+				e->pick[j * nt + l] = (uint32_t)argmax(lr.x, k->f.t[l].col,
+				                                       k->f.t[l].n);
+			free(lr.x);
+			break;
+		case SLI_LP_INFEASIBLE:
+			e->value[j] = INFINITY;
+			break;
+		default:
+			free(lr.x);
+			d->r->status = lr.status;
+			snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+entry_free(entry *e)
+{
+	free(e->shape);
+	free(e->value);
+	free(e->pick);
+}
+
+/*
+ * The forward pass: prefix costs block by block.  Returns 0 with the
+ * optimum in r, 1 when the chain is infeasible, -1 when a solve failed.
+ */
+static int
+forward(dec *d, double *total, double *slack)
+{
+	size_t nb = d->blocks.n;
+	double *f = sli_xmalloc(sizeof *f), *shape = NULL;
+	size_t nf = 1;
+	int rc = 0;
+	f[0] = 0;
+	*slack = 0;
+	for (size_t b = 0; b < nb && !rc; b++) {
+		block *bk = &d->blocks.v[b];
+		klass *k = &d->classes.v[bk->cls];
+		double off = INFINITY;
+		for (size_t j = 0; j < nf; j++)
+			off = fmin(off, f[j]);
+		if (isinf(off)) {
+			rc = 1;
+			break;
+		}
+		if (k->has_in) {
+			shape = sli_xrealloc(shape, (nf + 1) * sizeof *shape);
+			for (size_t j = 0; j < nf; j++)
+				shape[j] = f[j] - off;
+		}
+		size_t e;
+		for (e = k->entries.n; e-- > 0;)
+			if (!k->has_in || same_shape(k->entries.v[e].shape, shape, k->nin))
+				break;
+		if (e == (size_t)-1) {
+			entry ne;
+			if (solve_entry(d, k, shape, &ne)) {
+				entry_free(&ne);
+				rc = -1;
+				break;
+			}
+			SL_VEC_PUSH(k->entries, ne);
+			e = k->entries.n - 1;
+		}
+		if (k->last == b && k->s) {
+			d->be->close(k->s);
+			k->s = NULL;
+		}
+		bk->entry = e;
+		const entry *en = &k->entries.v[e];
+		nf = k->nout;
+		f = sli_xrealloc(f, (nf + 1) * sizeof *f);
+		for (size_t j = 0; j < nf; j++)
+			f[j] = off + en->value[j];
+		*slack += en->slack;
+	}
+	if (!rc) {
+		*total = f[0];
+		if (isinf(*total))
+			rc = 1;
+	}
+	free(f);
+	free(shape);
+	return rc;
+}
+
+/* The chosen options, last block first. */
+static void
+backward(dec *d, sli_cost_asg *q)
+{
+	size_t pick = 0;
+	for (size_t b = d->blocks.n; b-- > 0;) {
+		const block *bk = &d->blocks.v[b];
+		const klass *k = &d->classes.v[bk->cls];
+		const entry *e = &k->entries.v[bk->entry];
+		const uint32_t *p = e->pick + pick * bk->nt;
+		for (size_t l = 0; l < bk->nt; l++)
+			q[bk->tensors[l]] = k->f.t[l].opt[p[l]];
+		pick = k->has_in ? p[0] : 0;
+	}
+}
+
+/* }==================================================================== */
+
+int
+sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
+                 const sli_lp_opts *o, sli_cost_asg *q, sli_decomp_result *r)
+{
+	dec d;
+	size_t nt = cm->tensors.n;
+	int rc = 1;
+
+	memset(r, 0, sizeof *r);
+	r->status = SLI_LP_ERROR;
+	r->objective = r->gap = INFINITY;
+	r->bound = -INFINITY;
+	if (cm->params.memory_budget > 0 || !be->open || cm->ops.n < 2 * MIN_BLOCK_OPS)
+		return 1;
+	memset(&d, 0, sizeof d);
+	d.cm = cm;
+	d.be = be;
+	d.o = o;
+	d.r = r;
+	d.t0 = now();
+	d.nopt = sli_xcalloc(nt + 1, sizeof *d.nopt);
+	d.lo = sli_xmalloc((nt + 1) * sizeof *d.lo);
+	d.hi = sli_xmalloc((nt + 1) * sizeof *d.hi);
+
+	/* fixed tensors take their one option and pay their memory here */
+	double fixed = 0;
+	for (size_t t = 0; t < nt; t++) {
+		sli_cost_asg *opt;
+		d.nopt[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt);
+		if (d.nopt[t] == 1) {
+			q[t] = opt[0];
+			fixed += sli_cost_memory(cm, sli_cost_tensor_bytes(cm, (uint32_t)t, &opt[0]));
+		}
+		free(opt);
+		if (!d.nopt[t])
+			goto out;
+	}
+	compute_spans(&d);
+	if (find_blocks(&d) < 2)
+		goto out;
+	classify(&d);
+	r->nblocks = d.blocks.n;
+	r->nclasses = d.classes.n;
+
+	double total, slack;
+	int fw = forward(&d, &total, &slack);
+	if (fw > 0)
+		goto out;	/* infeasible: the whole model names the conflict */
+	rc = 0;
+	if (fw < 0)
+		goto out;
+	backward(&d, q);
+	if (getenv("SLDBG")) {
+		for (size_t b = 0; b < d.blocks.n; b++)
+			fprintf(stderr, "block %zu: ops %u+%u in %u out %u class %u entry %zu\n", b,
+			        d.blocks.v[b].op0, d.blocks.v[b].nops, d.blocks.v[b].in,
+			        d.blocks.v[b].out, d.blocks.v[b].cls, d.blocks.v[b].entry);
+		for (size_t c = 0; c < d.classes.n; c++)
+			fprintf(stderr, "class %zu: nin %zu nout %zu cols %zu entries %zu secs %.3f\n", c,
+			        d.classes.v[c].nin, d.classes.v[c].nout,
+			        sli_lp_ncols(&d.classes.v[c].f.lp), d.classes.v[c].entries.n, d.classes.v[c].secs);
+	}
+	r->objective = total + fixed;
+	r->bound = r->objective - slack;
+	r->gap = slack / fmax(1e-9, fabs(r->objective));
+	r->status = slack <= 1e-9 * fmax(1, fabs(r->objective)) || r->gap <= o->gap
+	          ? SLI_LP_OPTIMAL : SLI_LP_FEASIBLE;
+out:
+	r->seconds = now() - d.t0;
+	for (size_t b = 0; b < d.blocks.n; b++)
+		free(d.blocks.v[b].tensors);
+	for (size_t c = 0; c < d.classes.n; c++) {
+		klass *k = &d.classes.v[c];
+		if (k->s)
+			be->close(k->s);
+		for (size_t e = 0; e < k->entries.n; e++)
+			entry_free(&k->entries.v[e]);
+		SL_VEC_FREE(k->entries);
+		sli_form_fini(&k->f);
+	}
+	SL_VEC_FREE(d.blocks);
+	SL_VEC_FREE(d.classes);
+	free(d.nopt);
+	free(d.lo);
+	free(d.hi);
+	return rc;
+}
