@@ -147,15 +147,157 @@ check(const sli_lp *lp, sli_lp_result *r)
 }
 
 /*
+ * One-hot groups: rows "sum of binaries = 1" with unit coefficients, in
+ * compressed form (group g holds cols[first[g] .. first[g + 1] - 1]).
+ */
+typedef struct groups {
+	size_t n;
+	size_t *first;
+	int *cols;		/* 1-based GLPK columns */
+} groups;
+
+static void
+groups_init(groups *g, const sli_lp *lp)
+{
+	size_t n = 0, nz = 0;
+	for (size_t i = 0; i < lp->rows.n; i++) {
+		const sli_lp_row *r = &lp->rows.v[i];
+		bool ok = r->sense == SLI_LP_EQ && r->rhs == 1 && r->n > 1;
+		for (size_t e = 0; e < r->n && ok; e++)
+			ok = lp->val.v[r->first + e] == 1 &&
+			     lp->binary.v[lp->idx.v[r->first + e]];
+		if (ok)
+			n++, nz += r->n;
+	}
+	g->n = 0;
+	g->first = sli_xmalloc((n + 1) * sizeof *g->first);
+	g->cols = sli_xmalloc((nz + 1) * sizeof *g->cols);
+	g->first[0] = 0;
+	for (size_t i = 0; i < lp->rows.n; i++) {
+		const sli_lp_row *r = &lp->rows.v[i];
+		bool ok = r->sense == SLI_LP_EQ && r->rhs == 1 && r->n > 1;
+		for (size_t e = 0; e < r->n && ok; e++)
+			ok = lp->val.v[r->first + e] == 1 &&
+			     lp->binary.v[lp->idx.v[r->first + e]];
+		if (!ok)
+			continue;
+		size_t k = g->first[g->n];
+		for (size_t e = 0; e < r->n; e++)
+			g->cols[k++] = (int)lp->idx.v[r->first + e] + 1;
+		g->first[++g->n] = k;
+	}
+}
+
+static void
+groups_fini(groups *g)
+{
+	free(g->first);
+	free(g->cols);
+}
+
+static bool
+fractional(double v)
+{
+	return fabs(v - floor(v + 0.5)) > 1e-9;
+}
+
+static bool
+integral(glp_prob *P, size_t nc, const unsigned char *binary)
+{
+	for (size_t j = 0; j < nc; j++)
+		if (binary[j] && fractional(glp_get_col_prim(P, (int)j + 1)))
+			return false;
+	return true;
+}
+
+/*
+ * Dives from a fractional LP optimum of value bound: fixes the largest
+ * member of the most decided fractional group to 1 (or, if the objective
+ * rises, the second largest) and re-solves, until the solution is
+ * integral.  The LP optimum is often a mix of equally
+ * cheap integral points; a dive that ends integral without the objective
+ * rising is optimal, with bound as its proof.  Returns true then; the
+ * bounds of P are restored either way (the solution stays readable).
+ */
+typedef struct colbnd {
+	int col, type;
+	double lb, ub;
+} colbnd;
+
+static bool
+dive(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
+     double bound, const glp_smcp *sp)
+{
+	SL_VEC(colbnd) fixed = {0};
+	double tol = 1e-9 * fmax(1, fabs(bound));
+	glp_smcp dp = *sp;
+	dp.presolve = GLP_OFF;
+	dp.msg_lev = GLP_MSG_OFF;
+	bool ok = false;
+	for (size_t step = 0; step <= g->n; step++) {
+		if (integral(P, nc, binary)) {
+			ok = true;
+			break;
+		}
+		/* the most decided fractional group, its two largest members */
+		int best[2] = {0, 0};
+		double bestv = -1;
+		for (size_t k = 0; k < g->n; k++) {
+			int col[2] = {0, 0};
+			double mx[2] = {-1, -1};
+			bool frac = false;
+			for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
+				double v = glp_get_col_prim(P, g->cols[e]);
+				frac |= fractional(v);
+				if (v > mx[0]) {
+					mx[1] = mx[0], col[1] = col[0];
+					mx[0] = v, col[0] = g->cols[e];
+				} else if (v > mx[1]) {
+					mx[1] = v, col[1] = g->cols[e];
+				}
+			}
+			if (frac && mx[0] > bestv) {
+				bestv = mx[0];
+				best[0] = col[0];
+				best[1] = mx[1] > 1e-9 ? col[1] : 0;
+			}
+		}
+		if (!best[0])
+			break;	/* fractional outside the groups */
+		bool moved = false;
+		for (int tries = 0; tries < 2 && best[tries] && !moved; tries++) {
+			int c = best[tries];
+			colbnd cb = {c, glp_get_col_type(P, c), glp_get_col_lb(P, c),
+			             glp_get_col_ub(P, c)};
+			glp_set_col_bnds(P, c, GLP_FX, 1, 1);
+			if (!glp_simplex(P, &dp) && glp_get_status(P) == GLP_OPT &&
+			    glp_get_obj_val(P) <= bound + tol) {
+				SL_VEC_PUSH(fixed, cb);
+				moved = true;
+			} else {
+				glp_set_col_bnds(P, c, cb.type, cb.lb, cb.ub);
+			}
+		}
+		if (!moved)
+			break;
+	}
+	while (fixed.n-- > 0)
+		glp_set_col_bnds(P, fixed.v[fixed.n].col, fixed.v[fixed.n].type,
+		                 fixed.v[fixed.n].lb, fixed.v[fixed.n].ub);
+	SL_VEC_FREE(fixed);
+	return ok;
+}
+
+/*
  * Solves the problem in P: the LP relaxation by the simplex method (from
- * the current basis when warm, with presolve otherwise), then, unless its
- * solution is already integral, branch and cut from that basis with the
- * time left.  An integral LP optimum is a MIP optimum: its own bound.
+ * the current basis when warm, with presolve otherwise); a dive for an
+ * integral point of the same value (dive); and only when that fails,
+ * branch and cut from the LP basis with the time left.
  */
 static void
-optimize(glp_prob *P, size_t nc, const unsigned char *binary, double obj_const,
-         const sli_lp_opts *o, bool warm, const double *start, double t0,
-         sli_lp_result *r)
+optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
+         double obj_const, const sli_lp_opts *o, bool warm, const double *start,
+         double t0, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
@@ -192,16 +334,22 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, double obj_const,
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
 
-	bool integral = true;
-	for (size_t j = 0; j < nc && integral; j++)
-		if (binary[j]) {
-			double v = glp_get_col_prim(P, (int)j + 1);
-			integral = fabs(v - floor(v + 0.5)) <= 1e-9;
-		}
-	if (integral) {
+	static double tlp, tdive, tint; static int nint;
+	double ta = now();
+	tlp += ta - t0;
+	bool done = !nc || integral(P, nc, binary);
+	if (!done && (o->time_limit <= 0 || now() - t0 < o->time_limit))
+		done = dive(P, nc, binary, g, r->bound, &sp);
+	tdive += now() - ta;
+	if (getenv("SLDBG4")) fprintf(stderr, "T lp %.3f dive %.3f int %.3f (%d)\n", tlp, tdive, tint, nint);
+	if (getenv("SLDBG5") && now() - t0 > 0.1) fprintf(stderr, "slow: lp %.3f dive %.3f warm %d done %d iters %d\n", ta - t0, now() - ta, warm, done, glp_get_it_cnt(P));
+	if (done) {
+		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
-		r->objective = r->bound;
-		r->gap = 0;
+		r->objective = nc ? glp_get_obj_val(P) : obj_const;
+		if (r->objective < r->bound)
+			r->bound = r->objective;
+		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
 		r->x = sli_xmalloc((nc + 1) * sizeof *r->x);
 		for (size_t j = 0; j < nc; j++) {
 			double v = glp_get_col_prim(P, (int)j + 1);
@@ -222,7 +370,18 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, double obj_const,
 		double left = o->time_limit - (now() - t0);
 		ip.tm_lim = (int)fmax(1, fmin(left * 1000, INT32_MAX));
 	}
+	/* intopt starts from an optimal basis: the dive left another one */
+	glp_smcp rp = sp;
+	rp.presolve = GLP_OFF;
+	rp.msg_lev = GLP_MSG_OFF;
+	if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
+		r->status = SLI_LP_ERROR;
+		snprintf(r->message, sizeof r->message, "LP relaxation lost after a dive");
+		return;
+	}
+	double tb = now();
 	rc = glp_intopt(P, &ip);
+	tint += now() - tb; nint++;
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;
@@ -266,6 +425,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	hook h;
 	glp_prob *volatile P = NULL;
 	double *volatile start = NULL;
+	groups g;
 	double t0 = now();
 	size_t nc = sli_lp_ncols(lp);
 
@@ -274,12 +434,14 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		r->status = SLI_LP_ERROR;
 		return -1;
 	}
+	groups_init(&g, lp);	/* before setjmp: not changed after it */
 	glp_term_out(o->verbose ? GLP_ON : GLP_OFF);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		/* GLPK aborted: its environment is gone, P and every session with it */
 		env_lost();
 		free(start);
+		groups_fini(&g);
 		r->status = SLI_LP_ERROR;
 		r->seconds = now() - t0;
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
@@ -291,8 +453,9 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		start[0] = 0;
 		memcpy(start + 1, o->start, nc * sizeof *start);
 	}
-	optimize(P, nc, lp->binary.v, lp->obj_const, o, false, start, t0, r);
+	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, start, t0, r);
 	glp_delete_prob(P);
+	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
 	free(start);
 	r->seconds = now() - t0;
@@ -307,6 +470,7 @@ struct sli_lp_session {
 	glp_prob *P;
 	size_t nc;
 	unsigned char *binary;
+	groups g;
 	double obj_const;
 	bool solved;		/* P holds an optimal basis to start from */
 	unsigned long env;	/* env_generation when P was made */
@@ -338,10 +502,12 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 	if (s->nc)
 		memcpy(s->binary, lp->binary.v, s->nc);
 	s->obj_const = lp->obj_const;
+	groups_init(&s->g, lp);
 	glp_term_out(GLP_OFF);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
+		groups_fini(&s->g);
 		free(s->binary);
 		free(s);
 		snprintf(err, errlen, "GLPK aborted while loading the model");
@@ -385,7 +551,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
-	optimize(s->P, s->nc, s->binary, s->obj_const, o, s->solved, NULL, t0, r);
+	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o, s->solved, NULL, t0, r);
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
 	glp_error_hook(NULL, NULL);
@@ -400,6 +566,7 @@ session_close(sli_lp_session *s)
 		return;
 	if (s->env == env_generation)
 		glp_delete_prob(s->P);
+	groups_fini(&s->g);
 	free(s->binary);
 	free(s);
 }

@@ -35,8 +35,8 @@
 #include "solver/formulate.h"
 
 #define NONE UINT32_MAX
-/* fewest ops between two cuts: smaller blocks cost more solves than they save */
-#define MIN_BLOCK_OPS 4
+/* most ops in one block, unless no cut comes sooner */
+#define MAX_BLOCK_OPS 400
 /* incoming prices equal to this (relative) tolerance share a cache entry */
 #define SHAPE_TOL 1e-10
 
@@ -49,15 +49,22 @@ typedef struct entry {
 
 typedef struct klass {
 	sli_form f;		/* the first block of the class */
-	uint64_t hash;
+	uint64_t hash;		/* of the lp without its objective */
 	bool has_in, has_out;
 	size_t nin, nout;	/* options of c_in (local 0), c_out (next) */
 	uint32_t in_col, out_col;
-	size_t last;		/* its last block: the session closes there */
-	sli_lp_session *s;
+	uint32_t group;		/* classes with the same matrix share a session */
 	double secs;
 	SL_VEC(entry) entries;
 } klass;
+
+/* Classes whose lps differ only in their objective: one session. */
+typedef struct group {
+	uint32_t rep;		/* its first class */
+	size_t last;		/* its last block: the session closes there */
+	sli_lp_session *s;
+	double *obj;		/* the objective now in the session */
+} group;
 
 typedef struct block {
 	uint32_t op0, nops;	/* ops op0 .. op0 + nops - 1 */
@@ -76,8 +83,10 @@ typedef struct dec {
 	double t0;
 	size_t *nopt;		/* options per tensor */
 	uint32_t *lo, *hi;	/* span of each free tensor, lo > hi when unused */
+	uint32_t *refs;		/* edges per tensor; UINT32_MAX when tied */
 	SL_VEC(block) blocks;
 	SL_VEC(klass) classes;
+	SL_VEC(group) groups;
 } dec;
 
 static double
@@ -160,7 +169,27 @@ compute_spans(dec *d)
 }
 
 /*
- * Cuts the ops into blocks at gaps crossed by at most one free tensor.
+ * Estimated seconds to solve a block of n ops once per option of its
+ * outgoing tensor: a cold solve, superlinear in its size (as GLPK's LP
+ * on these models, ../shared/ilp/NOTES.md), then warm re-solves.
+ */
+static double
+block_cost(uint32_t n, size_t nout)
+{
+	return 2.6e-4 * pow(n, 2.3) + 3e-4 * (double)nout * n;
+}
+
+/* A gap where a block may end: after op end - 1, crossed by t alone. */
+typedef struct cand {
+	uint32_t end, t;
+	double cost;		/* of the best chain of blocks up to here */
+	size_t from;		/* the candidate that chain comes from */
+} cand;
+
+/*
+ * Cuts the ops into blocks at gaps crossed by at most one free tensor:
+ * of all such chains, the one of least block_cost (a shortest path over
+ * the candidate gaps, each block at most MAX_BLOCK_OPS ops when it can).
  * Returns the number of blocks.
  */
 static size_t
@@ -181,28 +210,55 @@ find_blocks(dec *d)
 		sum[d->lo[t]] += t;
 		sum[d->hi[t]] -= t;
 	}
-	int64_t c = 0;
-	uint64_t s = 0;
-	uint32_t start = 0, prev = NONE;
+	/* candidates: the start (gap -1), the cuttable gaps, the end */
+	SL_VEC(cand) c = {0};
+	cand first = {0, NONE, 0, 0};
+	SL_VEC_PUSH(c, first);
+	int64_t n = 0;
+	uint64_t sm = 0;
 	for (uint32_t gap = 0; gap + 1 < no; gap++) {
-		c += cnt[gap];
-		s += sum[gap];
-		if (c > 1 || gap + 1 - start < MIN_BLOCK_OPS)
-			continue;
-		uint32_t cut = c ? (uint32_t)s : NONE;
-		if (cut != NONE && cut == prev)
-			continue;
-		block b = {start, gap + 1 - start, prev, cut, 0, NULL, 0, 0};
-		SL_VEC_PUSH(d->blocks, b);
-		start = gap + 1;
-		prev = cut;
+		n += cnt[gap];
+		sm += sum[gap];
+		if (n <= 1) {
+			cand x = {gap + 1, n ? (uint32_t)sm : NONE, INFINITY, 0};
+			SL_VEC_PUSH(c, x);
+		}
 	}
+	cand last = {(uint32_t)no, NONE, INFINITY, 0};
+	SL_VEC_PUSH(c, last);
 	free(cnt);
 	free(sum);
-	if (!d->blocks.n)
-		return 0;
-	block b = {start, (uint32_t)no - start, prev, NONE, 0, NULL, 0, 0};
-	SL_VEC_PUSH(d->blocks, b);
+
+	for (size_t j = 1; j < c.n; j++) {
+		size_t nout = c.v[j].t == NONE ? 1 : d->nopt[c.v[j].t];
+		for (size_t i = j; i-- > 0;) {
+			uint32_t len = c.v[j].end - c.v[i].end;
+			if (len > MAX_BLOCK_OPS && i + 1 < j)
+				break;
+			if (c.v[i].t != NONE && c.v[i].t == c.v[j].t)
+				continue;
+			double v = c.v[i].cost + block_cost(len, nout);
+			if (v < c.v[j].cost) {
+				c.v[j].cost = v;
+				c.v[j].from = i;
+			}
+		}
+	}
+	/* the chain, from the end back */
+	size_t nb = 0;
+	for (size_t j = c.n - 1; j > 0; j = c.v[j].from)
+		nb++;
+	if (nb >= 2 && !isinf(c.v[c.n - 1].cost)) {
+		SL_VEC_RESERVE(d->blocks, nb);
+		d->blocks.n = nb;
+		size_t b = nb;
+		for (size_t j = c.n - 1; j > 0; j = c.v[j].from) {
+			const cand *x = &c.v[c.v[j].from];
+			block bk = {x->end, c.v[j].end - x->end, x->t, c.v[j].t, 0, NULL, 0, 0};
+			d->blocks.v[--b] = bk;
+		}
+	}
+	SL_VEC_FREE(c);
 	return d->blocks.n;
 }
 
@@ -267,28 +323,25 @@ form_hash(const sli_form *f)
 	const sli_lp *lp = &f->lp;
 	size_t nc = sli_lp_ncols(lp);
 	uint64_t h = mix(nc, lp->rows.n);
-	h = mix(h, sli_hash(lp->obj.v, nc * sizeof *lp->obj.v));
 	h = mix(h, sli_hash(lp->ub.v, nc * sizeof *lp->ub.v));
 	h = mix(h, sli_hash(lp->idx.v, lp->idx.n * sizeof *lp->idx.v));
 	h = mix(h, sli_hash(lp->val.v, lp->val.n * sizeof *lp->val.v));
-	for (size_t k = 0; k < f->nt; k++)
-		h = mix(h, sli_hash(f->t[k].opt, f->t[k].n * sizeof *f->t[k].opt));
 	return h;
 }
 
 #define SAME(a, b, n) ((n) == 0 || !memcmp((a), (b), (n) * sizeof *(a)))
 
-/* Whether two block models are the same lp with the same options. */
+/* Whether two block models have the same constraint matrix and bounds. */
 static bool
-form_equal(const sli_form *a, const sli_form *b)
+same_matrix(const sli_form *a, const sli_form *b)
 {
 	const sli_lp *x = &a->lp, *y = &b->lp;
 	size_t nc = sli_lp_ncols(x);
 	if (nc != sli_lp_ncols(y) || x->rows.n != y->rows.n || x->idx.n != y->idx.n ||
-	    a->nt != b->nt || a->no != b->no || x->obj_const != y->obj_const)
+	    a->nt != b->nt || a->no != b->no)
 		return false;
-	if (!SAME(x->obj.v, y->obj.v, nc) || !SAME(x->lb.v, y->lb.v, nc) ||
-	    !SAME(x->ub.v, y->ub.v, nc) || !SAME(x->binary.v, y->binary.v, nc) ||
+	if (!SAME(x->lb.v, y->lb.v, nc) || !SAME(x->ub.v, y->ub.v, nc) ||
+	    !SAME(x->binary.v, y->binary.v, nc) ||
 	    !SAME(x->idx.v, y->idx.v, x->idx.n) || !SAME(x->val.v, y->val.v, x->idx.n))
 		return false;
 	for (size_t i = 0; i < x->rows.n; i++) {
@@ -298,7 +351,33 @@ form_equal(const sli_form *a, const sli_form *b)
 			return false;
 	}
 	for (size_t k = 0; k < a->nt; k++)
-		if (a->t[k].n != b->t[k].n || !SAME(a->t[k].opt, b->t[k].opt, a->t[k].n))
+		if (a->t[k].col != b->t[k].col ||
+		    (a->t[k].col != NONE && a->t[k].n != b->t[k].n))
+			return false;
+	return true;
+}
+
+/*
+ * Whether two block models with the same matrix are the same problem:
+ * the same objective and the same options for every tensor and op (so
+ * one solution decodes into the same shardings).
+ */
+static bool
+same_problem(const sli_form *a, const sli_form *b)
+{
+	const sli_lp *x = &a->lp, *y = &b->lp;
+	if (!SAME(x->obj.v, y->obj.v, sli_lp_ncols(x)) || x->obj_const != y->obj_const)
+		return false;
+	for (size_t k = 0; k < a->nt; k++) {
+		const sli_form_var *u = &a->t[k], *v = &b->t[k];
+		if (!SAME(u->opt, v->opt, u->n) || (u->fold != NULL) != (v->fold != NULL))
+			return false;
+		if (u->fold && (u->op != v->op ||
+		    !SAME(u->fold, v->fold, a->o[u->op].n)))
+			return false;
+	}
+	for (size_t k = 0; k < a->no; k++)
+		if (a->o[k].n != b->o[k].n || !SAME(a->o[k].opt, b->o[k].opt, a->o[k].n))
 			return false;
 	return true;
 }
@@ -343,6 +422,7 @@ classify(dec *d)
 		local[t] = NONE;
 	u32vec ts = {0}, ops = {0};
 	SL_VEC(bool) mem = {0};
+	SL_VEC(bool) leaf = {0};
 	for (size_t b = 0; b < nb; b++) {
 		block *bk = &d->blocks.v[b];
 		uint32_t mark = (uint32_t)b + 1;
@@ -364,14 +444,17 @@ classify(dec *d)
 		}
 		for (size_t i = tstart[b]; i < tstart[b + 1]; i++)
 			add_local(&ts, stamp, mark, tlist[i]);
-		mem.n = 0;
-		for (size_t k = 0; k < ts.n; k++)
-			SL_VEC_PUSH(mem, is_free(d, ts.v[k]) && ts.v[k] != bk->in);
+		mem.n = leaf.n = 0;
+		for (size_t k = 0; k < ts.n; k++) {
+			uint32_t t = ts.v[k];
+			SL_VEC_PUSH(mem, is_free(d, t) && t != bk->in);
+			SL_VEC_PUSH(leaf, d->refs[t] == 1 && t != bk->in && t != bk->out);
+		}
 		bk->nt = ts.n;
 		bk->tensors = sli_xmalloc((ts.n + 1) * sizeof *bk->tensors);
 		memcpy(bk->tensors, ts.v, ts.n * sizeof *ts.v);
 
-		sli_form_part part = {ts.v, ts.n, mem.v, ops.v, ops.n,
+		sli_form_part part = {ts.v, ts.n, mem.v, leaf.v, ops.v, ops.n,
 		                      xlist + xstart[b], xstart[b + 1] - xstart[b], local};
 		klass k;
 		memset(&k, 0, sizeof k);
@@ -379,11 +462,14 @@ classify(dec *d)
 		k.hash = form_hash(&k.f);
 		k.has_in = bk->in != NONE;
 		k.has_out = bk->out != NONE;
-		size_t c;
+		size_t c, g = d->groups.n;
 		for (c = 0; c < d->classes.n; c++) {
 			klass *o = &d->classes.v[c];
-			if (o->hash == k.hash && o->has_in == k.has_in &&
-			    o->has_out == k.has_out && form_equal(&o->f, &k.f))
+			if (o->hash != k.hash || o->has_in != k.has_in ||
+			    o->has_out != k.has_out || !same_matrix(&o->f, &k.f))
+				continue;
+			g = o->group;
+			if (same_problem(&o->f, &k.f))
 				break;
 		}
 		if (c < d->classes.n) {
@@ -393,18 +479,24 @@ classify(dec *d)
 			k.in_col = k.has_in ? k.f.t[0].col : 0;
 			k.nout = k.has_out ? k.f.t[k.has_in].n : 1;
 			k.out_col = k.has_out ? k.f.t[k.has_in].col : 0;
+			k.group = (uint32_t)g;
+			if (g == d->groups.n) {
+				group ng = {(uint32_t)c, 0, NULL, NULL};
+				SL_VEC_PUSH(d->groups, ng);
+				d->r->ncols += sli_lp_ncols(&k.f.lp);
+				d->r->nrows += k.f.lp.rows.n;
+				for (size_t j = 0; j < sli_lp_ncols(&k.f.lp); j++)
+					d->r->nbinaries += k.f.lp.binary.v[j];
+			}
 			SL_VEC_PUSH(d->classes, k);
-			d->r->ncols += sli_lp_ncols(&k.f.lp);
-			d->r->nrows += k.f.lp.rows.n;
-			for (size_t j = 0; j < sli_lp_ncols(&k.f.lp); j++)
-				d->r->nbinaries += k.f.lp.binary.v[j];
 		}
 		bk->cls = (uint32_t)c;
-		d->classes.v[c].last = b;
+		d->groups.v[d->classes.v[c].group].last = b;
 	}
 	SL_VEC_FREE(ts);
 	SL_VEC_FREE(ops);
 	SL_VEC_FREE(mem);
+	SL_VEC_FREE(leaf);
 	free(stamp);
 	free(local);
 	free(tstart);
@@ -436,16 +528,6 @@ same_shape(const double *a, const double *b, size_t n)
 	return true;
 }
 
-static size_t
-argmax(const double *x, uint32_t col, size_t n)
-{
-	size_t best = 0;
-	for (size_t k = 1; k < n; k++)
-		if (x[col + k] > x[col + best])
-			best = k;
-	return best;
-}
-
 /*
  * Solves class k for the incoming prices shape, once per outgoing
  * option, into a new entry.  Returns 0, or -1 when a solve ended without
@@ -464,22 +546,31 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		e->shape = sli_xmalloc(k->nin * sizeof *e->shape);
 		memcpy(e->shape, shape, k->nin * sizeof *shape);
 	}
-	if (!k->s) {
-		k->s = be->open(lp, d->r->message, sizeof d->r->message);
-		if (!k->s) {
+	group *g = &d->groups.v[k->group];
+	size_t nc = sli_lp_ncols(lp);
+	if (!g->s) {
+		g->s = be->open(lp, d->r->message, sizeof d->r->message);
+		if (!g->s) {
 			d->r->status = SLI_LP_ERROR;
 			return -1;
 		}
+		g->obj = sli_xmalloc((nc + 1) * sizeof *g->obj);
+		memcpy(g->obj, lp->obj.v, nc * sizeof *g->obj);
 	}
+	for (size_t c = 0; c < nc; c++)
+		if (g->obj[c] != lp->obj.v[c]) {
+			be->set_col(g->s, (uint32_t)c, lp->obj.v[c], lp->lb.v[c], lp->ub.v[c]);
+			g->obj[c] = lp->obj.v[c];
+		}
 	for (size_t j = 0; k->has_in && j < k->nin; j++) {
 		uint32_t c = k->in_col + (uint32_t)j;
 		bool inf = isinf(shape[j]);
-		be->set_col(k->s, c, lp->obj.v[c] + (inf ? 0 : shape[j]), 0, inf ? 0 : 1);
+		be->set_col(g->s, c, lp->obj.v[c] + (inf ? 0 : shape[j]), 0, inf ? 0 : 1);
 	}
 	for (size_t j = 0; j < k->nout; j++) {
 		uint32_t c = k->out_col + (uint32_t)j;
 		if (k->has_out)
-			be->set_col(k->s, c, lp->obj.v[c], 1, 1);
+			be->set_col(g->s, c, lp->obj.v[c], 1, 1);
 		sli_lp_opts o = *d->o;
 		o.start = NULL;
 		if (o.time_limit > 0) {
@@ -490,19 +581,19 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			}
 		}
 		sli_lp_result lr;
-		be->resolve(k->s, &o, &lr);
+		be->resolve(g->s, &o, &lr);
 		k->secs += lr.seconds;
+		if (getenv("SLDBG2"))
+			fprintf(stderr, "  class %zu solve %zu: %.3f s obj %.6f\n", (size_t)(k - d->classes.v), j, lr.seconds, lr.objective);
 		d->r->nsolves++;
 		if (k->has_out)
-			be->set_col(k->s, c, lp->obj.v[c], 0, 1);
+			be->set_col(g->s, c, lp->obj.v[c], 0, 1);
 		switch (lr.status) {
 		case SLI_LP_OPTIMAL:
 		case SLI_LP_FEASIBLE:
 			e->value[j] = lr.objective;
 			e->slack = fmax(e->slack, lr.objective - lr.bound);
-			for (size_t l = 0; l < nt; l++)
-				e->pick[j * nt + l] = (uint32_t)argmax(lr.x, k->f.t[l].col,
-				                                       k->f.t[l].n);
+			sli_form_pick(&k->f, lr.x, e->pick + j * nt);
 			free(lr.x);
 			break;
 		case SLI_LP_INFEASIBLE:
@@ -568,9 +659,10 @@ forward(dec *d, double *total, double *slack)
 			SL_VEC_PUSH(k->entries, ne);
 			e = k->entries.n - 1;
 		}
-		if (k->last == b && k->s) {
-			d->be->close(k->s);
-			k->s = NULL;
+		group *g = &d->groups.v[k->group];
+		if (g->last == b && g->s) {
+			d->be->close(g->s);
+			g->s = NULL;
 		}
 		bk->entry = e;
 		const entry *en = &k->entries.v[e];
@@ -620,7 +712,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	r->status = SLI_LP_ERROR;
 	r->objective = r->gap = INFINITY;
 	r->bound = -INFINITY;
-	if (cm->params.memory_budget > 0 || !be->open || cm->ops.n < 2 * MIN_BLOCK_OPS)
+	if (cm->params.memory_budget > 0 || !be->open || cm->ops.n < 2)
 		return 1;
 	memset(&d, 0, sizeof d);
 	d.cm = cm;
@@ -645,6 +737,18 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 		if (!d.nopt[t])
 			goto out;
 	}
+	d.refs = sli_xcalloc(nt + 1, sizeof *d.refs);
+	for (size_t op = 0; op < cm->ops.n; op++) {
+		const sli_cost_op *co = &cm->ops.v[op];
+		for (uint32_t i = 0; i < co->noperands; i++)
+			if (co->operands[i] != NONE)
+				d.refs[co->operands[i]]++;
+		for (uint32_t i = 0; i < co->nresults; i++)
+			if (co->results[i] != NONE)
+				d.refs[co->results[i]]++;
+	}
+	for (size_t i = 0; i < cm->ties.n; i++)
+		d.refs[cm->ties.v[i].a] = d.refs[cm->ties.v[i].b] = NONE;
 	compute_spans(&d);
 	if (find_blocks(&d) < 2)
 		goto out;
@@ -666,7 +770,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 			        d.blocks.v[b].op0, d.blocks.v[b].nops, d.blocks.v[b].in,
 			        d.blocks.v[b].out, d.blocks.v[b].cls, d.blocks.v[b].entry);
 		for (size_t c = 0; c < d.classes.n; c++)
-			fprintf(stderr, "class %zu: nin %zu nout %zu cols %zu entries %zu secs %.3f\n", c,
+			fprintf(stderr, "class %zu: group %u nin %zu nout %zu cols %zu entries %zu secs %.3f\n", c, d.classes.v[c].group,
 			        d.classes.v[c].nin, d.classes.v[c].nout,
 			        sli_lp_ncols(&d.classes.v[c].f.lp), d.classes.v[c].entries.n, d.classes.v[c].secs);
 	}
@@ -679,10 +783,14 @@ out:
 	r->seconds = now() - d.t0;
 	for (size_t b = 0; b < d.blocks.n; b++)
 		free(d.blocks.v[b].tensors);
+	for (size_t g = 0; g < d.groups.n; g++) {
+		if (d.groups.v[g].s)
+			be->close(d.groups.v[g].s);
+		free(d.groups.v[g].obj);
+	}
+	SL_VEC_FREE(d.groups);
 	for (size_t c = 0; c < d.classes.n; c++) {
 		klass *k = &d.classes.v[c];
-		if (k->s)
-			be->close(k->s);
 		for (size_t e = 0; e < k->entries.n; e++)
 			entry_free(&k->entries.v[e]);
 		SL_VEC_FREE(k->entries);
@@ -693,5 +801,6 @@ out:
 	free(d.nopt);
 	free(d.lo);
 	free(d.hi);
+	free(d.refs);
 	return rc;
 }

@@ -266,6 +266,10 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 		bool mem = !p || !p->memory || p->memory[k];
 		v->n = sli_cost_tensor_options(cm, t, &v->opt);
 		v->col = (uint32_t)sli_lp_ncols(lp);
+		if (p && p->leaf && p->leaf[k] && v->n) {
+			v->col = UINT32_MAX;
+			continue;
+		}
 		if (!v->n) {
 			const sli_cost_tensor *ct = &cm->tensors.v[t];
 			sli_error(ctx, ct->pin.any ? ct->pin.loc : ct->v->loc,
@@ -289,6 +293,38 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 	SL_VEC_FREE(cols);
 	SL_VEC_FREE(vals);
 	return rc;
+}
+
+/*
+ * The one edge of leaf lt, on operand or result i of local op k: each
+ * option of the op pays the least the leaf can cost given it (memory,
+ * when the part charges it here, and the reshard on the edge).
+ */
+static void
+fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t i,
+          int res, const sli_cost_asg *proj, const double *pb, const double *tb)
+{
+	const sli_cost_model *cm = f->cm;
+	sli_form_var *tv = &f->t[lt];
+	const sli_form_var *ov = &f->o[k];
+	bool mem = !p->memory || p->memory[lt];
+	tv->op = k;
+	tv->i = i;
+	tv->res = res;
+	tv->fold = sli_xcalloc(ov->n + 1, sizeof *tv->fold);
+	for (size_t j = 0; j < ov->n; j++) {
+		double best = INFINITY;
+		size_t bi = 0;
+		for (size_t q = 0; q < tv->n; q++) {
+			double c = mem ? sli_cost_memory(cm, tb[q]) : 0;
+			c += res ? sli_cost_reshard(cm, &proj[j], pb[j], &tv->opt[q])
+			         : sli_cost_reshard(cm, &tv->opt[q], tb[q], &proj[j]);
+			if (c < best)
+				best = c, bi = q;
+		}
+		f->lp.obj.v[ov->col + j] += best;
+		tv->fold[j] = (double)bi;
+	}
 }
 
 /* Ops, edges and ties: everything but the tensors and the budget. */
@@ -338,6 +374,11 @@ add_ops(sli_form *f, const sli_form_part *p)
 				for (size_t j = 0; j < ov->n; j++) {
 					sli_cost_op_project(cm, o, res, i, &ov->opt[j], &proj[j]);
 					pb[j] = sli_cost_tensor_bytes(cm, t, &proj[j]);
+				}
+				if (tv->col == UINT32_MAX) {
+					fold_leaf(f, p, lt, (uint32_t)k, i, res, proj, pb, tb);
+					free(tb);
+					continue;
 				}
 				side ts = {tv->opt, tb, tv->n, tv->col};
 				side os = {proj, pb, ov->n, ov->col};
@@ -449,8 +490,10 @@ void
 sli_form_fini(sli_form *f)
 {
 	if (f->t)
-		for (size_t t = 0; t < f->nt; t++)
+		for (size_t t = 0; t < f->nt; t++) {
 			free(f->t[t].opt);
+			free(f->t[t].fold);
+		}
 	if (f->o)
 		for (size_t o = 0; o < f->no; o++)
 			free(f->o[o].opt);
@@ -472,11 +515,31 @@ argmax(const double *x, uint32_t col, size_t n)
 }
 
 void
+sli_form_pick(const sli_form *f, const double *x, uint32_t *pick)
+{
+	for (size_t t = 0; t < f->nt; t++) {
+		const sli_form_var *v = &f->t[t];
+		pick[t] = 0;
+		if (!v->n)
+			continue;
+		if (v->col != UINT32_MAX) {
+			pick[t] = (uint32_t)argmax(x, v->col, v->n);
+		} else if (v->fold) {
+			const sli_form_var *ov = &f->o[v->op];
+			pick[t] = (uint32_t)v->fold[argmax(x, ov->col, ov->n)];
+		}
+	}
+}
+
+void
 sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q, sli_cost_asg *s)
 {
+	uint32_t *pick = sli_xcalloc(f->nt + 1, sizeof *pick);
+	sli_form_pick(f, x, pick);
 	for (size_t t = 0; t < f->nt; t++)
 		if (f->t[t].n)
-			q[t] = f->t[t].opt[argmax(x, f->t[t].col, f->t[t].n)];
+			q[t] = f->t[t].opt[pick[t]];
+	free(pick);
 	if (s)
 		for (size_t o = 0; o < f->no; o++)
 			if (f->o[o].n)

@@ -16,7 +16,12 @@
 typedef struct sli_form_var {
 	sli_cost_asg *opt;	/* the options (heap) */
 	size_t n;
-	uint32_t col;		/* column of option 0; option k is col + k */
+	uint32_t col;		/* column of option 0; option k is col + k;
+				 * UINT32_MAX for an eliminated leaf */
+	/* a leaf: its one edge, on operand or result `i` of local op `op` */
+	uint32_t op, i;
+	bool res;
+	double *fold;		/* per option of that op: the leaf's best option */
 } sli_form_var;
 
 typedef struct sli_form {
@@ -39,6 +44,12 @@ typedef struct sli_form_part {
 	const uint32_t *tensors;
 	size_t ntensors;
 	const bool *memory;	/* per local tensor: pays its memory here */
+	/*
+	 * per local tensor, or NULL: a leaf (one edge in the whole model, no
+	 * tie) gets no columns; its least cost given each option of its op
+	 * is folded into that op's columns (exact: nothing else sees it)
+	 */
+	const bool *leaf;
 	const uint32_t *ops;
 	size_t nops;
 	const uint32_t *ties;	/* indices into cm->ties */
@@ -65,6 +76,8 @@ void sli_form_fini(sli_form *f);
 /* The chosen sharding of every (local) tensor and assignment of every op. */
 void sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q,
                      sli_cost_asg *s);
+/* The same as option indices: pick[k] for local tensor k, leaves included. */
+void sli_form_pick(const sli_form *f, const double *x, uint32_t *pick);
 /*
  * A point of the model from tensor shardings q (each op takes its
  * cheapest assignment): fills x (sli_lp_ncols entries).  Returns 0, or -1

@@ -2,6 +2,7 @@
 #include "ir/arena.h"
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -43,7 +44,11 @@ sli_arena_alloc_slow(sli_arena *a, size_t n)
 {
 	if (n > SIZE_MAX - sizeof(sli_chunk) - CHUNK)
 		sli_xmalloc(SIZE_MAX);	/* reports out of memory */
-	if (n > CHUNK / 4) {
+	bool own = n > CHUNK / 4;
+#ifdef SL_ARENA_EXACT
+	own = true;
+#endif
+	if (own) {
 		/* A big block: give it its own chunk behind the head. */
 		sli_chunk *c = sli_xmalloc(sizeof *c + n);
 		c->size = n;

@@ -23,9 +23,24 @@ void sli_arena_reset(sli_arena *a);
 void *sli_arena_alloc_slow(sli_arena *a, size_t n);
 
 /* Returns n bytes aligned to 8, uninitialised. */
+/*
+ * Under AddressSanitizer every allocation gets a chunk of its own, so that
+ * reads and writes past the end of an arena object are caught.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define SL_ARENA_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SL_ARENA_EXACT 1
+#endif
+#endif
+
 static inline void *
 sli_arena_alloc(sli_arena *a, size_t n)
 {
+#ifdef SL_ARENA_EXACT
+	return sli_arena_alloc_slow(a, n);
+#endif
 	n = (n + 7) & ~(size_t)7;
 	if ((size_t)(a->end - a->cur) >= n && a->cur) {
 		void *p = a->cur;

@@ -1,6 +1,7 @@
 /* ir.c - op, block and region construction, attribute access, walks. */
 #include "ir/ir.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -346,10 +347,47 @@ sli_walk(sl_op *root, sli_walk_fn *fn, void *ud)
 	}
 }
 
+/* Bytes an attribute of this kind needs: the union member only, so that
+ * large arrays of integers do not pay for the largest sdy struct. */
+static size_t
+attr_size(sl_attr_kind kind)
+{
+	size_t head = offsetof(sl_attr, u);
+	const sl_attr *a = NULL;
+	switch (kind) {
+	case SL_ATTR_UNIT:
+	case SL_ATTR_BOOL:
+	case SL_ATTR_DIRECTION:
+		return head + sizeof a->u.direction;
+	case SL_ATTR_INT:
+		return head + sizeof a->u.i;
+	case SL_ATTR_FLOAT:
+		return head + sizeof a->u.f;
+	case SL_ATTR_STRING:
+		return head + sizeof a->u.s;
+	case SL_ATTR_ARRAY:
+		return head + sizeof a->u.arr;
+	case SL_ATTR_DICT:
+		return head + sizeof a->u.dict;
+	case SL_ATTR_DENSE_ARRAY:
+		return head + sizeof a->u.darr;
+	case SL_ATTR_DENSE:
+		return head + sizeof a->u.dense;
+	case SL_ATTR_TYPE:
+		return head + sizeof a->u.type;
+	case SL_ATTR_SYMREF:
+	case SL_ATTR_OPAQUE:
+	case SL_ATTR_LOC:
+		return head + sizeof a->u.text;
+	default:
+		return sizeof(sl_attr);
+	}
+}
+
 sl_attr *
 sli_attr_new(sl_module *m, sl_attr_kind kind)
 {
-	sl_attr *a = SL_NEW(&m->arena, sl_attr);
+	sl_attr *a = sli_arena_zalloc(&m->arena, attr_size(kind));
 	a->kind = kind;
 	return a;
 }

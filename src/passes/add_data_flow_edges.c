@@ -15,9 +15,7 @@ sli_pass_add_data_flow_edges(sl_module *m, const sli_pass_opts *opts)
 	(void)opts;
 	sli_opvec ops = {0};
 	sli_collect_postorder(m->top, &ops);
-	for (size_t i = 0; i < ops.n; i++)
-		if (sli_is_data_flow_op(ops.v[i]))
-			sli_add_data_flow_edges(m, ops.v[i]);
+	sli_add_data_flow_edges_all(m, ops.v, ops.n);
 	SL_VEC_FREE(ops);
 	return 0;
 }

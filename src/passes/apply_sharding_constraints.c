@@ -8,6 +8,8 @@
  * With debug-propagation-edge-sharding, each constraint applied to its
  * input records a step on the constraint op (spec/propagation.md 8.4.2),
  * numbered after the largest step already in the module.
+ * Use lists are built once and kept current through the few rewrites the
+ * pass makes, so that each constraint costs the size of its uses.
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
@@ -15,6 +17,130 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+typedef SL_VEC(sli_usevec) usevecs;
+
+typedef struct applier {
+	sl_module *m;
+	bool debug_edges;
+	int64_t step;		/* next step number */
+	SL_VEC(sl_value *) values;	/* value->id is the position */
+	usevecs uses;		/* per value id: its uses, textual order at first */
+} applier;
+
+static int
+number_op(sl_op *op, void *ud)
+{
+	applier *A = ud;
+	for (uint32_t i = 0; i < op->nresults; i++) {
+		op->results[i].id = (uint32_t)A->values.n;
+		SL_VEC_PUSH(A->values, &op->results[i]);
+	}
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (uint32_t i = 0; i < b->nargs; i++) {
+				b->args[i].id = (uint32_t)A->values.n;
+				SL_VEC_PUSH(A->values, &b->args[i]);
+			}
+	return 0;
+}
+
+static bool
+known(const applier *A, const sl_value *v)
+{
+	return v->id < A->values.n && A->values.v[v->id] == v;
+}
+
+/* A value created by the pass gets an id and an empty use list. */
+static void
+add_value(applier *A, sl_value *v)
+{
+	v->id = (uint32_t)A->values.n;
+	SL_VEC_PUSH(A->values, v);
+	sli_usevec none = {0};
+	SL_VEC_PUSH(A->uses, none);
+}
+
+static int
+collect_uses(sl_op *op, void *ud)
+{
+	applier *A = ud;
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		sl_value *v = op->operands[i];
+		if (v && known(A, v)) {
+			sli_use u = {op, i};
+			SL_VEC_PUSH(A->uses.v[v->id], u);
+		}
+	}
+	return 0;
+}
+
+static void
+uses_init(applier *A)
+{
+	sli_walk(A->m->top, number_op, A);
+	SL_VEC_RESERVE(A->uses, A->values.n + 1);
+	memset(A->uses.v, 0, sizeof *A->uses.v * A->values.n);
+	A->uses.n = A->values.n;
+	sli_walk(A->m->top, collect_uses, A);
+}
+
+static void
+uses_fini(applier *A)
+{
+	for (size_t i = 0; i < A->uses.n; i++)
+		SL_VEC_FREE(A->uses.v[i]);
+	SL_VEC_FREE(A->uses);
+	SL_VEC_FREE(A->values);
+}
+
+static const sli_usevec *
+uses_of(const applier *A, const sl_value *v)
+{
+	static const sli_usevec none;
+	return known(A, v) ? &A->uses.v[v->id] : &none;
+}
+
+/* Operand k of user becomes `to` (was `from`); the use lists follow. */
+static void
+set_operand(applier *A, sl_op *user, uint32_t k, sl_value *from, sl_value *to)
+{
+	user->operands[k] = to;
+	if (known(A, from)) {
+		sli_usevec *u = &A->uses.v[from->id];
+		for (size_t i = 0; i < u->n; i++)
+			if (u->v[i].user == user && u->v[i].index == k) {
+				memmove(&u->v[i], &u->v[i + 1], sizeof *u->v * (u->n - i - 1));
+				u->n--;
+				break;
+			}
+	}
+	if (known(A, to)) {
+		sli_use nu = {user, k};
+		SL_VEC_PUSH(A->uses.v[to->id], nu);
+	}
+}
+
+/* Every use of `from` except in `except` becomes `to`. */
+static void
+replace_uses(applier *A, sl_value *from, sl_value *to, const sl_op *except)
+{
+	if (!known(A, from))
+		return;
+	sli_usevec *u = &A->uses.v[from->id];
+	size_t keep = 0;
+	for (size_t i = 0; i < u->n; i++) {
+		sli_use x = u->v[i];
+		if (x.user == except) {
+			u->v[keep++] = x;
+			continue;
+		}
+		x.user->operands[x.index] = to;
+		if (known(A, to))
+			SL_VEC_PUSH(A->uses.v[to->id], x);
+	}
+	u->n = keep;
+}
 
 /* The op of a region that holds block argument v, or NULL. */
 static sl_op *
@@ -26,16 +152,13 @@ arg_owner(const sl_value *v)
 }
 
 static sl_op *
-edge_user(const sl_value *v)
+edge_user(const applier *A, const sl_value *v)
 {
-	sli_usevec u = {0};
-	sli_value_uses(v, &u);
-	sl_op *e = NULL;
-	for (size_t i = 0; i < u.n && !e; i++)
-		if (u.v[i].user->kind == SL_OP_SDY_DATA_FLOW_EDGE)
-			e = u.v[i].user;
-	SL_VEC_FREE(u);
-	return e;
+	const sli_usevec *u = uses_of(A, v);
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].user->kind == SL_OP_SDY_DATA_FLOW_EDGE)
+			return u->v[i].user;
+	return NULL;
 }
 
 /*
@@ -44,7 +167,7 @@ edge_user(const sl_value *v)
  * no data-flow target.
  */
 static bool
-flow_target(sl_value *x, sl_op **edge, sl_value **owner)
+flow_target(const applier *A, sl_value *x, sl_op **edge, sl_value **owner)
 {
 	*edge = NULL;
 	*owner = NULL;
@@ -58,7 +181,7 @@ flow_target(sl_value *x, sl_op **edge, sl_value **owner)
 		case SL_OP_CASE:
 		case SL_OP_OPTIMIZATION_BARRIER:
 			*owner = x;
-			*edge = edge_user(x);
+			*edge = edge_user(A, x);
 			return true;
 		default:
 			return false;
@@ -72,12 +195,12 @@ flow_target(sl_value *x, sl_op **edge, sl_value **owner)
 		if (x->index >= p->nresults)
 			return false;
 		*owner = &p->results[x->index];
-		*edge = edge_user(*owner);
+		*edge = edge_user(A, *owner);
 		return true;
 	case SL_OP_SDY_NAMED_COMPUTATION:
 	case SL_OP_SDY_MANUAL_COMPUTATION:
 		*owner = x;
-		*edge = edge_user(x);
+		*edge = edge_user(A, x);
 		return true;
 	default:
 		return false;
@@ -86,7 +209,7 @@ flow_target(sl_value *x, sl_op **edge, sl_value **owner)
 
 /* The current sharding of x, as Shardy's getSharding sees it. */
 static sl_sharding *
-current_sharding(sl_value *x)
+current_sharding(const applier *A, sl_value *x)
 {
 	if (x->def)
 		return sli_value_sharding(x);
@@ -95,7 +218,7 @@ current_sharding(sl_value *x)
 		return sli_value_sharding(x);
 	sl_op *edge;
 	sl_value *owner;
-	if (!flow_target(x, &edge, &owner))
+	if (!flow_target(A, x, &edge, &owner))
 		return NULL;
 	if (edge)
 		return sli_result_sharding(edge, 0);
@@ -133,22 +256,20 @@ constraint_sharding(const sl_op *op)
 /* Whether a user of x other than a constraint with sharding s, or a
  * manual computation taking x with an in-sharding other than s. */
 static bool
-differently_constrained(sl_value *x, const sl_sharding *s)
+differently_constrained(const applier *A, sl_value *x, const sl_sharding *s)
 {
-	sli_usevec u = {0};
-	sli_value_uses(x, &u);
+	const sli_usevec *u = uses_of(A, x);
 	bool diff = false;
-	for (size_t i = 0; i < u.n && !diff; i++) {
-		sl_op *user = u.v[i].user;
+	for (size_t i = 0; i < u->n && !diff; i++) {
+		sl_op *user = u->v[i].user;
 		if (user->kind == SL_OP_SDY_SHARDING_CONSTRAINT) {
 			sl_sharding *t = constraint_sharding(user);
 			diff = !t || !sli_sharding_equal(t, s);
 		} else if (user->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
-			sl_sharding *t = sli_spv_get(user, SLS_in_shardings, u.v[i].index);
+			sl_sharding *t = sli_spv_get(user, SLS_in_shardings, u->v[i].index);
 			diff = !t || !sli_sharding_equal(t, s);
 		}
 	}
-	SL_VEC_FREE(u);
 	return diff;
 }
 
@@ -165,11 +286,12 @@ move_after_def(sl_op *op, sl_value *x)
 
 /* Sets s's unreduced axes on the edge (or owner) of x. */
 static void
-set_unreduced(sl_module *m, sl_value *x, const sl_sharding *s)
+set_unreduced(applier *A, sl_value *x, const sl_sharding *s)
 {
+	sl_module *m = A->m;
 	sl_op *edge;
 	sl_value *owner;
-	flow_target(x, &edge, &owner);
+	flow_target(A, x, &edge, &owner);
 	sl_sharding *cur = edge ? sli_result_sharding(edge, 0) :
 	                   owner && owner->def ? sli_result_sharding(owner->def, owner->index) : NULL;
 	sl_sharding *r = SL_NEW(&m->arena, sl_sharding);
@@ -184,12 +306,6 @@ set_unreduced(sl_module *m, sl_value *x, const sl_sharding *s)
 	else if (owner && owner->def)
 		sli_result_set_sharding(m, owner->def, owner->index, r);
 }
-
-typedef struct applier {
-	sl_module *m;
-	bool debug_edges;
-	int64_t step;		/* next step number */
-} applier;
 
 
 /*
@@ -261,21 +377,26 @@ static void
 apply(applier *A, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
 {
 	sl_module *m = A->m;
-	if (!can_attach(x) || current_sharding(x) || any_open(s) ||
-	    differently_constrained(x, s))
+	if (!can_attach(x) || current_sharding(A, x) || any_open(s) ||
+	    differently_constrained(A, x, s))
 		return;
 	sl_op *edge;
 	sl_value *owner;
-	if (flow_target(x, &edge, &owner)) {
+	if (flow_target(A, x, &edge, &owner)) {
 		if (!c) {
 			c = sli_op_create(m, SL_OP_SDY_SHARDING_CONSTRAINT, &x, 1, &x->type, 1, 0);
 			c->loc = mc->loc;
 			sli_op_set_prop(m, c, SLS_sharding, sli_attr_sharding(m, s));
+			add_value(A, &c->results[0]);
+			if (known(A, x)) {
+				sli_use u = {c, 0};
+				SL_VEC_PUSH(A->uses.v[x->id], u);
+			}
 		}
 		move_after_def(c, x);
-		sli_value_replace_uses(x, &c->results[0], c);
+		replace_uses(A, x, &c->results[0], c);
 		if (s->unreduced.n)
-			set_unreduced(m, x, s);
+			set_unreduced(A, x, s);
 		return;
 	}
 	sli_value_set_sharding(m, x, s);
@@ -286,64 +407,63 @@ apply(applier *A, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
 /* Users of v that are sharding constraints or manual computations,
  * other than `except`. */
 static bool
-has_constraint_user(const sl_value *v, const sl_op *except)
+has_constraint_user(const applier *A, const sl_value *v, const sl_op *except)
 {
-	sli_usevec u = {0};
-	sli_value_uses(v, &u);
-	bool found = false;
-	for (size_t i = 0; i < u.n && !found; i++)
-		found = u.v[i].user != except &&
-		        (u.v[i].user->kind == SL_OP_SDY_SHARDING_CONSTRAINT ||
-		         u.v[i].user->kind == SL_OP_SDY_MANUAL_COMPUTATION);
-	SL_VEC_FREE(u);
-	return found;
+	const sli_usevec *u = uses_of(A, v);
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].user != except &&
+		    (u->v[i].user->kind == SL_OP_SDY_SHARDING_CONSTRAINT ||
+		     u->v[i].user->kind == SL_OP_SDY_MANUAL_COMPUTATION))
+			return true;
+	return false;
 }
 
 static void
-rewrite_chain(sl_op *c)
+rewrite_chain(applier *A, sl_op *c)
 {
 	sl_value *x = c->operands[0];
 	if ((x->def && x->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT) ||
-	    current_sharding(x) || has_constraint_user(x, c))
+	    current_sharding(A, x) || has_constraint_user(A, x, c))
 		return;
 	sl_op *tail = c;
 	size_t len = 1;
 	for (;;) {
-		sli_usevec u = {0};
-		sli_value_uses(&tail->results[0], &u);
-		sl_op *next = u.n == 1 && u.v[0].user->kind == SL_OP_SDY_SHARDING_CONSTRAINT ?
-		              u.v[0].user : NULL;
-		SL_VEC_FREE(u);
+		const sli_usevec *u = uses_of(A, &tail->results[0]);
+		sl_op *next = u->n == 1 && u->v[0].user->kind == SL_OP_SDY_SHARDING_CONSTRAINT ?
+		              u->v[0].user : NULL;
 		if (!next)
 			break;
 		tail = next;
 		len++;
 	}
-	if (len < 2 || has_constraint_user(&tail->results[0], NULL))
+	if (len < 2 || has_constraint_user(A, &tail->results[0], NULL))
 		return;
 	for (sl_op *op = tail->next; op; op = op->next) {
 		if (op == c || op->kind == SL_OP_RETURN)
 			continue;
 		for (uint32_t i = 0; i < op->noperands; i++)
 			if (op->operands[i] == x)
-				op->operands[i] = &tail->results[0];
+				set_operand(A, op, i, x, &tail->results[0]);
 	}
 }
 
 int
 sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 {
-	applier A = {m, false, 0};
+	applier A;
+	memset(&A, 0, sizeof A);
+	A.m = m;
 	A.debug_edges = sli_pass_opt_bool(opts, "debug-propagation-edge-sharding", false);
 	if (A.debug_edges)
 		sli_walk(m->top, max_step, &A.step);
+	uses_init(&A);
 	sli_opvec ops = {0};
 	sli_collect_postorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
 		if (op->kind == SL_OP_SDY_SHARDING_CONSTRAINT && op->noperands == 1) {
 			sl_sharding *s = constraint_sharding(op);
-			rewrite_chain(op);
+			rewrite_chain(&A, op);
 			if (s)
 				apply(&A, op->operands[0], s, op, NULL);
 		} else if (op->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
@@ -355,5 +475,6 @@ sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 		}
 	}
 	SL_VEC_FREE(ops);
+	uses_fini(&A);
 	return 0;
 }

@@ -13,26 +13,32 @@
 #include <string.h>
 
 /* The sharding of v's data-flow edge, removing the edge; else `dflt`. */
+/*
+ * The rewrites of the pass: the first edge of every owner, found in one
+ * walk, and the uses to redirect, applied in two walks at the end (edge
+ * results to their inputs, then computation results to call results).
+ */
+typedef struct exporter {
+	sli_vmap edge;		/* owner -> result of its first data_flow_edge */
+	sli_vmap unedge;	/* edge result -> owner */
+	sli_vmap results;	/* named computation result -> call result */
+} exporter;
+
 static sl_sharding *
-take_edge(const sl_value *v, sl_sharding *dflt)
+take_edge(exporter *X, const sl_value *v, sl_sharding *dflt)
 {
-	sli_usevec u = {0};
-	sli_value_uses(v, &u);
-	sl_op *e = NULL;
-	for (size_t i = 0; i < u.n && !e; i++)
-		if (u.v[i].user->kind == SL_OP_SDY_DATA_FLOW_EDGE)
-			e = u.v[i].user;
-	SL_VEC_FREE(u);
+	sl_value *r = sli_vmap_get(&X->edge, v);
+	sl_op *e = r ? r->def : NULL;
 	if (!e)
 		return dflt;
 	sl_sharding *s = sli_result_sharding(e, 0);
-	sli_value_replace_uses(&e->results[0], e->operands[0], e);
+	sli_vmap_set(&X->unedge, &e->results[0], e->operands[0]);
 	sli_op_erase(e);
 	return s ? s : dflt;
 }
 
 static void
-export_one(sl_module *m, sli_symtab *syms, sl_op *nc)
+export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 {
 	sl_block *b = nc->regions[0].first;
 	sl_attr *na = sli_op_get(nc, SLS_name);
@@ -44,11 +50,11 @@ export_one(sl_module *m, sli_symtab *syms, sl_op *nc)
 	sl_type **tres = SL_NEWN(&m->arena, sl_type *, nres + 1);
 	bool any_out = false;
 	for (uint32_t i = 0; i < nin; i++) {
-		in[i] = take_edge(&b->args[i], sli_spv_get(nc, SLS_in_shardings, i));
+		in[i] = take_edge(X, &b->args[i], sli_spv_get(nc, SLS_in_shardings, i));
 		tin[i] = b->args[i].type;
 	}
 	for (uint32_t i = 0; i < nres; i++) {
-		out[i] = take_edge(&nc->results[i], sli_spv_get(nc, SLS_out_shardings, i));
+		out[i] = take_edge(X, &nc->results[i], sli_spv_get(nc, SLS_out_shardings, i));
 		tres[i] = nc->results[i].type;
 		any_out |= out[i] != NULL;
 	}
@@ -99,7 +105,7 @@ export_one(sl_module *m, sli_symtab *syms, sl_op *nc)
 	}
 	sli_op_insert_before(nc, call);
 	for (uint32_t i = 0; i < nres; i++)
-		sli_value_replace_uses(&nc->results[i], &call->results[i], nc);
+		sli_vmap_set(&X->results, &nc->results[i], &call->results[i]);
 	sli_op_erase(nc);
 }
 
@@ -109,13 +115,32 @@ sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts)
 	(void)opts;
 	sli_symtab syms;
 	sli_symtab_init(&syms, m);
+	exporter X;
+	sli_vmap_init(&X.edge);
+	sli_vmap_init(&X.unedge);
+	sli_vmap_init(&X.results);
 	sli_opvec ops = {0};
+	sli_collect_preorder(m->top, &ops);
+	for (size_t i = 0; i < ops.n; i++) {
+		sl_op *e = ops.v[i];
+		if (e->kind == SL_OP_SDY_DATA_FLOW_EDGE && e->noperands == 1 &&
+		    !sli_vmap_get(&X.edge, e->operands[0]))
+			sli_vmap_set(&X.edge, e->operands[0], &e->results[0]);
+	}
+	ops.n = 0;
 	sli_collect_postorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++)
 		if (ops.v[i]->kind == SL_OP_SDY_NAMED_COMPUTATION && ops.v[i]->nregions &&
 		    ops.v[i]->regions[0].first)
-			export_one(m, &syms, ops.v[i]);
+			export_one(m, &syms, &X, ops.v[i]);
 	SL_VEC_FREE(ops);
+	if (X.unedge.n)
+		sli_replace_uses_map(m->top, &X.unedge);
+	if (X.results.n)
+		sli_replace_uses_map(m->top, &X.results);
+	sli_vmap_fini(&X.edge);
+	sli_vmap_fini(&X.unedge);
+	sli_vmap_fini(&X.results);
 	sli_symtab_fini(&syms);
 	return 0;
 }

@@ -164,11 +164,13 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 	SL_VEC_FREE(calls);
 	if (rc || !edges)
 		return rc;
-	sli_opvec ops = {0};
+	sli_opvec ops = {0}, named = {0};
 	sli_collect_postorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++)
 		if (ops.v[i]->kind == SL_OP_SDY_NAMED_COMPUTATION)
-			sli_add_data_flow_edges(m, ops.v[i]);
+			SL_VEC_PUSH(named, ops.v[i]);
+	sli_add_data_flow_edges_all(m, named.v, named.n);
+	SL_VEC_FREE(named);
 	SL_VEC_FREE(ops);
 	return 0;
 }

@@ -866,9 +866,11 @@ sli_main_func(sl_module *m)
 }
 
 /* One edge for owner, created after `after` (at the start of block `b`
- * when after is NULL). */
+ * when after is NULL); the uses of owner are redirected now, or recorded
+ * in `defer` (owner -> edge result). */
 static void
-add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_block *b)
+add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_block *b,
+         sli_vmap *defer)
 {
 	if (!sli_type_is_static(owner->type))
 		return;
@@ -876,15 +878,18 @@ add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_b
 	e->loc = owner->loc.line ? owner->loc : (after ? after->loc : b->parent->parent->loc);
 	if (s)
 		sli_op_set_prop(m, e, SLS_sharding, sli_attr_sharding(m, s));
-	sli_replace_uses_except(use_scope(owner), owner, &e->results[0], e);
+	if (defer)
+		sli_vmap_set(defer, owner, &e->results[0]);
+	else
+		sli_replace_uses_except(use_scope(owner), owner, &e->results[0], e);
 	if (after)
 		sli_op_insert_after(after, e);
 	else
 		sli_op_prepend(b, e);
 }
 
-void
-sli_add_data_flow_edges(sl_module *m, sl_op *op)
+static void
+add_edges(sl_module *m, sl_op *op, sli_vmap *defer)
 {
 	bool has_args = op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
 	                op->kind == SL_OP_SDY_MANUAL_COMPUTATION;
@@ -897,12 +902,50 @@ sli_add_data_flow_edges(sl_module *m, sl_op *op)
 			if (s && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && manual &&
 			    manual->kind == SL_ATTR_MANUAL_AXES)
 				s = drop_manual(m, s, &manual->u.axes);
-			add_edge(m, &b->args[i], s, NULL, b);
+			add_edge(m, &b->args[i], s, NULL, b, defer);
 		}
 	}
 	for (uint32_t i = op->nresults; i-- > 0;) {
 		sl_sharding *s = has_args ? sli_spv_get(op, SLS_out_shardings, i)
 		                          : sli_spv_get(op, SLS_sdy_sharding, i);
-		add_edge(m, &op->results[i], s, op, NULL);
+		add_edge(m, &op->results[i], s, op, NULL, defer);
 	}
+}
+
+void
+sli_add_data_flow_edges(sl_module *m, sl_op *op)
+{
+	add_edges(m, op, NULL);
+}
+
+typedef struct redirect {
+	const sli_vmap *map;
+} redirect;
+
+/* Operands through the map, except the operand of an edge (its owner). */
+static int
+redirect_op(sl_op *op, void *ud)
+{
+	const redirect *r = ud;
+	if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE && op->noperands == 1 &&
+	    sli_vmap_get(r->map, op->operands[0]) == &op->results[0])
+		return 0;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		op->operands[i] = sli_vmap_lookup(r->map, op->operands[i]);
+	return 0;
+}
+
+void
+sli_add_data_flow_edges_all(sl_module *m, sl_op *const *ops, size_t n)
+{
+	sli_vmap map;
+	sli_vmap_init(&map);
+	for (size_t i = 0; i < n; i++)
+		if (sli_is_data_flow_op(ops[i]))
+			add_edges(m, ops[i], &map);
+	if (map.n) {
+		redirect r = {&map};
+		sli_walk(m->top, redirect_op, &r);
+	}
+	sli_vmap_fini(&map);
 }

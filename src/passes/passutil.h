@@ -139,6 +139,11 @@ void sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud);
  * through them.
  */
 void sli_add_data_flow_edges(sl_module *m, sl_op *op);
+/*
+ * The same for every data-flow op among ops[0..n), with one walk of the
+ * module to redirect the uses (instead of one per edge).
+ */
+void sli_add_data_flow_edges_all(sl_module *m, sl_op *const *ops, size_t n);
 bool sli_is_data_flow_op(const sl_op *op);
 
 /* Inserts op right after `after` in its block. */

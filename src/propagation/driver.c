@@ -8,12 +8,11 @@
  */
 #include "propagation/driver.h"
 #include "propagation/factor_propagation.h"
+#include "formats/mlir_printer.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
-static unsigned long CNT_visit, CNT_proj, CNT_changed, CNT_cached, CNT_level;
 
 static bool
 is_static_tensor(const sl_type *t)
@@ -62,6 +61,7 @@ free_tables(sli_prop *P)
 	free(P->rules);
 	free(P->sig);
 	free(P->opclass);
+	free(P->cur);
 	free(P->stack);
 	free(P->queued);
 	for (size_t i = 0; i < P->groups.n; i++)
@@ -78,6 +78,7 @@ free_tables(sli_prop *P)
 	P->rules = NULL;
 	P->sig = NULL;
 	P->opclass = NULL;
+	P->cur = NULL;
 	P->stack = NULL;
 	P->queued = NULL;
 }
@@ -169,6 +170,11 @@ sli_prop_index(sli_prop *P)
 	P->calls = sli_xcalloc(no, sizeof *P->calls);
 	P->sig = sli_xcalloc(no, sizeof *P->sig);
 	P->opclass = sli_xcalloc(no, 1);
+	static const sl_sharding unloaded;
+	P->unloaded = &unloaded;
+	P->cur = sli_xmalloc(sizeof *P->cur * nv);
+	for (uint32_t v = 0; v < nv; v++)
+		P->cur[v] = P->unloaded;
 	P->stack = sli_xmalloc(sizeof *P->stack * no);
 	P->queued = sli_xcalloc(no, 1);
 	P->nstack = 0;
@@ -346,12 +352,13 @@ set_mc_sharding(sl_module *m, sl_op *mc, sl_sym which, uint32_t i, uint32_t n,
 	a->u.spv.n = n;
 	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, n ? n : 1);
 	for (uint32_t k = 0; k < n; k++) {
-		if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
+		if (k == i)
+			a->u.spv.v[k] = (sl_sharding *)s;
+		else if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
 			a->u.spv.v[k] = old->u.spv.v[k];
 		else
 			a->u.spv.v[k] = open_like(m, s, vals[k].type);
 	}
-	a->u.spv.v[i] = (sl_sharding *)s;
 	sli_op_set_prop(m, mc, which, a);
 }
 
@@ -367,12 +374,34 @@ shardable(sli_prop *P, sl_value *v)
 	return v;
 }
 
+/* Whether the sharding of shardable value v is cached in P->cur. */
+static bool
+cacheable(const sli_prop *P, const sl_value *v)
+{
+	if (v->id >= P->nvalues || P->values[v->id] != v)
+		return false;
+	return v->def ? !computation(v->def) : !data_flow_block_arg(v);
+}
+
+static const sl_sharding *load(sli_prop *P, sl_value *v);
+
 const sl_sharding *
 sli_prop_get(sli_prop *P, sl_value *v)
 {
 	v = shardable(P, v);
 	if (!v)
 		return NULL;
+	if (!cacheable(P, v))
+		return load(P, v);
+	if (P->cur[v->id] == P->unloaded)
+		P->cur[v->id] = load(P, v);
+	return P->cur[v->id];
+}
+
+/* The sharding of shardable value v, read from the IR. */
+static const sl_sharding *
+load(sli_prop *P, sl_value *v)
+{
 	sl_op *dfo = data_flow_block_arg(v);
 	if (dfo) {
 		const sl_sharding *s = mc_sharding(dfo, SLS_in_shardings, v->index);
@@ -442,6 +471,8 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	v = shardable(P, v);
 	if (!v)
 		return;
+	if (cacheable(P, v))
+		P->cur[v->id] = s;
 	sl_op *dfo = data_flow_block_arg(v);
 	if (dfo) {
 		if (dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION)
@@ -473,13 +504,18 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	a->u.spv.n = op->nresults;
 	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, op->nresults ? op->nresults : 1);
 	for (uint32_t i = 0; i < op->nresults; i++) {
-		if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && i < old->u.spv.n)
+		if (i == v->index)
+			a->u.spv.v[i] = (sl_sharding *)s;
+		else if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && i < old->u.spv.n)
 			a->u.spv.v[i] = old->u.spv.v[i];
 		else
 			a->u.spv.v[i] = open_like(m, s, op->results[i].type);
 	}
-	a->u.spv.v[v->index] = (sl_sharding *)s;
 	sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	/* the other results may have got fully open shardings */
+	for (uint32_t i = 0; i < op->nresults; i++)
+		if (i != v->index && cacheable(P, &op->results[i]))
+			P->cur[op->results[i].id] = P->unloaded;
 }
 
 static const sl_type *
@@ -889,13 +925,10 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			h = (h ^ dirs[f]) * 1099511628211ULL;
 		h = (h ^ (uint64_t)(P->aggressive * 2 + a->conservative)) * 1099511628211ULL;
 		sig = h | 1;
-		if (P->sig[a->op->id] == sig) {
-			CNT_cached++;
+		if (P->sig[a->op->id] == sig)
 			return false;
-		}
 	}
 
-	CNT_proj++;
 	sli_proj p;
 	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
 	for (uint32_t i = 0; i < nops; i++)
@@ -942,7 +975,6 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			notify_modified(P, sv);
 		sync_group(P, sv, stored, a->notify);
 	}
-	if (changed) CNT_changed++;
 	if (cache)
 		P->sig[a->op->id] = changed ? 0 : sig;
 	if (changed && P->debug) {
@@ -1237,15 +1269,15 @@ visit(sli_prop *P, sl_op *op)
 static void
 run_worklist(sli_prop *P)
 {
-	P->nstack = 0;
-	memset(P->queued, 0, P->nops ? P->nops : 1);
-	for (uint32_t i = P->nops; i-- > 0;)
-		push(P, P->ops[i]);
+	/* every op, the first on top (push() for each, without touching ops) */
+	memset(P->queued, 1, P->nops);
+	for (uint32_t i = 0; i < P->nops; i++)
+		P->stack[i] = P->ops[P->nops - 1 - i];
+	P->nstack = P->nops;
 	while (P->nstack) {
 		sl_op *op = P->stack[--P->nstack];
 		P->queued[op->id] = 0;
 		P->current = op;
-		CNT_visit++;
 		visit(P, op);
 		P->current = NULL;
 	}
@@ -1255,7 +1287,6 @@ static void
 fixpoint(sli_prop *P, bool aggressive)
 {
 	P->aggressive = aggressive;
-	CNT_level++;
 	sync_func_results(P);
 	run_worklist(P);
 	sync_func_results(P);
@@ -1322,6 +1353,27 @@ value_loc(const sl_value *v)
 	return v->loc;
 }
 
+/* "<sharding> on argument 1 of @f (3:17)" and the like, for messages. */
+static void
+describe(sli_prop *P, sli_buf *b, const sl_value *v, const sl_sharding *s)
+{
+	sli_print_sharding(b, P->ctx, s, false);
+	sl_loc l = v->loc.line ? v->loc : value_loc(v);
+	if (v->def) {
+		sli_buf_printf(b, " on result %u of '%s'", v->index,
+		               sl_sym_str(P->ctx, v->def->name));
+	} else {
+		sl_op *o = v->block && v->block->parent ? v->block->parent->parent : NULL;
+		if (o && o->kind == SL_OP_FUNC)
+			sli_buf_printf(b, " on argument %u of @%s", v->index,
+			               sl_sym_str(P->ctx, sli_op_sym_name(P->m, o)));
+		else
+			sli_buf_printf(b, " on block argument %u", v->index);
+	}
+	if (l.line)
+		sli_buf_printf(b, " (%u:%u)", l.line, l.col);
+}
+
 /* Returns true when constraints were inserted (the tables are stale). */
 static bool
 sync_groups_initial(sli_prop *P)
@@ -1330,16 +1382,21 @@ sync_groups_initial(sli_prop *P)
 	for (size_t g = 0; g < P->groups.n; g++) {
 		sl_value **mem = P->groups.v[g];
 		uint32_t n = P->group_sizes.v[g];
-		const sl_sharding *common = NULL;
+		const sl_sharding *common = NULL, *other = NULL;
+		uint32_t ci = 0, oi = 0;
 		bool conflict = false;
 		for (uint32_t i = 0; i < n; i++) {
 			const sl_sharding *s = sli_prop_get(P, mem[i]);
 			if (!s || fully_open(s))
 				continue;
-			if (!common)
+			if (!common) {
 				common = s;
-			else if (!sharding_eq(s, common))
+				ci = i;
+			} else if (!sharding_eq(s, common) && !conflict) {
 				conflict = true;
+				other = s;
+				oi = i;
+			}
 		}
 		if (!common)
 			continue;
@@ -1348,11 +1405,18 @@ sync_groups_initial(sli_prop *P)
 				sli_prop_set(P, mem[i], common);
 			continue;
 		}
+		/* Shardy's text, then both sides of the first conflict */
+		sli_buf b;
+		sli_buf_init(&b);
+		describe(P, &b, mem[ci], common);
+		sli_buf_printf(&b, " vs ");
+		describe(P, &b, mem[oi], other);
 		sli_diag(P->ctx, SL_DIAG_WARNING, value_loc(mem[0]),
 		         "The initial operand shardings on the sharding groups of groupID: %zu "
 		         "do not match. Inserting an open sharding constraint to all constrained "
 		         "values. This could result in unexpected behavior if the sharding "
-		         "groups are not resolved.", g);
+		         "groups are not resolved. Conflict: %s", g, sli_buf_cstr(&b));
+		sli_buf_fini(&b);
 		for (uint32_t i = 0; i < n; i++)
 			mem[i] = insert_open_constraint(P, mem[i], common);
 		inserted = true;
@@ -1467,7 +1531,6 @@ sli_propagate(sl_module *m, const sli_prop_opts *o)
 	if (!o->keep_sharding_rules)
 		drop_rules(&P);
 	sli_prop_debug_finish(&P);
-	if (getenv("SLT")) fprintf(stderr, "nops %u fixpoints %lu visits %lu proj %lu changed %lu cached %lu\n", P.nops, CNT_level, CNT_visit, CNT_proj, CNT_changed, CNT_cached);
 	if (P.failed)
 		rc = -1;
 done:

@@ -43,6 +43,11 @@ struct sli_prop {
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
 	uint8_t *opclass;		/* per op: op-priority traits (op_priority_propagate.c) */
+	/* per value: its sharding as sli_prop_get found it, or P->unloaded;
+	 * sli_prop_set keeps it current (computations' block arguments and
+	 * results are not cached) */
+	const sl_sharding **cur;
+	const sl_sharding *unloaded;
 
 	SL_VEC(sl_value **) groups;	/* members per group, in id order */
 	SL_VEC(uint32_t) group_sizes;

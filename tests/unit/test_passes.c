@@ -343,6 +343,89 @@ test_pipeline_and_dce(void)
 	free(out);
 }
 
+/*
+ * Sinking with the debug options: the edges' attributes become arrays on
+ * the data-flow op, edges without one are skipped, and the block-argument
+ * arrays are set (empty) even on an op without block-argument edges (A13).
+ */
+static void
+test_sink_debug(void)
+{
+	const char *text = MESH
+		"func.func @main(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+		"  %0:2 = stablehlo.optimization_barrier %arg0, %arg0 : tensor<8x8xf32>, tensor<8x8xf32>\n"
+		"  %1 = sdy.data_flow_edge %0#0 sharding=<@mesh, [{\"a\", ?}, {?}]> {"
+		"sdy.propagation_edges = #sdy.propagation_edges<[{step-3 = [{\"a\" = operand-0 -> "
+		"[result-0]}]}]>, sdy.sharding_origins = {a = \"input: 0\"}} : tensor<8x8xf32>\n"
+		"  %2 = sdy.data_flow_edge %0#1 : tensor<8x8xf32>\n"
+		"  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>\n}\n";
+	char *out = run(text, "sdy-sink-data-flow-edges=sink-debug-sharding-origins=true,"
+	                      "sink-debug-propagation-edge-sharding=true");
+	expect(out, "{sdy.block_arg_propagation_edges = [], sdy.block_arg_sharding_origins = [], "
+	            "sdy.result_propagation_edges = [#sdy.propagation_edges<[{step-3 = [{\"a\" = "
+	            "operand-0 -> [result-0]}]}]>], sdy.result_sharding_origins = [{a = "
+	            "\"input: 0\"}], sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+	            "[{\"a\", ?}, {?}]>, <@mesh, [{?}, {?}]>]>} %arg0, %arg0", 1);
+	expect(out, "sdy.data_flow_edge", 0);
+	expect(out, "return %0#0, %0#1", 1);
+	free(out);
+	out = run(text, "sdy-sink-data-flow-edges");
+	expect(out, "sdy.result_", 0);
+	expect(out, "sdy.block_arg_", 0);
+	expect(out, "sdy.propagation_edges", 0);
+	free(out);
+}
+
+/*
+ * With debug-propagation-edge-sharding, each constraint applied to its
+ * input records a step, numbered after the largest one in the module.
+ */
+static void
+test_apply_constraints_edges(void)
+{
+	char *out = run(MESH
+		"func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+		"  %0 = stablehlo.abs %arg0 {sdy.propagation_edges = #sdy.propagation_edges<[{step-4 = "
+		"[{\"a\" = operand-0 -> [result-0]}]}]>} : tensor<8x8xf32>\n"
+		"  %1 = sdy.sharding_constraint %0 <@mesh, [{\"b\"}, {\"a\"}]> : tensor<8x8xf32>\n"
+		"  %2 = sdy.sharding_constraint %arg1 <@mesh, [{}, {\"b\"}]> : tensor<8x8xf32>\n"
+		"  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>\n}\n",
+		"sdy-apply-sharding-constraints=debug-propagation-edge-sharding=true");
+	expect(out, "sdy.sharding_constraint %0 <@mesh, [{\"b\"}, {\"a\"}]> {sdy.propagation_edges = "
+	            "#sdy.propagation_edges<[{step-5 = [{\"a\" = result-0 -> [operand-0]}, "
+	            "{\"b\" = result-0 -> [operand-0]}]}]>}", 1);
+	expect(out, "sdy.sharding_constraint %arg1 <@mesh, [{}, {\"b\"}]> {sdy.propagation_edges = "
+	            "#sdy.propagation_edges<[{step-6 = [{\"b\" = result-0 -> [operand-0]}]}]>}", 1);
+	free(out);
+	out = run(MESH
+		"func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+		"  %0 = sdy.sharding_constraint %arg0 <@mesh, [{\"b\"}, {}]> : tensor<8x8xf32>\n"
+		"  return %0 : tensor<8x8xf32>\n}\n",
+		"sdy-apply-sharding-constraints");
+	expect(out, "propagation_edges", 0);
+	expect(out, "%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"b\"}, {}]>}", 1);
+	free(out);
+}
+
+/*
+ * The pipelines skip passes whose ops are absent; a lone function before
+ * a mesh is still moved to the end, a private unused function still dies.
+ */
+static void
+test_pipeline_skips(void)
+{
+	char *out = run(
+		"func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+		"  return %arg0 : tensor<8xf32>\n}\n"
+		"func.func private @dead(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+		"  return %arg0 : tensor<8xf32>\n}\n"
+		"sdy.mesh @mesh = <[\"a\"=2]>\n",
+		"sdy-propagation-pipeline");
+	expect(out, "@dead", 0);
+	CU_ASSERT(out && strstr(out, "sdy.mesh @mesh") < strstr(out, "func.func @main"));
+	free(out);
+}
+
 CU_TestInfo tests_passes[] = {
 	{"constant splitter", test_constant_splitter},
 	{"constant splitter clones calls", test_constant_splitter_call_clones},
@@ -358,5 +441,8 @@ CU_TestInfo tests_passes[] = {
 	{"export steps", test_export_steps},
 	{"update non-divisible", test_update_non_divisible},
 	{"import pipeline and dce", test_pipeline_and_dce},
+	{"sink data-flow edges: debug arrays", test_sink_debug},
+	{"apply sharding constraints: debug edges", test_apply_constraints_edges},
+	{"pipeline skips passes without work", test_pipeline_skips},
 	CU_TEST_INFO_NULL,
 };

@@ -670,11 +670,75 @@ test_group_conflict_warning(void)
 	CU_ASSERT_EQUAL(sl_pass_run(m, "sdy-basic-propagate", NULL, err, sizeof err), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:2:1: warning: The initial operand "
 	                                            "shardings on the sharding groups of groupID: 0"));
+	/* both sides of the conflict, with their places */
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "groups are not resolved. Conflict: "
+	                              "<@m, [{\"a\"}, {}]> on argument 0 of @f (2:14) vs "
+	                              "<@m, [{\"b\"}, {}]> on argument 1 of @f (3:14)\n"));
 	char *out = test_print(m);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "%1 = sdy.sharding_constraint %arg0 <@m, [{\"b\", ?}, {?}]>"));
 	free(out);
 	sl_module_free(m);
 	sl_context_free(c);
+}
+
+/* A group of op results pinned to different closed shardings. */
+static void
+test_group_conflict_results(void)
+{
+	sl_context *c = sl_context_new();
+	sl_module *m = test_parse(c,
+		"sdy.mesh @m = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+		"  %0 = stablehlo.abs %x {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {\"a\"}]>]>} : tensor<8x8xf32>\n"
+		"  %1 = stablehlo.negate %x {sdy.sharding = #sdy.sharding_per_value<[<@m, [{\"a\"}, {}]>]>} : tensor<8x8xf32>\n"
+		"  sdy.sharding_group %0 group_id = 3 : tensor<8x8xf32>\n"
+		"  sdy.sharding_group %1 group_id = 3 : tensor<8x8xf32>\n"
+		"  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>\n"
+		"}\n");
+	char err[128];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(sl_pass_run(m, "sdy-propagation-pipeline", NULL, err, sizeof err), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:3:3: warning: The initial operand "
+	                              "shardings on the sharding groups of groupID: 0 do not match"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "Conflict: <@m, [{}, {\"a\"}]> on result 0 of "
+	                              "'stablehlo.abs' (3:3) vs <@m, [{\"a\"}, {}]> on result 0 "
+	                              "of 'stablehlo.negate' (4:3)\n"));
+	sl_module_free(m);
+	sl_context_free(c);
+}
+
+/* An axis used by two dimensions: located, names the axis. */
+static void
+test_axis_used_twice(void)
+{
+	const char *d = test_verify_diags(
+		"sdy.mesh @m = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+		"  %0 = stablehlo.abs %x {sdy.sharding = #sdy.sharding_per_value<[<@m, [{\"a\"}, {\"b\", \"a\"}]>]>} : tensor<8x8xf32>\n"
+		"  return %0 : tensor<8x8xf32>\n"
+		"}\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(d, "t.mlir:3:3: error: 'stablehlo.abs' op result - "
+	                                 "duplicate axis ref: \"a\""));
+}
+
+/* A manual axis inside the body: the op and the manual computation. */
+static void
+test_manual_axis_in_body(void)
+{
+	const char *d = test_verify_diags(
+		"sdy.mesh @m = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+		"  %0 = sdy.manual_computation(%x) in_shardings=[<@m, [{\"a\"}, {}]>] "
+		"out_shardings=[<@m, [{\"a\"}, {}]>] manual_axes={\"a\"} (%y: tensor<4x8xf32>) {\n"
+		"    %1 = stablehlo.abs %y {sdy.sharding = #sdy.sharding_per_value<[<@m, [{}, {\"a\"}]>]>} : tensor<4x8xf32>\n"
+		"    sdy.return %1 : tensor<4x8xf32>\n"
+		"  } : (tensor<8x8xf32>) -> tensor<8x8xf32>\n"
+		"  return %0 : tensor<8x8xf32>\n"
+		"}\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(d, "t.mlir:4:5: error: 'stablehlo.abs' op result - operates "
+	                                 "on axis \"a\" which is already bound by a parent "
+	                                 "sdy.manual_computation op"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d, "t.mlir:3:3: note: parent bounding this axis as manual"));
 }
 
 CU_TestInfo tests_propagation[] = {
@@ -700,5 +764,8 @@ CU_TestInfo tests_propagation[] = {
 	{"user priorities (6.3)", test_user_priority_example},
 	{"op priorities (5.4)", test_op_priority_example},
 	{"group conflict warning", test_group_conflict_warning},
+	{"group conflict of op results", test_group_conflict_results},
+	{"axis used twice", test_axis_used_twice},
+	{"manual axis inside a body", test_manual_axis_in_body},
 	CU_TEST_INFO_NULL,
 };
