@@ -50,6 +50,7 @@ EXTRA_DIST += \
 	%reldir%/conformance-floor \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
+	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/manual_print.mlir \

@@ -87,6 +87,8 @@ const sli_pass_info sli_passes[] = {
 	 "call one clone per original function and sharding signature"},
 	{"sdy-propagation-pipeline", sli_pass_propagation_pipeline, pipeline_options,
 	 "import passes, user-priority propagation and the export steps"},
+	{"sdy-explicit-gather-scatter-batching", sli_pass_explicit_gather_scatter_batching, no_options,
+	 "make the iota-indexed dimension 0 of gathers and scatters an explicit batch dimension"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 

@@ -68,6 +68,7 @@ int sli_pass_remove_sub_axes_in_input_output_shardings(sl_module *m, const sli_p
 int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
 
 /*
  * The import pipeline on a module whose census (passutil.h) is *census;

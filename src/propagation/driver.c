@@ -1003,7 +1003,13 @@ op_rule(sli_prop *P, sl_op *op)
 {
 	sli_prop_rule *r = &P->rules[op->id];
 	if (!r->state) {
-		int rc = sli_rule_attach(P->m, op, &P->ropts, &r->rule);
+		/*
+		 * Shardy attaches every rule it builds; when the rules are dropped
+		 * at the end and no dump can show them, building is enough.
+		 */
+		bool attach = P->o->keep_sharding_rules || (P->o->dump_dir && *P->o->dump_dir);
+		int rc = attach ? sli_rule_attach(P->m, op, &P->ropts, &r->rule)
+		                : sli_rule_for_op(P->m, op, &P->ropts, &r->rule);
 		if (rc < 0)
 			P->failed = true;
 		r->state = rc == SLI_RULE_FOUND ? 2 : 1;

@@ -130,7 +130,13 @@ sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts)
 	if (run_steps(m, import_steps, sizeof import_steps / sizeof *import_steps, dedup,
 	              &census))
 		return -1;
-	sli_pass_opt keep = {"keep-sharding-rules", "true"};
+	/*
+	 * Shardy forces keep-sharding-rules on here, and sdy-drop-sharding-rules
+	 * drops the rules at the end; no step in between reads them and this
+	 * pipeline writes no dumps, so the pass drops them itself (the same
+	 * output, without attaching a rule attribute to every op).
+	 */
+	sli_pass_opt keep = {"keep-sharding-rules", "false"};
 	sli_pass_opts prop_opts = {&keep, 1};
 	if (sli_pass_user_priority_propagate(m, &prop_opts))
 		return -1;
