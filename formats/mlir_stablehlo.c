@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef SL_VEC(int64_t) i64vec;
+typedef sli_i64vec i64vec;
 
 /* {====== inherent attributes ============================================ */
 
@@ -130,104 +130,6 @@ is_word(int c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_';
 }
 
-/*
- * Scans integers (and true/false as 1/0) from text, skipping brackets,
- * commas and white space: the body of dense<...> or array<...>.
- */
-static bool
-scan_numbers(const char *p, const char *e, i64vec *out)
-{
-	while (p < e) {
-		char c = *p;
-		if (c == ' ' || c == '\t' || c == '\n' || c == ',' || c == '[' || c == ']') {
-			p++;
-		} else if (c == '-' || is_digit(c)) {
-			bool neg = c == '-';
-			if (neg)
-				p++;
-			if (p >= e || !is_digit(*p))
-				return false;
-			uint64_t v = 0;
-			for (; p < e && is_digit(*p); p++) {
-				if (v > (UINT64_MAX - 9) / 10)
-					return false;
-				v = v * 10 + (uint64_t)(*p - '0');
-			}
-			if (v > (uint64_t)INT64_MAX + neg)
-				return false;
-			SL_VEC_PUSH(*out, neg ? (int64_t)(0 - v) : (int64_t)v);
-		} else if (e - p >= 4 && memcmp(p, "true", 4) == 0) {
-			SL_VEC_PUSH(*out, 1);
-			p += 4;
-		} else if (e - p >= 5 && memcmp(p, "false", 5) == 0) {
-			SL_VEC_PUSH(*out, 0);
-			p += 5;
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * The integers of an array-like attribute: array<i64: ...>, dense<...> of
- * integers or booleans (splats expanded), or [1, 2] of integer attributes.
- */
-static bool
-attr_i64s(const sl_context *ctx, const sl_attr *a, i64vec *out)
-{
-	out->n = 0;
-	if (!a)
-		return false;
-	switch (a->kind) {
-	case SL_ATTR_DENSE_ARRAY:
-		if (a->u.darr.v || a->u.darr.n == 0) {
-			for (uint32_t i = 0; i < a->u.darr.n; i++)
-				SL_VEC_PUSH(*out, a->u.darr.v[i]);
-			return true;
-		} else {
-			const char *s = sl_sym_str(ctx, a->u.darr.text);
-			const char *e = s + sli_sym_len(ctx, a->u.darr.text);
-			const char *colon = memchr(s, ':', (size_t)(e - s));
-			if (colon)
-				s = colon + 1;
-			if (e > s && e[-1] == '>')
-				e--;
-			return scan_numbers(s, e, out) && out->n == a->u.darr.n;
-		}
-	case SL_ATTR_DENSE: {
-		if (!scan_numbers(a->u.dense.body, a->u.dense.body + a->u.dense.n, out))
-			return false;
-		const sl_type *t = a->u.dense.type;
-		if (!t || !sli_type_is_static(t))
-			return t == NULL;
-		int64_t count = sli_type_num_elements(t);
-		if (out->n == 1 && count != 1) {
-			if (count < 0 || count > (1 << 24))
-				return false;
-			int64_t v = out->v[0];
-			out->n = 0;
-			for (int64_t i = 0; i < count; i++)
-				SL_VEC_PUSH(*out, v);
-		}
-		return (int64_t)out->n == count;
-	}
-	case SL_ATTR_ARRAY:
-		for (uint32_t i = 0; i < a->u.arr.n; i++) {
-			const sl_attr *x = a->u.arr.v[i];
-			if (x->kind == SL_ATTR_INT && !x->u.i.big)
-				SL_VEC_PUSH(*out, x->u.i.v);
-			else if (x->kind == SL_ATTR_BOOL)
-				SL_VEC_PUSH(*out, x->u.b);
-			else
-				return false;
-		}
-		return true;
-	default:
-		return false;
-	}
-}
-
 static bool
 attr_int(const sl_attr *a, int64_t *v)
 {
@@ -290,7 +192,7 @@ scan_list(const char *p, const char *e, i64vec *out)
 	if (p >= e || *p != '[')
 		return NULL;
 	const char *close = memchr(p, ']', (size_t)(e - p));
-	if (!close || !scan_numbers(p + 1, close, out))
+	if (!close || !sli_scan_ints(p + 1, close, out))
 		return NULL;
 	return close + 1;
 }
@@ -796,7 +698,7 @@ static void
 pr_array_prop(sli_printer *pr, const sl_op *op, const char *name)
 {
 	i64vec v = {0};
-	attr_i64s(pr->ctx, get(pr->ctx, op, name), &v);
+	sli_attr_ints(pr->ctx, get(pr->ctx, op, name), &v);
 	pr_i64s(pr, v.v, v.n);
 	SL_VEC_FREE(v);
 }
@@ -1496,7 +1398,7 @@ pr_slice(sli_printer *pr, const sl_op *op)
 	i64vec v[3] = {{0}, {0}, {0}};
 	static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
 	for (int k = 0; k < 3; k++)
-		attr_i64s(pr->ctx, get(pr->ctx, op, names[k]), &v[k]);
+		sli_attr_ints(pr->ctx, get(pr->ctx, op, names[k]), &v[k]);
 	sli_pr_puts(pr, " [");
 	for (size_t i = 0; i < v[0].n && i < v[1].n && i < v[2].n; i++) {
 		if (i)
@@ -1821,7 +1723,7 @@ sli_print_fmt_CONVOLUTION(sli_printer *pr, const sl_op *op)
 	for (int k = 0; k < 5; k++) {
 		const sl_attr *a = get(pr->ctx, op, window_props[k]);
 		i64vec v = {0};
-		if (!a || !attr_i64s(pr->ctx, a, &v)) {
+		if (!a || !sli_attr_ints(pr->ctx, a, &v)) {
 			SL_VEC_FREE(v);
 			continue;
 		}
@@ -2405,7 +2307,7 @@ array_ok(const sl_context *ctx, const sl_op *op, const char *name, bool required
 {
 	const sl_attr *a = get(ctx, op, name);
 	i64vec v = {0};
-	bool ok = a ? attr_i64s(ctx, a, &v) : !required;
+	bool ok = a ? sli_attr_ints(ctx, a, &v) : !required;
 	SL_VEC_FREE(v);
 	return ok;
 }
@@ -2567,9 +2469,9 @@ sli_stablehlo_has_custom_form(const sl_context *ctx, const sl_op *op)
 		       enum_ok(ctx, op, "compare_type", false);
 	case SL_OP_SLICE: {
 		i64vec v[3] = {{0}, {0}, {0}};
-		bool ok = attr_i64s(ctx, get(ctx, op, "start_indices"), &v[0]) &&
-		          attr_i64s(ctx, get(ctx, op, "limit_indices"), &v[1]) &&
-		          attr_i64s(ctx, get(ctx, op, "strides"), &v[2]) &&
+		bool ok = sli_attr_ints(ctx, get(ctx, op, "start_indices"), &v[0]) &&
+		          sli_attr_ints(ctx, get(ctx, op, "limit_indices"), &v[1]) &&
+		          sli_attr_ints(ctx, get(ctx, op, "strides"), &v[2]) &&
 		          v[0].n == v[1].n && v[1].n == v[2].n;
 		for (int k = 0; k < 3; k++)
 			SL_VEC_FREE(v[k]);

@@ -488,6 +488,13 @@ classify(dec *d)
 				for (size_t j = 0; j < sli_lp_ncols(&k.f.lp); j++)
 					d->r->nbinaries += k.f.lp.binary.v[j];
 			}
+			if (getenv("SLDBG7") && sli_lp_ncols(&k.f.lp) > 5000) {
+				size_t tc = 0, oc = 0;
+				for (size_t q = 0; q < k.f.nt; q++) if (k.f.t[q].col != NONE) { tc += k.f.t[q].n; fprintf(stderr, " T%u:%zu", cm->tensors.v[ts.v[q]].rank, k.f.t[q].n); }
+				fprintf(stderr, "\n");
+				for (size_t q = 0; q < k.f.no; q++) { oc += k.f.o[q].n; fprintf(stderr, " %s:%zu", sli_op_info[cm->ops.v[ops.v[q]].op->kind].name, k.f.o[q].n); }
+				fprintf(stderr, "\ncols %zu tensors %zu ops %zu refunds %zu rows %zu nnz %zu\n", sli_lp_ncols(&k.f.lp), tc, oc, k.f.refunds.n, k.f.lp.rows.n, k.f.lp.idx.n);
+			}
 			SL_VEC_PUSH(d->classes, k);
 		}
 		bk->cls = (uint32_t)c;

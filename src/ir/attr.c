@@ -149,3 +149,101 @@ sli_attr_equal(const sl_attr *a, const sl_attr *b)
 	}
 	return false;
 }
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+bool
+sli_scan_ints(const char *p, const char *e, sli_i64vec *out)
+{
+	while (p < e) {
+		char c = *p;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '[' ||
+		    c == ']') {
+			p++;
+		} else if (c == '-' || c == '+' || is_digit(c)) {
+			bool neg = c == '-';
+			if (c == '-' || c == '+')
+				p++;
+			if (p >= e || !is_digit(*p))
+				return false;
+			uint64_t v = 0;
+			for (; p < e && is_digit(*p); p++) {
+				if (v > (UINT64_MAX - 9) / 10)
+					return false;
+				v = v * 10 + (uint64_t)(*p - '0');
+			}
+			if (v > (uint64_t)INT64_MAX + neg)
+				return false;
+			SL_VEC_PUSH(*out, neg ? (int64_t)(0 - v) : (int64_t)v);
+		} else if (e - p >= 4 && memcmp(p, "true", 4) == 0) {
+			SL_VEC_PUSH(*out, 1);
+			p += 4;
+		} else if (e - p >= 5 && memcmp(p, "false", 5) == 0) {
+			SL_VEC_PUSH(*out, 0);
+			p += 5;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool
+sli_attr_ints(const sl_context *ctx, const sl_attr *a, sli_i64vec *out)
+{
+	out->n = 0;
+	if (!a)
+		return false;
+	switch (a->kind) {
+	case SL_ATTR_DENSE_ARRAY:
+		if (a->u.darr.v || a->u.darr.n == 0) {
+			for (uint32_t i = 0; i < a->u.darr.n; i++)
+				SL_VEC_PUSH(*out, a->u.darr.v[i]);
+			return true;
+		} else {
+			/* non-integer elements keep their text: "1, 2" or "i1: true" */
+			const char *s = sl_sym_str(ctx, a->u.darr.text);
+			const char *e = s + sli_sym_len(ctx, a->u.darr.text);
+			const char *colon = memchr(s, ':', (size_t)(e - s));
+			if (colon)
+				s = colon + 1;
+			if (e > s && e[-1] == '>')
+				e--;
+			return sli_scan_ints(s, e, out) && out->n == a->u.darr.n;
+		}
+	case SL_ATTR_DENSE: {
+		if (!sli_scan_ints(a->u.dense.body, a->u.dense.body + a->u.dense.n, out))
+			return false;
+		const sl_type *t = a->u.dense.type;
+		if (!t || !sli_type_is_static(t))
+			return true;
+		int64_t count = sli_type_num_elements(t);
+		if (out->n == 1 && count != 1) {
+			if (count < 0 || count > (1 << 24))
+				return false;
+			int64_t v = out->v[0];
+			out->n = 0;
+			for (int64_t i = 0; i < count; i++)
+				SL_VEC_PUSH(*out, v);
+		}
+		return (int64_t)out->n == count;
+	}
+	case SL_ATTR_ARRAY:
+		for (uint32_t i = 0; i < a->u.arr.n; i++) {
+			const sl_attr *x = a->u.arr.v[i];
+			if (x && x->kind == SL_ATTR_INT && !x->u.i.big)
+				SL_VEC_PUSH(*out, x->u.i.v);
+			else if (x && x->kind == SL_ATTR_BOOL)
+				SL_VEC_PUSH(*out, x->u.b);
+			else
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}

@@ -168,6 +168,23 @@ struct sl_attr {
 
 enum { SL_DIR_NONE, SL_DIR_FORWARD, SL_DIR_BACKWARD, SL_DIR_BOTH };
 
+/* A vector of integers (the element type every module shares). */
+typedef SL_VEC(int64_t) sli_i64vec;
+
+/*
+ * Appends the integers of text [p, e) (true/false read as 1/0), skipping
+ * brackets, commas and white space: the body of dense<...> or array<...>.
+ * False at anything else or on overflow.
+ */
+bool sli_scan_ints(const char *p, const char *e, sli_i64vec *out);
+/*
+ * The integers of an array-like attribute: array<i64: ...>, dense<...> of
+ * integers or booleans (a splat expanded to the static type's element
+ * count), or [1, 2] of integer or boolean attributes.  Clears out first;
+ * false when absent or not integers.
+ */
+bool sli_attr_ints(const sl_context *ctx, const sl_attr *a, sli_i64vec *out);
+
 /* Looks up a name in a dictionary attribute (or a named-attr array). */
 sl_attr *sli_dict_get(const sl_named_attr *v, uint32_t n, sl_sym name);
 

@@ -20,7 +20,7 @@ typedef struct splitter {
 	symvec nonconst_funcs;	/* original names of non-constant functions */
 	/* per region */
 	sli_opvec constants, expansions;
-	sli_uses uses;		/* of the region before it changes */
+	sli_dense_uses uses;	/* of the region before it changes */
 } splitter;
 
 static bool
@@ -158,7 +158,7 @@ clone_sub(splitter *S, sl_value *r, sli_vmap *map)
 		}
 	}
 	size_t n;
-	const sli_use *u = sli_uses_of(&S->uses, r, &n);
+	const sli_use *u = sli_dense_uses_of(&S->uses, r, &n);
 	for (size_t i = 0; i < n; i++)
 		if (u[i].user->kind == SL_OP_SDY_SHARDING_GROUP)
 			sli_op_insert_before(op, sli_op_clone(S->m, u[i].user, map));
@@ -202,18 +202,18 @@ erased(const sl_op *op)
 
 /* Erases op when all its remaining users are sharding groups. */
 static void
-erase_if_unused(sl_op *op, const sli_uses *uses)
+erase_if_unused(sl_op *op, const sli_dense_uses *uses)
 {
 	for (uint32_t r = 0; r < op->nresults; r++) {
 		size_t n;
-		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
+		const sli_use *u = sli_dense_uses_of(uses, &op->results[r], &n);
 		for (size_t i = 0; i < n; i++)
 			if (!erased(u[i].user) && u[i].user->kind != SL_OP_SDY_SHARDING_GROUP)
 				return;
 	}
 	for (uint32_t r = 0; r < op->nresults; r++) {
 		size_t n;
-		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
+		const sli_use *u = sli_dense_uses_of(uses, &op->results[r], &n);
 		for (size_t i = 0; i < n; i++)
 			if (!erased(u[i].user))
 				sli_op_erase(u[i].user);
@@ -234,7 +234,7 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 	for (size_t i = 0; i < ops.n; i++)
 		ops.v[i]->id = MARK_NONE;
 	S->constants.n = S->expansions.n = 0;
-	sli_uses_compute(&S->uses, owner);
+	sli_dense_uses_compute(&S->uses, owner);
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
 		if (op->kind == SL_OP_FUNC || op->kind == SL_OP_SDY_SHARDING_GROUP)
@@ -261,14 +261,14 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 		}
 	}
 	SL_VEC_FREE(ops);
-	sli_uses_fini(&S->uses);
-	sli_uses uses;
-	sli_uses_compute(&uses, owner);
+	sli_dense_uses_fini(&S->uses);
+	sli_dense_uses uses;
+	sli_dense_uses_compute(&uses, owner);
 	for (size_t i = 0; i < S->expansions.n; i++)
 		erase_if_unused(S->expansions.v[i], &uses);
 	for (size_t i = S->constants.n; i-- > 0;)
 		erase_if_unused(S->constants.v[i], &uses);
-	sli_uses_fini(&uses);
+	sli_dense_uses_fini(&uses);
 }
 
 static int

@@ -772,6 +772,94 @@ sli_value_uses(const sl_value *v, sli_usevec *out)
 }
 
 /* ==================================================================== */
+/* Dense use lists                                                         */
+/* ==================================================================== */
+
+static bool
+dense_known(const sli_dense_uses *u, const sl_value *v)
+{
+	return v->id < u->values.n && u->values.v[v->id] == v;
+}
+
+static int
+dense_number(sl_op *op, void *ud)
+{
+	sli_dense_uses *u = ud;
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		sl_value *v = op->operands[i];
+		if (!v || dense_known(u, v))
+			continue;
+		v->id = (uint32_t)u->values.n;
+		SL_VEC_PUSH(u->values, v);
+	}
+	return 0;
+}
+
+static int
+dense_count(sl_op *op, void *ud)
+{
+	sli_dense_uses *u = ud;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i])
+			u->count[op->operands[i]->id]++;
+	return 0;
+}
+
+static int
+dense_fill(sl_op *op, void *ud)
+{
+	sli_dense_uses *u = ud;
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		const sl_value *v = op->operands[i];
+		if (!v)
+			continue;
+		sli_use x = {op, i};
+		u->pool[u->first[v->id] + u->count[v->id]++] = x;
+	}
+	return 0;
+}
+
+void
+sli_dense_uses_compute(sli_dense_uses *u, sl_op *root)
+{
+	memset(u, 0, sizeof *u);
+	sli_walk(root, dense_number, u);
+	size_t n = u->values.n ? u->values.n : 1;
+	u->first = sli_xcalloc(n, sizeof *u->first);
+	u->count = sli_xcalloc(n, sizeof *u->count);
+	sli_walk(root, dense_count, u);
+	size_t total = 0;
+	for (size_t i = 0; i < u->values.n; i++) {
+		u->first[i] = (uint32_t)total;
+		total += u->count[i];
+		u->count[i] = 0;
+	}
+	u->pool = sli_xmalloc(sizeof *u->pool * (total ? total : 1));
+	sli_walk(root, dense_fill, u);
+}
+
+void
+sli_dense_uses_fini(sli_dense_uses *u)
+{
+	SL_VEC_FREE(u->values);
+	free(u->first);
+	free(u->count);
+	free(u->pool);
+	memset(u, 0, sizeof *u);
+}
+
+const sli_use *
+sli_dense_uses_of(const sli_dense_uses *u, const sl_value *v, size_t *n)
+{
+	if (!dense_known(u, v)) {
+		*n = 0;
+		return NULL;
+	}
+	*n = u->count[v->id];
+	return u->pool + u->first[v->id];
+}
+
+/* ==================================================================== */
 /* Census                                                                  */
 /* ==================================================================== */
 

@@ -188,6 +188,22 @@ bool sli_has_private_symbol(sl_module *m);
  * functions, or one that is not the last top-level op. */
 bool sli_funcs_may_move(sl_module *m);
 
+/*
+ * Use lists of the values used under root (root's operands included), as
+ * sli_uses but in arrays indexed by value->id (which it overwrites): two
+ * walks and no hashing.  A value that is not used there has no uses.
+ */
+typedef struct sli_dense_uses {
+	SL_VEC(const sl_value *) values;	/* value->id is the position */
+	uint32_t *first, *count;
+	sli_use *pool;
+} sli_dense_uses;
+
+void sli_dense_uses_compute(sli_dense_uses *u, sl_op *root);
+void sli_dense_uses_fini(sli_dense_uses *u);
+/* The uses of v in operand order of a pre-order walk; *n their count. */
+const sli_use *sli_dense_uses_of(const sli_dense_uses *u, const sl_value *v, size_t *n);
+
 /* The main function: the only one, else the one named main, or NULL. */
 sl_op *sli_main_func(sl_module *m);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef SL_VEC(int64_t) i64vec;
+typedef sli_i64vec i64vec;
 
 #define NO_DIM (-1)
 
@@ -492,92 +492,10 @@ scan_int(const char *p, const char *e, int64_t *v)
 	return p;
 }
 
-/* Integers (true/false as 1/0) separated by brackets, commas and spaces. */
-static bool
-scan_ints(const char *p, const char *e, i64vec *out)
-{
-	while (p < e) {
-		int64_t v;
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',' || *p == '[' ||
-		    *p == ']') {
-			p++;
-		} else if (e - p >= 4 && !memcmp(p, "true", 4)) {
-			SL_VEC_PUSH(*out, 1);
-			p += 4;
-		} else if (e - p >= 5 && !memcmp(p, "false", 5)) {
-			SL_VEC_PUSH(*out, 0);
-			p += 5;
-		} else if ((p = scan_int(p, e, &v)) != NULL) {
-			SL_VEC_PUSH(*out, v);
-		} else {
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * The integers of array<i64: ...>, dense<...> (splats expanded to the
- * type's element count), or [1, 2].  False when absent or not integers.
- */
-static bool
-attr_ints(const builder *b, const sl_attr *a, i64vec *out)
-{
-	out->n = 0;
-	if (!a)
-		return false;
-	switch (a->kind) {
-	case SL_ATTR_DENSE_ARRAY:
-		if (a->u.darr.v || a->u.darr.n == 0) {
-			for (uint32_t i = 0; i < a->u.darr.n; i++)
-				SL_VEC_PUSH(*out, a->u.darr.v[i]);
-			return true;
-		} else {
-			const char *s = sl_sym_str(b->ctx, a->u.darr.text);
-			const char *e = s + sli_sym_len(b->ctx, a->u.darr.text);
-			const char *colon = memchr(s, ':', (size_t)(e - s));
-			if (colon)
-				s = colon + 1;
-			if (e > s && e[-1] == '>')
-				e--;
-			return scan_ints(s, e, out);
-		}
-	case SL_ATTR_DENSE: {
-		const sl_type *t = a->u.dense.type;
-		int64_t count;
-		if (!scan_ints(a->u.dense.body, a->u.dense.body + a->u.dense.n, out))
-			return false;
-		if (!t || !sli_type_is_static(t))
-			return true;
-		count = sli_type_num_elements(t);
-		if (out->n == 1 && count > 1 && count <= (1 << 20)) {
-			int64_t v = out->v[0];
-			out->n = 0;
-			for (int64_t i = 0; i < count; i++)
-				SL_VEC_PUSH(*out, v);
-		}
-		return (int64_t)out->n == count;
-	}
-	case SL_ATTR_ARRAY:
-		for (uint32_t i = 0; i < a->u.arr.n; i++) {
-			const sl_attr *x = a->u.arr.v[i];
-			if (x && x->kind == SL_ATTR_INT && !x->u.i.big)
-				SL_VEC_PUSH(*out, x->u.i.v);
-			else if (x && x->kind == SL_ATTR_BOOL)
-				SL_VEC_PUSH(*out, x->u.b);
-			else
-				return false;
-		}
-		return true;
-	default:
-		return false;
-	}
-}
-
 static bool
 get_ints(const builder *b, const char *name, i64vec *out)
 {
-	return attr_ints(b, attr(b, name), out);
+	return sli_attr_ints(b->ctx, attr(b, name), out);
 }
 
 static bool
@@ -646,7 +564,7 @@ opaque_fields(const sl_attr *a, const char *const *keys, int nkeys, i64vec *out,
 		q = skip_ws(q + 1, e);
 		if (q < e && *q == '[') {
 			const char *close = memchr(q, ']', (size_t)(e - q));
-			if (!close || !scan_ints(q + 1, close, &out[k]))
+			if (!close || !sli_scan_ints(q + 1, close, &out[k]))
 				return -1;
 			p = close + 1;
 		} else {
