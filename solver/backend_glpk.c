@@ -265,7 +265,7 @@ dive(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		if (!best[0])
 			break;	/* fractional outside the groups */
 		bool moved = false;
-		for (int tries = 0; tries < 2 && best[tries] && !moved; tries++) {
+		for (int tries = 0; tries < 1 && best[tries] && !moved; tries++) {
 			int c = best[tries];
 			colbnd cb = {c, glp_get_col_type(P, c), glp_get_col_lb(P, c),
 			             glp_get_col_ub(P, c)};
@@ -366,16 +366,8 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	ip.mip_gap = o->gap > 0 ? o->gap : 0;
 	ip.cb_func = callback;
 	ip.cb_info = &cb;
-	if (getenv("SLIP")) {
-		int m = atoi(getenv("SLIP"));
-		if (m & 1) ip.gmi_cuts = GLP_ON;
-		if (m & 2) ip.mir_cuts = GLP_ON;
-		if (m & 4) ip.clq_cuts = GLP_ON;
-		if (m & 8) ip.br_tech = GLP_BR_PCH;
-		if (m & 16) ip.br_tech = GLP_BR_MFV;
-		if (m & 32) ip.bt_tech = GLP_BT_DFS;
-		if (m & 64) ip.fp_heur = GLP_ON;
-	}
+	/* most fractional branching: 2x faster than the default here */
+	ip.br_tech = GLP_BR_MFV;
 	if (o->time_limit > 0) {
 		double left = o->time_limit - (now() - t0);
 		ip.tm_lim = (int)fmax(1, fmin(left * 1000, INT32_MAX));

@@ -387,7 +387,7 @@ same_problem(const sli_form *a, const sli_form *b)
  * class (a new one, or the existing one with an identical model).
  */
 static void
-classify(dec *d)
+classify(dec *d, bool reuse)
 {
 	const sli_cost_model *cm = d->cm;
 	size_t nt = cm->tensors.n, nb = d->blocks.n;
@@ -463,7 +463,7 @@ classify(dec *d)
 		k.has_in = bk->in != NONE;
 		k.has_out = bk->out != NONE;
 		size_t c, g = d->groups.n;
-		for (c = 0; c < d->classes.n; c++) {
+		for (c = reuse ? 0 : d->classes.n; c < d->classes.n; c++) {
 			klass *o = &d->classes.v[c];
 			if (o->hash != k.hash || o->has_in != k.has_in ||
 			    o->has_out != k.has_out || !same_matrix(&o->f, &k.f))
@@ -656,6 +656,15 @@ forward(dec *d, double *total, double *slack)
 		for (e = k->entries.n; e-- > 0;)
 			if (!k->has_in || same_shape(k->entries.v[e].shape, shape, k->nin))
 				break;
+		if (e == (size_t)-1 && getenv("SLDBG8") && k->has_in) {
+			for (size_t e2 = 0; e2 < k->entries.n; e2++) {
+				double mx = 0;
+				for (size_t j = 0; j < k->nin; j++)
+					if (!isinf(shape[j]) && !isinf(k->entries.v[e2].shape[j]))
+						mx = fmax(mx, fabs(shape[j] - k->entries.v[e2].shape[j]));
+				fprintf(stderr, "block %zu class %u new shape: vs entry %zu maxdiff %g\n", b, bk->cls, e2, mx);
+			}
+		}
 		if (e == (size_t)-1) {
 			entry ne;
 			if (solve_entry(d, k, shape, &ne)) {
@@ -709,7 +718,8 @@ backward(dec *d, sli_cost_asg *q)
 
 int
 sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
-                 const sli_lp_opts *o, sli_cost_asg *q, sli_decomp_result *r)
+                 const sli_lp_opts *o, bool reuse, sli_cost_asg *q,
+                 sli_decomp_result *r)
 {
 	dec d;
 	size_t nt = cm->tensors.n;
@@ -759,7 +769,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	compute_spans(&d);
 	if (find_blocks(&d) < 2)
 		goto out;
-	classify(&d);
+	classify(&d, reuse);
 	r->nblocks = d.blocks.n;
 	r->nclasses = d.classes.n;
 

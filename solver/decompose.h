@@ -24,7 +24,8 @@ typedef struct sli_decomp_result {
 } sli_decomp_result;
 
 /*
- * Solves cm by decomposition.  Returns 1 when cm has no chain structure
+ * Solves cm by decomposition; with reuse false, every block is its own
+ * class (tests hold that against reuse).  Returns 1 when cm has no chain structure
  * to exploit (one block, a memory budget, a tensor without options, a
  * backend without sessions): the caller solves the whole model instead.
  * Otherwise returns 0 and sets r->status; with a solution (optimal or
@@ -33,6 +34,7 @@ typedef struct sli_decomp_result {
  * names the conflicting constraints.
  */
 int sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
-                     const sli_lp_opts *o, sli_cost_asg *q, sli_decomp_result *r);
+                     const sli_lp_opts *o, bool reuse, sli_cost_asg *q,
+                     sli_decomp_result *r);
 
 #endif

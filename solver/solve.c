@@ -221,7 +221,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	sl_context *ctx = m->ctx;
 	sli_decomp_result dr;
 	sli_cost_asg *q = sli_xcalloc(cm->tensors.n + 1, sizeof *q);
-	int rc = sli_decomp_solve(cm, be, &o->lp, q, &dr);
+	int rc = sli_decomp_solve(cm, be, &o->lp, !o->no_block_reuse, q, &dr);
 	if (rc) {
 		free(q);
 		return 1;

@@ -19,6 +19,7 @@ typedef struct sli_solve_opts {
 	bool sub_axes;		/* split axes into sub-axes (not modelled yet) */
 	bool no_solve;		/* export only */
 	bool no_decompose;	/* always solve the whole model at once */
+	bool no_block_reuse;	/* decomposed: solve every block (tests) */
 	/* an incumbent: the shardings of this module (same program), or NULL */
 	sl_module *start;
 } sli_solve_opts;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 void *sli_xmalloc(size_t n);
 void *sli_xcalloc(size_t n, size_t size);

@@ -253,16 +253,76 @@ sli_lookup_mesh(const sl_module *m, const sl_op *from, sl_sym name)
 	return NULL;
 }
 
+/*
+ * Function lookup by name.  Passes add, erase and rename functions freely,
+ * so the table is a cache: a hit is used only while the op is still a
+ * top-level func.func of that name, and any miss or stale entry rebuilds
+ * it (one scan of the module).
+ */
+struct sli_functab {
+	sl_sym *names;
+	sl_op **ops;
+	size_t cap;
+};
+
+static void
+functab_rebuild(const sl_module *m, struct sli_functab *t, sl_block *body)
+{
+	size_t n = 0;
+	for (sl_op *op = body->first; op; op = op->next)
+		n += op->kind == SL_OP_FUNC;
+	size_t cap = 16;
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if (cap != t->cap) {
+		free(t->names);
+		free(t->ops);
+		t->names = sli_xcalloc(cap, sizeof *t->names);
+		t->ops = sli_xcalloc(cap, sizeof *t->ops);
+		t->cap = cap;
+	} else {
+		memset(t->ops, 0, sizeof *t->ops * cap);
+	}
+	for (sl_op *op = body->first; op; op = op->next) {
+		if (op->kind != SL_OP_FUNC)
+			continue;
+		sl_sym s = sli_op_sym_name(m, op);
+		size_t h = (s * 2654435761u) & (cap - 1);
+		while (t->ops[h] && t->names[h] != s)
+			h = (h + 1) & (cap - 1);
+		if (!t->ops[h]) {	/* the first of duplicate names wins */
+			t->names[h] = s;
+			t->ops[h] = op;
+		}
+	}
+}
+
+static sl_op *
+functab_find(const struct sli_functab *t, sl_sym name)
+{
+	if (!t->cap)
+		return NULL;
+	for (size_t h = (name * 2654435761u) & (t->cap - 1); t->ops[h]; h = (h + 1) & (t->cap - 1))
+		if (t->names[h] == name)
+			return t->ops[h];
+	return NULL;
+}
+
 sl_op *
 sli_lookup_func(const sl_module *m, sl_sym name)
 {
 	const sl_op *mod = m->top;
 	if (!mod->nregions || !mod->regions[0].first)
 		return NULL;
-	for (sl_op *op = mod->regions[0].first->first; op; op = op->next)
-		if (op->kind == SL_OP_FUNC && sli_op_sym_name(m, op) == name)
-			return op;
-	return NULL;
+	sl_block *body = mod->regions[0].first;
+	sl_module *mm = (sl_module *)m;
+	if (!mm->functab)
+		mm->functab = sli_xcalloc(1, sizeof *mm->functab);
+	sl_op *op = functab_find(mm->functab, name);
+	if (op && op->parent == body && op->kind == SL_OP_FUNC && sli_op_sym_name(m, op) == name)
+		return op;
+	functab_rebuild(m, mm->functab, body);
+	return functab_find(mm->functab, name);
 }
 
 static int
@@ -425,6 +485,11 @@ sl_module_free(sl_module *m)
 	if (!m)
 		return;
 	SL_VEC_FREE(m->loc_aliases);
+	if (m->functab) {
+		free(m->functab->names);
+		free(m->functab->ops);
+		free(m->functab);
+	}
 	sli_arena_fini(&m->arena);
 	free(m);
 }

@@ -100,6 +100,8 @@ struct sl_module {
 	/* #alias = attr / !alias = type definitions, kept for debuginfo */
 	SL_VEC(sl_named_attr) loc_aliases;
 	size_t input_bytes;
+	/* name -> func.func cache of sli_lookup_func, checked on every hit */
+	struct sli_functab *functab;
 };
 
 /* Construction (arena-backed). */

@@ -279,10 +279,158 @@ test_reshard_prices(void)
 	sl_context_free(ctx);
 }
 
+/* {====================================================================
+ * Decomposition: chains of small transformer-like layers
+ * ===================================================================== */
+
+#define TR "tensor<4x8x8xf32>"
+#define TH "tensor<4x8x16xf32>"
+
+/*
+ * A chain of nlayers layers (norm, projection, residual, 2-matmul MLP,
+ * residual: 10 ops) on the mesh "a"=4,"b"=2 or "a"="b"="c"=2.  Weights
+ * are separate arguments; pinned[l] pins layer l's projection on "b", so
+ * layers differ only there.
+ */
+static void
+chain_program(char *buf, size_t cap, unsigned naxes, unsigned nlayers,
+              const bool *pinned)
+{
+	size_t k = 0;
+	k += (size_t)snprintf(buf + k, cap - k, "sdy.mesh @mesh = <[%s]>\n"
+	        "func.func @f(%%x: " TR " {sdy.sharding = #sdy.sharding<@mesh, "
+	        "[{\"a\"}, {}, {}]>}", naxes == 3 ? "\"a\"=2, \"b\"=2, \"c\"=2"
+	                                            : "\"a\"=4, \"b\"=2");
+	for (unsigned l = 0; l < nlayers; l++)
+		k += (size_t)snprintf(buf + k, cap - k, ",\n  %%p%u: tensor<8x8xf32>%s,"
+		        " %%u%u: tensor<8x16xf32>, %%d%u: tensor<16x8xf32>", l,
+		        pinned[l] ? " {sdy.sharding = #sdy.sharding<@mesh, [{}, {\"b\"}]>}"
+		                  : "", l, l);
+	k += (size_t)snprintf(buf + k, cap - k, ") -> " TR " {\n"
+	        "  %%zero = stablehlo.constant dense<0.0> : tensor<f32>\n");
+	const char *r = "%x";
+	char prev[16];
+	for (unsigned l = 0; l < nlayers; l++) {
+		k += (size_t)snprintf(buf + k, cap - k,
+		    "  %%sq%u = stablehlo.multiply %s, %s : " TR "\n"
+		    "  %%ss%u = stablehlo.reduce(%%sq%u init: %%zero) applies stablehlo.add "
+		    "across dimensions = [2] : (" TR ", tensor<f32>) -> tensor<4x8xf32>\n"
+		    "  %%rs%u = stablehlo.rsqrt %%ss%u : tensor<4x8xf32>\n"
+		    "  %%bc%u = stablehlo.broadcast_in_dim %%rs%u, dims = [0, 1] : "
+		    "(tensor<4x8xf32>) -> " TR "\n"
+		    "  %%n%u = stablehlo.multiply %s, %%bc%u : " TR "\n"
+		    "  %%pr%u = stablehlo.dot_general %%n%u, %%p%u, contracting_dims = [2] x [0] "
+		    ": (" TR ", tensor<8x8xf32>) -> " TR "\n"
+		    "  %%h%u = stablehlo.add %s, %%pr%u : " TR "\n"
+		    "  %%up%u = stablehlo.dot_general %%h%u, %%u%u, contracting_dims = [2] x [0] "
+		    ": (" TR ", tensor<8x16xf32>) -> " TH "\n"
+		    "  %%ex%u = stablehlo.exponential %%up%u : " TH "\n"
+		    "  %%dn%u = stablehlo.dot_general %%ex%u, %%d%u, contracting_dims = [2] x [0] "
+		    ": (" TH ", tensor<16x8xf32>) -> " TR "\n"
+		    "  %%o%u = stablehlo.add %%h%u, %%dn%u : " TR "\n",
+		    l, r, r, l, l, l, l, l, l, l, r, l, l, l, l, l, r, l, l, l, l,
+		    l, l, l, l, l, l, l, l);
+		snprintf(prev, sizeof prev, "%%o%u", l);
+		r = prev;
+	}
+	snprintf(buf + k, cap - k, "  return %s : " TR "\n}\n", r);
+}
+
+/* Solves text twice under opts a and b; both optimal at the same cost. */
+static void
+solve_both(const char *text, const sli_solve_opts *a, const sli_solve_opts *b,
+           sli_solve_result *ra, sli_solve_result *rb)
+{
+	const sli_solve_opts *o[2] = {a, b};
+	sli_solve_result *r[2] = {ra, rb};
+	for (int i = 0; i < 2; i++) {
+		sl_context *ctx = sl_context_new();
+		sl_module *m = test_parse(ctx, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_EQUAL_FATAL(sl_module_verify(m), 0);
+		int rc = sli_solve(m, o[i], r[i]);
+		if (rc)
+			fprintf(stderr, "\n%s%s", text, test_diags());
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_EQUAL(r[i]->status, SLI_LP_OPTIMAL);
+		sl_module_free(m);
+		sl_context_free(ctx);
+	}
+	double tol = 1e-6 * fmax(1, fabs(ra->objective));
+	bool ok = fabs(ra->objective - rb->objective) <= tol &&
+	          fabs(ra->parts.total - rb->parts.total) <= tol;
+	if (!ok)
+		fprintf(stderr, "\nobjectives %.9g and %.9g, evaluator %.9g and %.9g\n",
+		        ra->objective, rb->objective, ra->parts.total, rb->parts.total);
+	CU_ASSERT(ok);
+}
+
+static void
+test_decompose_equals_whole(void)
+{
+	static char text[32768];
+	bool pinned[4] = {true, false, true, true};
+	for (unsigned naxes = 2; naxes <= 3; naxes++)
+		for (unsigned layers = 2; layers <= (naxes == 2 ? 4u : 3u); layers++) {
+			chain_program(text, sizeof text, naxes, layers, pinned);
+			sli_solve_opts whole, parts;
+			sli_solve_opts_init(&whole);
+			sli_solve_opts_init(&parts);
+			whole.no_decompose = true;
+			sli_solve_result rw, rp;
+			solve_both(text, &whole, &parts, &rw, &rp);
+			CU_ASSERT_EQUAL(rw.nblocks, 0);
+			CU_ASSERT(rp.nblocks >= 2 * layers);
+		}
+}
+
+static void
+test_decompose_reuse(void)
+{
+	static char text[65536];
+	bool pinned[6] = {false, false, true, false, false, true};
+	chain_program(text, sizeof text, 2, 6, pinned);
+	sli_solve_opts reuse, every;
+	sli_solve_opts_init(&reuse);
+	sli_solve_opts_init(&every);
+	every.no_block_reuse = true;
+	sli_solve_result rr, re;
+	solve_both(text, &reuse, &every, &rr, &re);
+	CU_ASSERT_EQUAL(rr.nblocks, re.nblocks);
+	CU_ASSERT_EQUAL(re.nclasses, re.nblocks);
+	CU_ASSERT(rr.nclasses < rr.nblocks);
+	CU_ASSERT(rr.nsolves < re.nsolves);
+}
+
+/* A memory budget couples every tensor: the whole model is solved. */
+static void
+test_decompose_fallback(void)
+{
+	static char text[32768];
+	bool pinned[2] = {false, false};
+	chain_program(text, sizeof text, 2, 2, pinned);
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	so.cost.memory_budget = 1e9;
+	sli_solve_result r;
+	CU_ASSERT_EQUAL(sli_solve(m, &so, &r), 0);
+	CU_ASSERT_EQUAL(r.nblocks, 0);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+/* }==================================================================== */
+
 CU_TestInfo tests_solver[] = {
 	{"reshard prices", test_reshard_prices},
 	{"infeasible sharding group", test_infeasible_group},
 	{"memory budget too small", test_memory_budget},
 	{"ILP optimum equals brute force", test_brute_force},
+	{"decomposition equals the whole model", test_decompose_equals_whole},
+	{"identical-block reuse equals solving every block", test_decompose_reuse},
+	{"no decomposition under a memory budget", test_decompose_fallback},
 	CU_TEST_INFO_NULL,
 };
