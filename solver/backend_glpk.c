@@ -1,9 +1,11 @@
 /*
  * backend_glpk.c - the GLPK backend: the only file that includes glpk.h.
- * The LP relaxation is solved first by the simplex method (presolve on,
- * under the time limit), then branch and cut from that basis with the
- * time left; a GLPK abort becomes an error through glp_error_hook, and
- * GLPK's statuses become sli_lp_status.
+ * The LP relaxation is solved first by the dual simplex method (presolve
+ * on, under the time limit); an integral point of the same value ends the
+ * solve, else branch and cut from that basis with the time left.
+ * Sessions keep one problem between solves to start from the last basis.
+ * A GLPK abort becomes an error through glp_error_hook, and GLPK's
+ * statuses become sli_lp_status.
  */
 #include "solver/lp.h"
 
@@ -212,9 +214,8 @@ integral(glp_prob *P, size_t nc, const unsigned char *binary)
 
 /*
  * Dives from a fractional LP optimum of value bound: fixes the largest
- * member of the most decided fractional group to 1 (or, if the objective
- * rises, the second largest) and re-solves, until the solution is
- * integral.  The LP optimum is often a mix of equally
+ * member of the most decided fractional group to 1 and re-solves, until
+ * the solution is integral.  The LP optimum is often a mix of equally
  * cheap integral points; a dive that ends integral without the objective
  * rising is optimal, with bound as its proof.  Returns true then; the
  * bounds of P are restored either way (the solution stays readable).
@@ -239,46 +240,30 @@ dive(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 			ok = true;
 			break;
 		}
-		/* the most decided fractional group, its two largest members */
-		int best[2] = {0, 0};
+		/* the largest member of the most decided fractional group */
+		int best = 0;
 		double bestv = -1;
 		for (size_t k = 0; k < g->n; k++) {
-			int col[2] = {0, 0};
-			double mx[2] = {-1, -1};
+			int col = 0;
+			double mx = -1;
 			bool frac = false;
 			for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
 				double v = glp_get_col_prim(P, g->cols[e]);
 				frac |= fractional(v);
-				if (v > mx[0]) {
-					mx[1] = mx[0], col[1] = col[0];
-					mx[0] = v, col[0] = g->cols[e];
-				} else if (v > mx[1]) {
-					mx[1] = v, col[1] = g->cols[e];
-				}
+				if (v > mx)
+					mx = v, col = g->cols[e];
 			}
-			if (frac && mx[0] > bestv) {
-				bestv = mx[0];
-				best[0] = col[0];
-				best[1] = mx[1] > 1e-9 ? col[1] : 0;
-			}
+			if (frac && mx > bestv)
+				bestv = mx, best = col;
 		}
-		if (!best[0])
+		if (!best)
 			break;	/* fractional outside the groups */
-		bool moved = false;
-		for (int tries = 0; tries < 1 && best[tries] && !moved; tries++) {
-			int c = best[tries];
-			colbnd cb = {c, glp_get_col_type(P, c), glp_get_col_lb(P, c),
-			             glp_get_col_ub(P, c)};
-			glp_set_col_bnds(P, c, GLP_FX, 1, 1);
-			if (!glp_simplex(P, &dp) && glp_get_status(P) == GLP_OPT &&
-			    glp_get_obj_val(P) <= bound + tol) {
-				SL_VEC_PUSH(fixed, cb);
-				moved = true;
-			} else {
-				glp_set_col_bnds(P, c, cb.type, cb.lb, cb.ub);
-			}
-		}
-		if (!moved)
+		colbnd cb = {best, glp_get_col_type(P, best), glp_get_col_lb(P, best),
+		             glp_get_col_ub(P, best)};
+		SL_VEC_PUSH(fixed, cb);
+		glp_set_col_bnds(P, best, GLP_FX, 1, 1);
+		if (glp_simplex(P, &dp) || glp_get_status(P) != GLP_OPT ||
+		    glp_get_obj_val(P) > bound + tol)
 			break;
 	}
 	while (fixed.n-- > 0)
@@ -296,16 +281,17 @@ dive(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
  */
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-         double obj_const, const sli_lp_opts *o, bool warm, const double *start,
-         double t0, sli_lp_result *r)
+         double obj_const, const sli_lp_opts *o, bool warm, bool primal,
+         const double *start, double t0, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.presolve = o->presolve && !warm ? GLP_ON : GLP_OFF;
 	sp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
 	/* the dual simplex is 1.5-2x faster on these degenerate LPs, and a
-	 * warm start after bound changes keeps a dual feasible basis */
-	sp.meth = GLP_DUALP;
+	 * warm start after bound changes keeps a dual feasible basis; after
+	 * objective changes the basis stays primal feasible instead */
+	sp.meth = primal ? GLP_PRIMAL : GLP_DUALP;
 	if (o->time_limit > 0)
 		sp.tm_lim = (int)fmax(1, fmin(o->time_limit * 1000, INT32_MAX));
 	int rc = 0;
@@ -334,15 +320,9 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
 
-	static double tlp, tdive, tint; static int nint;
-	double ta = now();
-	tlp += ta - t0;
 	bool done = !nc || integral(P, nc, binary);
 	if (!done && (o->time_limit <= 0 || now() - t0 < o->time_limit))
 		done = dive(P, nc, binary, g, r->bound, &sp);
-	tdive += now() - ta;
-	if (getenv("SLDBG4")) fprintf(stderr, "T lp %.3f dive %.3f int %.3f (%d)\n", tlp, tdive, tint, nint);
-	if (getenv("SLDBG5") && now() - t0 > 0.1) fprintf(stderr, "slow: lp %.3f dive %.3f warm %d done %d iters %d\n", ta - t0, now() - ta, warm, done, glp_get_it_cnt(P));
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
@@ -381,9 +361,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		snprintf(r->message, sizeof r->message, "LP relaxation lost after a dive");
 		return;
 	}
-	double tb = now();
 	rc = glp_intopt(P, &ip);
-	tint += now() - tb; nint++;
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;
@@ -455,7 +433,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		start[0] = 0;
 		memcpy(start + 1, o->start, nc * sizeof *start);
 	}
-	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, start, t0, r);
+	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, false, start, t0, r);
 	glp_delete_prob(P);
 	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
@@ -475,6 +453,7 @@ struct sli_lp_session {
 	groups g;
 	double obj_const;
 	bool solved;		/* P holds an optimal basis to start from */
+	bool obj_changed;	/* since then: the basis stays primal feasible */
 	unsigned long env;	/* env_generation when P was made */
 };
 
@@ -527,6 +506,8 @@ session_set_col(sli_lp_session *s, uint32_t col, double obj, double lb, double u
 	if (s->env != env_generation || col >= s->nc || lb > ub)
 		return;
 	int c = (int)col + 1;
+	if (glp_get_obj_coef(s->P, c) != obj)
+		s->obj_changed = true;
 	glp_set_obj_coef(s->P, c, obj);
 	if (isinf(ub))
 		glp_set_col_bnds(s->P, c, isinf(lb) ? GLP_FR : GLP_LO, lb, 0);
@@ -553,7 +534,9 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
-	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o, s->solved, NULL, t0, r);
+	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o, s->solved,
+	         s->solved && s->obj_changed, NULL, t0, r);
+	s->obj_changed = false;
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
 	glp_error_hook(NULL, NULL);

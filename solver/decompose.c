@@ -19,11 +19,14 @@
  *     F(c_i+1, q') = min over the block model with c_i+1 fixed to q'
  *                    and F(c_i, q) - min F(c_i) on c_i's columns,
  *
- * one backend solve per q'; the last block gives the optimum.  Blocks
- * whose models are identical (same lp, same options) form a class and
- * share a backend session (warm starts) and a cache keyed by the shape
- * of the incoming prefix cost, so a chain of identical layers costs a
- * few solves per distinct shape, not per layer.
+ * one backend solve per q'; the last block gives the optimum.  A tensor
+ * with one edge in the whole program (a weight) is folded into its op's
+ * columns (sli_form_part.leaf).  Blocks whose models are identical (same
+ * lp, same options) form a class with a cache keyed by the shape of the
+ * incoming prefix cost, so a chain of identical layers costs a few solves
+ * per distinct shape, not per layer; classes whose lps differ only in the
+ * objective (weights pinned differently) share one backend session, so
+ * every solve but the first starts from an optimal basis.
  */
 #include "solver/decompose.h"
 
@@ -54,7 +57,6 @@ typedef struct klass {
 	size_t nin, nout;	/* options of c_in (local 0), c_out (next) */
 	uint32_t in_col, out_col;
 	uint32_t group;		/* classes with the same matrix share a session */
-	double secs;
 	SL_VEC(entry) entries;
 } klass;
 
@@ -370,7 +372,8 @@ same_problem(const sli_form *a, const sli_form *b)
 		return false;
 	for (size_t k = 0; k < a->nt; k++) {
 		const sli_form_var *u = &a->t[k], *v = &b->t[k];
-		if (!SAME(u->opt, v->opt, u->n) || (u->fold != NULL) != (v->fold != NULL))
+		if (u->n != v->n || !SAME(u->opt, v->opt, u->n) ||
+		    (u->fold != NULL) != (v->fold != NULL))
 			return false;
 		if (u->fold && (u->op != v->op ||
 		    !SAME(u->fold, v->fold, a->o[u->op].n)))
@@ -488,13 +491,6 @@ classify(dec *d, bool reuse)
 				for (size_t j = 0; j < sli_lp_ncols(&k.f.lp); j++)
 					d->r->nbinaries += k.f.lp.binary.v[j];
 			}
-			if (getenv("SLDBG7") && sli_lp_ncols(&k.f.lp) > 5000) {
-				size_t tc = 0, oc = 0;
-				for (size_t q = 0; q < k.f.nt; q++) if (k.f.t[q].col != NONE) { tc += k.f.t[q].n; fprintf(stderr, " T%u:%zu", cm->tensors.v[ts.v[q]].rank, k.f.t[q].n); }
-				fprintf(stderr, "\n");
-				for (size_t q = 0; q < k.f.no; q++) { oc += k.f.o[q].n; fprintf(stderr, " %s:%zu", sli_op_info[cm->ops.v[ops.v[q]].op->kind].name, k.f.o[q].n); }
-				fprintf(stderr, "\ncols %zu tensors %zu ops %zu refunds %zu rows %zu nnz %zu\n", sli_lp_ncols(&k.f.lp), tc, oc, k.f.refunds.n, k.f.lp.rows.n, k.f.lp.idx.n);
-			}
 			SL_VEC_PUSH(d->classes, k);
 		}
 		bk->cls = (uint32_t)c;
@@ -589,9 +585,6 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		}
 		sli_lp_result lr;
 		be->resolve(g->s, &o, &lr);
-		k->secs += lr.seconds;
-		if (getenv("SLDBG2"))
-			fprintf(stderr, "  class %zu solve %zu: %.3f s obj %.6f\n", (size_t)(k - d->classes.v), j, lr.seconds, lr.objective);
 		d->r->nsolves++;
 		if (k->has_out)
 			be->set_col(g->s, c, lp->obj.v[c], 0, 1);
@@ -656,15 +649,6 @@ forward(dec *d, double *total, double *slack)
 		for (e = k->entries.n; e-- > 0;)
 			if (!k->has_in || same_shape(k->entries.v[e].shape, shape, k->nin))
 				break;
-		if (e == (size_t)-1 && getenv("SLDBG8") && k->has_in) {
-			for (size_t e2 = 0; e2 < k->entries.n; e2++) {
-				double mx = 0;
-				for (size_t j = 0; j < k->nin; j++)
-					if (!isinf(shape[j]) && !isinf(k->entries.v[e2].shape[j]))
-						mx = fmax(mx, fabs(shape[j] - k->entries.v[e2].shape[j]));
-				fprintf(stderr, "block %zu class %u new shape: vs entry %zu maxdiff %g\n", b, bk->cls, e2, mx);
-			}
-		}
 		if (e == (size_t)-1) {
 			entry ne;
 			if (solve_entry(d, k, shape, &ne)) {
@@ -781,16 +765,6 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	if (fw < 0)
 		goto out;
 	backward(&d, q);
-	if (getenv("SLDBG")) {
-		for (size_t b = 0; b < d.blocks.n; b++)
-			fprintf(stderr, "block %zu: ops %u+%u in %u out %u class %u entry %zu\n", b,
-			        d.blocks.v[b].op0, d.blocks.v[b].nops, d.blocks.v[b].in,
-			        d.blocks.v[b].out, d.blocks.v[b].cls, d.blocks.v[b].entry);
-		for (size_t c = 0; c < d.classes.n; c++)
-			fprintf(stderr, "class %zu: group %u nin %zu nout %zu cols %zu entries %zu secs %.3f\n", c, d.classes.v[c].group,
-			        d.classes.v[c].nin, d.classes.v[c].nout,
-			        sli_lp_ncols(&d.classes.v[c].f.lp), d.classes.v[c].entries.n, d.classes.v[c].secs);
-	}
 	r->objective = total + fixed;
 	r->bound = r->objective - slack;
 	r->gap = slack / fmax(1e-9, fabs(r->objective));

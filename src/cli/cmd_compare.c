@@ -15,7 +15,8 @@
 #include "solver/solve.h"
 
 static const char usage_short[] =
-	"usage: shardlp compare [--csv] [--time-limit S] [cost options] FILE...\n";
+	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose] [cost options]\n"
+	"                       FILE...\n";
 
 /* The greedy strategies, by their pass flag (src/passes). */
 static const struct {
@@ -224,7 +225,7 @@ out:
 	return status;
 }
 
-enum { OPT_CSV = 1000, OPT_TIME };
+enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE };
 
 int
 cmd_compare(int argc, char **argv)
@@ -233,6 +234,7 @@ cmd_compare(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"csv", no_argument, NULL, OPT_CSV},
 		{"time-limit", required_argument, NULL, OPT_TIME},
+		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -261,12 +263,17 @@ cmd_compare(int argc, char **argv)
 			      "  --csv           one row per file and method, with the header\n"
 			      "                  file,method,status,cost,memory,communication,\n"
 			      "                  compute,bound,gap,seconds\n"
-			      "  --time-limit S  time limit of each ILP solve\n\n", stdout);
+			      "  --time-limit S  time limit of each ILP solve\n"
+			      "  --no-decompose  solve one whole model, not a chain of blocks\n\n",
+			      stdout);
 			fputs(cli_cost_help, stdout);
 			cli_cost_opts_fini(&co);
 			return EXIT_OK;
 		case OPT_CSV:
 			csv = true;
+			break;
+		case OPT_NO_DECOMPOSE:
+			so.no_decompose = true;
 			break;
 		case OPT_TIME: {
 			char *end;

@@ -17,7 +17,8 @@
 
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
-	"                     [--write-lp F] [--write-mps F] [--sub-axes] [cost options] FILE\n";
+	"                     [--write-lp F] [--write-mps F] [--sub-axes] [--no-decompose]\n"
+	"                     [cost options] FILE\n";
 
 const char cli_cost_help[] =
 	"cost options (shardlp-cost(7)):\n"
@@ -159,7 +160,10 @@ cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
 	return m;
 }
 
-enum { OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_SUB, OPT_VERBOSE };
+enum {
+	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_SUB, OPT_VERBOSE,
+	OPT_NO_DECOMPOSE
+};
 
 int
 cmd_solve(int argc, char **argv)
@@ -173,6 +177,7 @@ cmd_solve(int argc, char **argv)
 		{"write-lp", required_argument, NULL, OPT_LP},
 		{"write-mps", required_argument, NULL, OPT_MPS},
 		{"sub-axes", no_argument, NULL, OPT_SUB},
+		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
 		CLI_COST_LONGOPTS,
@@ -205,6 +210,7 @@ cmd_solve(int argc, char **argv)
 			      "  --write-lp F         write the model in CPLEX LP format to F\n"
 			      "  --write-mps F        write the model in free MPS format to F\n"
 			      "  --sub-axes           allow sub-axes (not modelled yet)\n"
+			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
 			      "  --verbose            show the solver log\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
 			fputs(cli_cost_help, stdout);
@@ -248,6 +254,9 @@ cmd_solve(int argc, char **argv)
 			break;
 		case OPT_VERBOSE:
 			so.lp.verbose = true;
+			break;
+		case OPT_NO_DECOMPOSE:
+			so.no_decompose = true;
 			break;
 		default:
 			goto usage;
