@@ -24,3 +24,8 @@ demo: shardlp$(EXEEXT) shardlp-opt$(EXEEXT)
 	  ./shardlp-opt$(EXEEXT) $(DEMO_INPUT); \
 	fi
 .PHONY: demo
+
+### The XML schema (installed, for xmllint) and an example mesh description
+
+dist_pkgdata_DATA = %reldir%/shardlp.xsd
+EXTRA_DIST += %reldir%/mesh-4x2.xml

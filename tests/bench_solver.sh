@@ -12,8 +12,10 @@
 # Environment: SHARDLP (the program), BENCH_LAYERS (default "12 96 1000"),
 # BENCH_MESHES (default "4x2 2x2x2"), BENCH_TIME_LIMIT (seconds per
 # solve, default 600), BENCH_CBC_MAX (largest layer count given to CBC,
-# per mesh: default "4x2=96 2x2x2=12"; CBC needed 117 s and 50 s there in
-# ../shared/ilp/NOTES.md), BENCH_NO_COMPARE=1 skips the greedy ratios.
+# per mesh: default "4x2=96 2x2x2=4"; on this model CBC took 81 s for 96
+# layers on 4x2 and had not finished 12 layers on 2x2x2 in 600 s),
+# BENCH_CBC_TIME_LIMIT (default BENCH_TIME_LIMIT), BENCH_NO_COMPARE=1
+# skips the greedy ratios.
 # Not part of `make check`.
 set -u
 LC_ALL=C
@@ -22,7 +24,8 @@ SHARDLP=${SHARDLP:-./shardlp}
 layers=${BENCH_LAYERS:-12 96 1000}
 meshes=${BENCH_MESHES:-4x2 2x2x2}
 limit=${BENCH_TIME_LIMIT:-600}
-cbc_max=${BENCH_CBC_MAX:-4x2=96 2x2x2=12}
+cbc_max=${BENCH_CBC_MAX:-4x2=96 2x2x2=4}
+cbc_limit_s=${BENCH_CBC_TIME_LIMIT:-$limit}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardlp-bench-solver.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -77,17 +80,18 @@ for mesh in $meshes; do
 		fi
 		if [ -s "$tmp/m.mps" ]; then
 			c0=$(now)
-			timeout "$limit" cbc "$tmp/m.mps" threads 1 solve >"$tmp/cbc" 2>&1
+			timeout "$cbc_limit_s" cbc "$tmp/m.mps" threads 1 solve >"$tmp/cbc" 2>&1
 			crc=$?
 			c1=$(now)
 			cbc_cost=$(sed -n 's/^Objective value: *\([0-9.e+-]*\).*/\1/p' "$tmp/cbc")
 			if [ $crc -eq 0 ] && grep -q 'Optimal solution found' "$tmp/cbc"; then
 				cbc_s=$(secs "$c0" "$c1")
+				# the summary prints 6 significant digits
 				cbc_ok=$(awk -v a="$cbc_cost" -v b="${cost:-0}" 'BEGIN {
 				    d = a - b; if (d < 0) d = -d
-				    print (d <= 1e-6 * (b > 1 ? b : 1)) ? "yes" : "NO:" a }')
+				    print (d <= 1e-5 * (b > 1 ? b : 1)) ? "yes" : "NO:" a }')
 			else
-				cbc_s=">$limit"
+				cbc_s=">$cbc_limit_s"
 			fi
 		fi
 		rm -f "$tmp/m.mps"

@@ -13,7 +13,8 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_sdy.c \
 	%reldir%/unit/test_solver.c \
 	%reldir%/unit/test_stablehlo.c \
-	%reldir%/unit/test_verify.c
+	%reldir%/unit/test_verify.c \
+	%reldir%/unit/test_xml.c
 noinst_HEADERS += %reldir%/unit/tests.h
 unit_tests_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 unit_tests_LDADD = libshardlp_core.la $(CUNIT_LIBS)
