@@ -38,6 +38,7 @@ TESTS += \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/solve.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
@@ -47,6 +48,7 @@ EXTRA_DIST += \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/solve.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-floor \
 	%reldir%/golden/attention_print.mlir \

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cost/cost.h"
+#include "formats/xml_mesh.h"
 
 enum {
 	CLI_OPT_MEMORY_WEIGHT = 2000,
@@ -15,7 +16,8 @@ enum {
 	CLI_OPT_COMPUTE_WEIGHT,
 	CLI_OPT_MEMORY_BUDGET,
 	CLI_OPT_CONSERVATIVE,
-	CLI_OPT_AXIS
+	CLI_OPT_AXIS,
+	CLI_OPT_MESH_XML
 };
 
 #define CLI_COST_LONGOPTS \
@@ -24,13 +26,17 @@ enum {
 	{"compute-weight", required_argument, NULL, CLI_OPT_COMPUTE_WEIGHT}, \
 	{"memory-budget", required_argument, NULL, CLI_OPT_MEMORY_BUDGET}, \
 	{"conservative", no_argument, NULL, CLI_OPT_CONSERVATIVE}, \
-	{"axis", required_argument, NULL, CLI_OPT_AXIS}
+	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
+	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}
 
 typedef struct cli_cost_opts {
 	sli_cost_params params;
 	sli_cost_axis axes[SLI_COST_MAX_AXES];
 	char *names[SLI_COST_MAX_AXES];
 	uint32_t naxes;
+	const char *mesh_xml;	/* --mesh-xml FILE (shardlp-xml(5)) */
+	unsigned given;		/* SLI_XML_MESH_* set on the command line */
+	sli_xml_mesh mesh;
 } cli_cost_opts;
 
 void cli_cost_opts_init(cli_cost_opts *co);
@@ -38,6 +44,13 @@ void cli_cost_opts_fini(cli_cost_opts *co);
 /* Handles a cost option: 0 taken, 1 not a cost option, -1 bad value. */
 int cli_cost_option(cli_cost_opts *co, int c, const char *arg);
 extern const char cli_cost_help[];
+/*
+ * Reads --mesh-xml (if given), holds it against m's sdy.mesh and applies
+ * it under the command-line options into *out.  0, or -1 after
+ * diagnostics through ctx.
+ */
+int cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
+                        sli_cost_params *out);
 
 /* Reads, parses and verifies one file; NULL after printing diagnostics. */
 sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text);

@@ -74,7 +74,7 @@ put_num(double v, bool csv)
 }
 
 static int
-compare_file(const char *path, const sli_solve_opts *base, bool csv)
+compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bool csv)
 {
 	row rows[NGREEDY + 1];
 	int status = EXIT_OK;
@@ -84,6 +84,19 @@ compare_file(const char *path, const sli_solve_opts *base, bool csv)
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	char *text = NULL;
+
+	/* the cost parameters, with this file's mesh description applied */
+	sli_solve_opts local = *opts;
+	const sli_solve_opts *base = &local;
+	if (co->mesh_xml) {
+		sl_module *m0 = cli_load(ctx, &sink, path, &text);
+		int bad = !m0 || cli_cost_params_for(co, ctx, m0, &local.cost);
+		sl_module_free(m0);
+		if (bad) {
+			status = EXIT_INPUT;
+			goto out;
+		}
+	}
 
 	/* greedy strategies first: the best becomes the ILP's incumbent */
 	sl_module *best = NULL;
@@ -295,7 +308,7 @@ cmd_compare(int argc, char **argv)
 		puts("file,method,status,cost,memory,communication,compute,bound,gap,seconds");
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		int st = compare_file(argv[i], &so, csv);
+		int st = compare_file(argv[i], &so, &co, csv);
 		if (st > status)
 			status = st;
 	}

@@ -27,7 +27,10 @@ const char cli_cost_help[] =
 	"  --compute-weight W    cost per Mflop per device (default 0.015625)\n"
 	"  --axis NAME=BW[:LAT]  relative bandwidth and latency of mesh axis NAME\n"
 	"  --memory-budget B     at most B bytes per device (suffixes k, M, G)\n"
-	"  --conservative        forbid non-divisible shardings\n";
+	"  --conservative        forbid non-divisible shardings\n"
+	"  --mesh-xml FILE       per-axis bandwidth and latency, weights and budget\n"
+	"                        from an XML mesh description (shardlp-xml(5));\n"
+	"                        the options above win over the file\n";
 
 static bool
 parse_double(const char *s, double *out)
@@ -63,14 +66,22 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 			fprintf(stderr, "shardlp: invalid number '%s'\n", arg);
 			return -1;
 		}
-		if (c == CLI_OPT_MEMORY_WEIGHT)
+		if (c == CLI_OPT_MEMORY_WEIGHT) {
 			p->memory_weight = v;
-		else if (c == CLI_OPT_COMM_WEIGHT)
+			co->given |= SLI_XML_MESH_MEMORY_WEIGHT;
+		} else if (c == CLI_OPT_COMM_WEIGHT) {
 			p->comm_weight = v;
-		else if (c == CLI_OPT_COMPUTE_WEIGHT)
+			co->given |= SLI_XML_MESH_COMM_WEIGHT;
+		} else if (c == CLI_OPT_COMPUTE_WEIGHT) {
 			p->compute_weight = v;
-		else
+			co->given |= SLI_XML_MESH_COMPUTE_WEIGHT;
+		} else {
 			p->memory_budget = v;
+			co->given |= SLI_XML_MESH_MEMORY_BUDGET;
+		}
+		return 0;
+	case CLI_OPT_MESH_XML:
+		co->mesh_xml = arg;
 		return 0;
 	case CLI_OPT_CONSERVATIVE:
 		p->conservative = true;
@@ -107,6 +118,20 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 	default:
 		return 1;
 	}
+}
+
+int
+cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
+                    sli_cost_params *out)
+{
+	if (co->mesh_xml) {
+		if (sli_xml_read_mesh_costs(ctx, co->mesh_xml, &co->mesh, NULL) < 0 ||
+		    sli_xml_mesh_check(&co->mesh, m) < 0)
+			return -1;
+		sli_xml_mesh_apply(&co->mesh, &co->params, co->given);
+	}
+	*out = co->params;
+	return 0;
 }
 
 void
@@ -273,7 +298,7 @@ cmd_solve(int argc, char **argv)
 	int status = EXIT_OK;
 	sli_solve_result r;
 	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
-	if (!m) {
+	if (!m || cli_cost_params_for(&co, ctx, m, &so.cost)) {
 		status = EXIT_INPUT;
 		goto out;
 	}

@@ -1,0 +1,77 @@
+#!/bin/bash
+# shardlp solve and compare: the annotated module verifies, the CSV header
+# is exact, an infeasible input exits 3 naming the user constraints, the
+# decomposed and whole-model solves agree, usage errors exit 2.
+. "$(dirname "$0")/../setup.sh"
+
+run "$SHARDLP" solve -q -o "$tmp/mlp.solved.mlir" "$data/mlp.mlir"
+expect_rc 0 "solve mlp"
+run "$SHARDLP" verify -q "$tmp/mlp.solved.mlir"
+expect_rc 0 "the solved module verifies"
+expect_grep "$tmp/mlp.solved.mlir" 'sdy\.sharding_per_value' "the solved module carries op shardings"
+
+run "$SHARDLP" compare --csv "$data/mlp.mlir"
+expect_rc 0 "compare --csv"
+expect_line "$tmp/out" "file,method,status,cost,memory,communication,compute,bound,gap,seconds" "CSV header"
+expect_grep "$tmp/out" '^[^,]*mlp\.mlir,ilp,optimal,' "an optimal ILP row"
+for m in basic aggressive op-priority user-priority; do
+	expect_grep "$tmp/out" "^[^,]*mlp\\.mlir,$m,ok," "a $m row"
+done
+# the ILP's cost is at most every greedy strategy's
+checks=$((checks + 1))
+if awk -F, 'NR > 1 && $2 == "ilp" { ilp = $4 } NR > 1 && $2 != "ilp" { g[$2] = $4 }
+	END { for (k in g) if (ilp > g[k] * (1 + 1e-9)) exit 1; exit ilp == "" }' "$tmp/out"; then
+	pass "ILP cost <= greedy costs"
+else
+	fail "ILP cost above a greedy cost"
+fi
+
+"$SHARDLP" gen transformer --layers 3 -o "$tmp/t3.mlir"
+run "$SHARDLP" compare --csv "$tmp/t3.mlir"
+expect_rc 0 "compare on a generated 3-layer transformer"
+cp "$tmp/out" "$tmp/decomposed.csv"
+run "$SHARDLP" compare --csv --no-decompose "$tmp/t3.mlir"
+expect_rc 0 "compare --no-decompose"
+checks=$((checks + 1))
+a=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/decomposed.csv")
+b=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+if [ -n "$a" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * (a < 0 ? -a : a) + 1e-12) }'; then
+	pass "decomposed and whole-model optima agree ($a)"
+else
+	fail "decomposed optimum $a differs from whole-model optimum $b"
+fi
+
+cat >"$tmp/infeasible.mlir" <<'MLIR'
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {
+  sdy.sharding_group %arg0 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %arg1 group_id=0 : tensor<8x8xf32>
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+MLIR
+run "$SHARDLP" solve "$tmp/infeasible.mlir"
+expect_rc 3 "a group forced apart is infeasible"
+expect_grep "$tmp/err" 'infeasible\.mlir:4:3: error: infeasible' "the error is located at the group"
+expect_grep "$tmp/err" 'note: user argument sharding here' "the notes name the user shardings"
+
+run "$SHARDLP" solve --memory-budget 1 "$data/mlp.mlir"
+expect_rc 3 "a memory budget too small is infeasible"
+expect_grep "$tmp/err" 'memory budget' "the message names the memory budget"
+
+run "$SHARDLP" compare --csv --mesh-xml "$data/mesh-4x2.xml" "$data/mlp.mlir"
+expect_rc 0 "compare with an XML mesh description"
+expect_grep "$tmp/out" '^[^,]*mlp\.mlir,ilp,optimal,' "an optimal ILP row with --mesh-xml"
+printf '<shardlp-mesh><axis name="x" size="3"/></shardlp-mesh>\n' >"$tmp/bad-mesh.xml"
+run "$SHARDLP" solve -q --mesh-xml "$tmp/bad-mesh.xml" "$data/mlp.mlir"
+expect_rc 1 "a mesh description that contradicts the module"
+expect_grep "$tmp/err" 'bad-mesh\.xml:1:[0-9]+: error: axis .x. has size 3' "the mismatch is located in the XML file"
+
+run "$SHARDLP" solve --bogus "$data/mlp.mlir"
+expect_rc 2 "an unknown option"
+run "$SHARDLP" solve
+expect_rc 2 "no input file"
+run "$SHARDLP" solve "$tmp/missing.mlir"
+expect_rc 1 "a missing input file"
+
+finish
