@@ -45,9 +45,34 @@ collect(sl_module *m, valvec *out)
 		collect_op(m->top, out);
 }
 
+typedef SL_VEC(const sl_sharding *) shvec;
+
+/* The result shardings of every function (NULL where none), in order. */
+static void
+collect_results(sl_module *m, shvec *out)
+{
+	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
+	for (sl_op *f = body ? body->first : NULL; f; f = f->next) {
+		sl_attr *ra = f->kind == SL_OP_FUNC ? sli_op_get(f, SLS_res_attrs) : NULL;
+		if (!ra || ra->kind != SL_ATTR_ARRAY)
+			continue;
+		for (uint32_t i = 0; i < ra->u.arr.n; i++) {
+			sl_attr *d = ra->u.arr.v[i], *a = NULL;
+			if (d && d->kind == SL_ATTR_DICT)
+				a = sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
+			SL_VEC_PUSH(*out, a && a->kind == SL_ATTR_SHARDING
+			                  ? &a->u.sharding : NULL);
+		}
+	}
+}
+
 void
 sli_check_snapshot(sl_module *m, sli_check_snap *s)
 {
+	shvec r = {0};
+	collect_results(m, &r);
+	s->res = r.v;
+	s->nres = r.n;
 	valvec v = {0};
 	collect(m, &v);
 	s->n = v.n;
@@ -61,8 +86,10 @@ void
 sli_check_snap_free(sli_check_snap *s)
 {
 	free(s->v);
+	free(s->res);
 	s->v = NULL;
-	s->n = 0;
+	s->res = NULL;
+	s->n = s->nres = 0;
 }
 
 static bool
@@ -107,6 +134,36 @@ under_manual(const sl_value *v, const sl_axis_ref **axes, uint32_t *n)
 	return false;
 }
 
+/* Holds out against the user sharding in: returns the violations reported. */
+static int
+held(sl_context *ctx, sl_loc loc, const sl_sharding *in, const sl_sharding *out)
+{
+	int bad = 0;
+	if (in->rank != out->rank || in->mesh_name != out->mesh_name) {
+		sli_error(ctx, loc, "check: sharding changed mesh or rank");
+		return 1;
+	}
+	for (uint32_t d = 0; d < in->rank; d++) {
+		const sl_axis_list *a = &in->dims[d].axes, *b = &out->dims[d].axes;
+		bool ok = in->dims[d].open
+		          ? a->n <= b->n && sli_axis_list_equal(a->v, a->n, b->v, a->n)
+		          : sli_axis_list_equal(a->v, a->n, b->v, b->n);
+		if (!ok) {
+			sli_error(ctx, loc, "check: dimension %u of a user sharding "
+			          "%s", d, in->dims[d].open ? "lost its major axes"
+			                                    : "(closed) changed");
+			bad++;
+		}
+	}
+	for (uint32_t k = 0; k < in->replicated.n; k++)
+		if (mentions(out, &in->replicated.v[k])) {
+			sli_error(ctx, loc, "check: an explicitly replicated axis "
+			          "shards the value");
+			bad++;
+		}
+	return bad;
+}
+
 int
 sli_check(sl_module *m, const sli_check_snap *before)
 {
@@ -147,31 +204,27 @@ sli_check(sl_module *m, const sli_check_snap *before)
 		}
 		if (!in)
 			continue;
-		if (in->rank != out->rank || in->mesh_name != out->mesh_name) {
-			sli_error(ctx, loc, "check: sharding changed mesh or rank");
-			bad++;
-			continue;
-		}
-		for (uint32_t d = 0; d < in->rank; d++) {
-			const sl_axis_list *a = &in->dims[d].axes, *b = &out->dims[d].axes;
-			bool ok = in->dims[d].open
-			          ? a->n <= b->n && sli_axis_list_equal(a->v, a->n, b->v, a->n)
-			          : sli_axis_list_equal(a->v, a->n, b->v, b->n);
-			if (!ok) {
-				sli_error(ctx, loc, "check: dimension %u of a user sharding "
-				          "%s", d, in->dims[d].open ? "lost its major axes"
-				                                    : "(closed) changed");
-				bad++;
-			}
-		}
-		for (uint32_t k = 0; k < in->replicated.n; k++)
-			if (mentions(out, &in->replicated.v[k])) {
-				sli_error(ctx, loc, "check: an explicitly replicated axis "
-				          "shards the value");
-				bad++;
-			}
+		bad += held(ctx, loc, in, out);
 	}
 	SL_VEC_FREE(v);
+
+	/* function results: held as user shardings */
+	shvec r = {0};
+	collect_results(m, &r);
+	if (r.n != before->nres) {
+		sli_error(ctx, sli_loc_none(), "check: the function results changed");
+		bad++;
+	}
+	for (size_t i = 0; i < r.n && i < before->nres; i++) {
+		const sl_sharding *in = before->res[i], *out = r.v[i];
+		if (in && !out) {
+			sli_error(ctx, in->loc, "check: a result sharding was dropped");
+			bad++;
+		} else if (in) {
+			bad += held(ctx, in->loc, in, out);
+		}
+	}
+	SL_VEC_FREE(r);
 
 	/* sharding groups: one sharding per group id */
 	SL_VEC(struct { int64_t id; const sl_sharding *s; }) groups = {0};

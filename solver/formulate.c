@@ -308,6 +308,9 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 	sli_form_var *tv = &f->t[lt];
 	const sli_form_var *ov = &f->o[k];
 	bool mem = !p->memory || p->memory[lt];
+	uint32_t o = OP(p, k);
+	const sli_cost_op *co = &cm->ops.v[o];
+	bool pick = !res && co->ropt && co->ropt[i];
 	tv->op = k;
 	tv->i = i;
 	tv->res = res;
@@ -317,8 +320,11 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 		size_t bi = 0;
 		for (size_t q = 0; q < tv->n; q++) {
 			double c = mem ? sli_cost_memory(cm, tb[q]) : 0;
-			c += res ? sli_cost_reshard(cm, &proj[j], pb[j], &tv->opt[q])
-			         : sli_cost_reshard(cm, &tv->opt[q], tb[q], &proj[j]);
+			if (pick)
+				c += sli_cost_op_require(cm, o, i, &tv->opt[q], NULL);
+			else
+				c += res ? sli_cost_reshard(cm, &proj[j], pb[j], &tv->opt[q])
+				         : sli_cost_reshard(cm, &tv->opt[q], tb[q], &proj[j]);
 			if (c < best)
 				best = c, bi = q;
 		}
@@ -377,6 +383,15 @@ add_ops(sli_form *f, const sli_form_part *p)
 				}
 				if (tv->col == UINT32_MAX) {
 					fold_leaf(f, p, lt, (uint32_t)k, i, res, proj, pb, tb);
+					free(tb);
+					continue;
+				}
+				if (!res && co->ropt && co->ropt[i]) {
+					/* a result sharding the solution may extend: each
+					 * option of the operand pays its cheapest reshard */
+					for (size_t j = 0; j < tv->n; j++)
+						lp->obj.v[tv->col + j] +=
+						    sli_cost_op_require(cm, o, i, &tv->opt[j], NULL);
 					free(tb);
 					continue;
 				}

@@ -26,17 +26,17 @@ sli_solve_opts_init(sli_solve_opts *o)
  * Decoding: per-axis assignments back into sdy shardings
  * ===================================================================== */
 
+/* q as a sharding of rank `rank`, keeping what old (or NULL) had besides. */
 static sl_sharding *
-new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
-             const sli_cost_asg *q)
+make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
+              const sli_cost_pin *pin, const sl_sharding *old,
+              const sli_cost_asg *q)
 {
-	const sli_cost_tensor *ct = &cm->tensors.v[t];
-	const sl_sharding *old = sli_cost_value_sharding(ct->v);
 	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
 	s->mesh_name = cm->mesh_name;
-	s->rank = ct->rank;
-	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, ct->rank + 1);
-	for (uint32_t d = 0; d < ct->rank; d++) {
+	s->rank = rank;
+	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, rank + 1);
+	for (uint32_t d = 0; d < rank; d++) {
 		sl_dim_sharding *ds = &s->dims[d];
 		uint32_t n = 0;
 		for (uint32_t a = 0; a < cm->naxes; a++)
@@ -45,9 +45,9 @@ new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
 		for (uint32_t a = 0; a < cm->naxes; a++)
 			if (q->a[a] == (int8_t)d)
 				ds->axes.v[ds->axes.n++] = (sl_axis_ref){cm->axis_name[a], false, 0, 0};
-		ds->open = !(ct->pin.any && ct->pin.closed[d]);
+		ds->open = !(pin && pin->any && pin->closed[d]);
 		ds->priority = SL_NO_PRIORITY;
-		if (old && old->rank == ct->rank) {
+		if (old && old->rank == rank) {
 			ds->priority = old->dims[d].priority;
 			if (ds->axes.n == 0 && !old->dims[d].open)
 				ds->open = false;
@@ -59,6 +59,15 @@ new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
 		s->reduction = old->reduction;
 	}
 	return s;
+}
+
+static sl_sharding *
+new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
+             const sli_cost_asg *q)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	return make_sharding(m, cm, ct->rank, &ct->pin,
+	                     sli_cost_value_sharding(ct->v), q);
 }
 
 static void
@@ -97,9 +106,57 @@ annotatable(const sl_op *op)
 	}
 }
 
+/*
+ * The function result shardings the solution extended (in their open
+ * dims) written back into the res_attrs of their functions.
+ */
+static void
+decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
+{
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		if (!co->ropt)
+			continue;
+		sl_op *func = co->op->parent->parent->parent;
+		sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+		sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
+		na->u.arr.n = ra->u.arr.n;
+		na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, ra->u.arr.n + 1);
+		memcpy(na->u.arr.v, ra->u.arr.v, ra->u.arr.n * sizeof *na->u.arr.v);
+		for (uint32_t i = 0; i < co->noperands; i++) {
+			if (!co->ropt[i])
+				continue;
+			uint32_t t = co->operands[i];
+			sl_attr *d = ra->u.arr.v[i];
+			sl_attr *old = sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
+			sli_cost_asg to;
+			sli_cost_op_require(cm, (uint32_t)o, i, &q[t], &to);
+			sl_sharding *s = make_sharding(m, cm, cm->tensors.v[t].rank, NULL,
+			                               &old->u.sharding, &to);
+			for (uint32_t k = 0; k < s->rank; k++)
+				s->dims[k].open = old->u.sharding.dims[k].open;
+			sl_attr *sa = sli_attr_new(m, SL_ATTR_SHARDING);
+			sa->u.sharding = *s;
+			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
+			nd->u.dict.n = d->u.dict.n;
+			nd->u.dict.v = SL_NEWN(&m->arena, sl_named_attr, d->u.dict.n + 1);
+			memcpy(nd->u.dict.v, d->u.dict.v, d->u.dict.n * sizeof *nd->u.dict.v);
+			for (uint32_t k = 0; k < nd->u.dict.n; k++)
+				if (nd->u.dict.v[k].name == SLS_sdy_sharding)
+					nd->u.dict.v[k].attr = sa;
+			na->u.arr.v[i] = nd;
+		}
+		if (sli_op_prop(func, SLS_res_attrs))
+			sli_op_set_prop(m, func, SLS_res_attrs, na);
+		else
+			sli_op_set_attr(m, func, SLS_res_attrs, na);
+	}
+}
+
 static void
 decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 {
+	decode_results(m, cm, q);
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		sl_value *v = cm->tensors.v[t].v;
 		if (!v->def) {
@@ -273,7 +330,10 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	if (o->sub_axes)
 		sli_diag(ctx, SL_DIAG_WARNING, sli_loc_none(), "--sub-axes: sub-axes "
 		         "are not modelled yet; solving over full axes");
-	if (sli_cost_model_build(m, &o->cost, &cm))
+	/* the model of the solver lets result shardings grow, as greedy does */
+	sli_cost_params cp = o->cost;
+	cp.extend_results = true;
+	if (sli_cost_model_build(m, &cp, &cm))
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;

@@ -61,6 +61,8 @@ int sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r);
 typedef struct sli_check_snap {
 	const sl_sharding **v;
 	size_t n;
+	const sl_sharding **res;	/* function result shardings (res_attrs) */
+	size_t nres;
 } sli_check_snap;
 
 void sli_check_snapshot(sl_module *m, sli_check_snap *s);

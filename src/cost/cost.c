@@ -198,6 +198,13 @@ from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
 		if (pin)
 			pin->replicated |= 1u << a;
 	}
+	/* unreduced axes may not shard the tensor either (a full axis is
+	 * kept off even when only a sub-axis of it is unreduced) */
+	for (uint32_t k = 0; k < s->unreduced.n; k++) {
+		int a = axis_index(cm, s->unreduced.v[k].name);
+		if (a >= 0 && pin)
+			pin->replicated |= 1u << a;
+	}
 	return true;
 }
 
@@ -319,12 +326,11 @@ sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
 	return c;
 }
 
-bool
-sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
+/* Whether q is a valid sharding of ct that honours pin. */
+static bool
+allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
+       const sli_cost_pin *pin, const sli_cost_asg *q)
 {
-	const sli_cost_tensor *ct = &cm->tensors.v[t];
-	const sli_cost_pin *pin = &ct->pin;
-
 	if (ct->fixed)
 		return !memcmp(ct->fixed->a, q->a, cm->naxes);
 	for (uint32_t a = 0; a < cm->naxes; a++) {
@@ -359,6 +365,13 @@ sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg 
 			return false;
 	}
 	return true;
+}
+
+bool
+sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
+{
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	return allows(cm, ct, &ct->pin, q);
 }
 
 /* Product of the sizes of the axes s puts on factor f. */
@@ -551,6 +564,30 @@ sli_cost_op_options(const sli_cost_model *cm, uint32_t o, sli_cost_asg **out)
 	return enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, out);
 }
 
+double
+sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
+                    const sli_cost_asg *q, sli_cost_asg *to)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	double bytes = sli_cost_tensor_bytes(cm, co->operands[i], q);
+	const sli_cost_asg *opt = &co->req[i];
+	uint32_t n = 1;
+	if (co->ropt && co->ropt[i]) {
+		opt = co->ropt[i];
+		n = co->nropt[i];
+	}
+	double best = INFINITY;
+	uint32_t bi = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		double c = sli_cost_reshard(cm, q, bytes, &opt[k]);
+		if (c < best)
+			best = c, bi = k;
+	}
+	if (to)
+		*to = opt[bi];
+	return best;
+}
+
 /* The local cost of op o under s given the tensor shardings q. */
 static double
 op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
@@ -563,6 +600,10 @@ op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 		uint32_t t = co->operands[i];
 		if (t == NO_TENSOR)
 			continue;
+		if (co->ropt && co->ropt[i]) {
+			c += sli_cost_op_require(cm, o, i, &q[t], NULL);
+			continue;
+		}
 		sli_cost_asg r;
 		sli_cost_op_project(cm, o, false, i, s, &r);
 		c += sli_cost_reshard(cm, &q[t], sli_cost_tensor_bytes(cm, t, &q[t]), &r);
@@ -979,6 +1020,51 @@ walk_block(builder *b, sl_block *blk, uint32_t forbidden)
 		visit(b, op, forbidden);
 }
 
+/*
+ * The requirements operand i of return op co may take: the result
+ * sharding as written (req), then every other valid sharding of the
+ * operand that extends it in its open dims, as an argument's may grow.
+ */
+static void
+result_options(builder *b, sli_cost_op *co, uint32_t i, const sli_cost_pin *pin)
+{
+	sli_cost_model *cm = b->cm;
+	const sli_cost_tensor *ct = &cm->tensors.v[co->operands[i]];
+	bool open = false;
+	for (uint32_t d = 0; d < ct->rank; d++)
+		open |= !pin->closed[d];
+	if (!open || ct->fixed)
+		return;
+	SL_VEC(sli_cost_asg) v = {0};
+	SL_VEC_PUSH(v, co->req[i]);
+	sli_cost_asg q;
+	memset(q.a, SLI_COST_NONE, sizeof q.a);
+	for (;;) {
+		if (allows(cm, ct, pin, &q) &&
+		    memcmp(q.a, co->req[i].a, sizeof q.a))
+			SL_VEC_PUSH(v, q);
+		uint32_t a = 0;
+		while (a < cm->naxes) {
+			if (q.a[a] + 1 < (int)ct->rank) {
+				q.a[a]++;
+				break;
+			}
+			q.a[a] = SLI_COST_NONE;
+			a++;
+		}
+		if (a == cm->naxes)
+			break;
+	}
+	if (!co->ropt) {
+		co->ropt = SL_NEWN(&cm->arena, sli_cost_asg *, co->noperands + 1);
+		co->nropt = SL_NEWN(&cm->arena, uint32_t, co->noperands + 1);
+	}
+	co->ropt[i] = SL_NEWN(&cm->arena, sli_cost_asg, v.n);
+	memcpy(co->ropt[i], v.v, v.n * sizeof *v.v);
+	co->nropt[i] = (uint32_t)v.n;
+	SL_VEC_FREE(v);
+}
+
 /* func.return operands against the function's result shardings. */
 static void
 add_return(builder *b, sl_op *func)
@@ -1007,11 +1093,15 @@ add_return(builder *b, sl_op *func)
 		if (i < ra->u.arr.n && ra->u.arr.v[i]->kind == SL_ATTR_DICT)
 			s = as_sharding(sli_dict_get(ra->u.arr.v[i]->u.dict.v,
 			                ra->u.arr.v[i]->u.dict.n, SLS_sdy_sharding));
+		sli_cost_pin pin;
 		if (!s || t == NO_TENSOR ||
-		    !from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL)) {
+		    !from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], &pin)) {
 			/* no requirement: the edge is free */
 			co->operands[i] = NO_TENSOR;
+			continue;
 		}
+		if (cm->params.extend_results)
+			result_options(b, co, i, &pin);
 	}
 }
 

@@ -38,6 +38,11 @@ typedef struct sli_cost_params {
 	double compute_weight;	/* per Mflop per device; default 1/64 */
 	double memory_budget;	/* bytes per device, 0: none */
 	bool conservative;	/* forbid non-divisible sharding */
+	/*
+	 * a function result sharding may grow in its open dims (the solver's
+	 * view, as greedy propagation does); false: held as written
+	 */
+	bool extend_results;
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -92,6 +97,12 @@ typedef struct sli_cost_op {
 	double flop_weight;	/* flops = weight x product of factor sizes */
 	uint32_t forbidden;	/* axes it may not use (manual) */
 	sli_cost_asg *req;	/* fixed operand requirement (or NULL) per operand */
+	/*
+	 * per operand, or NULL: the requirements it may take instead (a
+	 * function result extended in its open dims; req first) and their count
+	 */
+	sli_cost_asg **ropt;
+	uint32_t *nropt;
 } sli_cost_op;
 
 /* Two tensors that must carry the same sharding (groups, data flow). */
@@ -145,6 +156,13 @@ bool sli_cost_op_allows(const sli_cost_model *cm, uint32_t o,
  */
 void sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
                          uint32_t i, const sli_cost_asg *s, sli_cost_asg *out);
+/*
+ * The reshard of operand i of o from q to its requirement; where the op
+ * may pick among requirements (ropt), the cheapest, ties to the first.
+ * The requirement taken goes to *to when to is non-NULL.
+ */
+double sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
+                           const sli_cost_asg *q, sli_cost_asg *to);
 /* Compute and all-reduce cost of s (everything of o not on an edge). */
 double sli_cost_op_self(const sli_cost_model *cm, uint32_t o,
                         const sli_cost_asg *s, double *compute);
