@@ -134,3 +134,44 @@ cli_read(const char *prog, const char *path, size_t *len)
 	*len = n;
 	return p;
 }
+
+/* True when text holds nothing but white space and // comments. */
+static bool
+blank(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+			while (i < len && text[i] != '\n')
+				i++;
+		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * mlir-opt reads an empty file as an empty module; for the user's tool an
+ * empty file is almost always a mistake (a wrong path, a failed export).
+ */
+sl_module *
+cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
+{
+	size_t len;
+	*text = cli_read("shardlp", path, &len);
+	if (!*text)
+		return NULL;
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	cli_sink_set_source(sink, name, *text, len);
+	if (blank(*text, len)) {
+		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", name);
+		return NULL;
+	}
+	sl_module *m = sl_module_parse(ctx, name, *text, len);
+	if (m && sl_module_verify(m)) {
+		sl_module_free(m);
+		m = NULL;
+	}
+	return m;
+}

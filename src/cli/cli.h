@@ -45,6 +45,13 @@ void cli_sink_clear(cli_sink *s);
 char *cli_read(const char *prog, const char *path, size_t *len);
 
 int cmd_compare(int argc, char **argv);
+/*
+ * Reads, parses and verifies one file ("-" = stdin) into ctx; *text keeps
+ * the source (caller frees).  An empty file is an error.  NULL after
+ * printing diagnostics.
+ */
+sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text);
+
 int cmd_gen(int argc, char **argv);
 int cmd_propagate(int, char **);
 int cmd_rules(int argc, char **argv);

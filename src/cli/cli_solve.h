@@ -52,7 +52,4 @@ extern const char cli_cost_help[];
 int cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
                         sli_cost_params *out);
 
-/* Reads, parses and verifies one file; NULL after printing diagnostics. */
-sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text);
-
 #endif

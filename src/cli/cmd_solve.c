@@ -148,43 +148,6 @@ cli_cost_opts_fini(cli_cost_opts *co)
 		free(co->names[i]);
 }
 
-/* True when text holds nothing but white space and // comments. */
-static bool
-blank(const char *text, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		char c = text[i];
-		if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				i++;
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			return false;
-		}
-	}
-	return true;
-}
-
-sl_module *
-cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
-{
-	size_t len;
-	*text = cli_read("shardlp", path, &len);
-	if (!*text)
-		return NULL;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	cli_sink_set_source(sink, name, *text, len);
-	if (blank(*text, len)) {
-		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", name);
-		return NULL;
-	}
-	sl_module *m = sl_module_parse(ctx, name, *text, len);
-	if (m && sl_module_verify(m)) {
-		sl_module_free(m);
-		m = NULL;
-	}
-	return m;
-}
-
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_SUB, OPT_VERBOSE,
 	OPT_NO_DECOMPOSE

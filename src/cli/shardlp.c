@@ -76,46 +76,6 @@ cmd_help(int argc, char **argv)
 	return c->run(2, args);
 }
 
-/* True when text holds nothing but white space and // comments. */
-static bool
-blank(const char *text, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		char c = text[i];
-		if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				i++;
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Reads, parses and verifies one file; NULL after printing diagnostics. */
-static sl_module *
-load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
-{
-	size_t len;
-	*text = cli_read("shardlp", path, &len);
-	if (!*text)
-		return NULL;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	cli_sink_set_source(sink, name, *text, len);
-	if (blank(*text, len)) {
-		/* mlir-opt reads this as an empty module; for the user's tool an
-		 * empty file is almost always a mistake (wrong path, failed export) */
-		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", name);
-		return NULL;
-	}
-	sl_module *m = sl_module_parse(ctx, name, *text, len);
-	if (m && sl_module_verify(m)) {
-		sl_module_free(m);
-		m = NULL;
-	}
-	return m;
-}
-
 static int
 cmd_verify(int argc, char **argv)
 {
@@ -153,7 +113,7 @@ cmd_verify(int argc, char **argv)
 		cli_sink sink;
 		cli_sink_init(&sink, ctx);
 		char *text;
-		sl_module *m = load(ctx, &sink, argv[i], &text);
+		sl_module *m = cli_load(ctx, &sink, argv[i], &text);
 		if (!m)
 			status = EXIT_INPUT;
 		else if (!quiet)
@@ -213,7 +173,7 @@ cmd_print(int argc, char **argv)
 	cli_sink_init(&sink, ctx);
 	char *text;
 	int status = EXIT_OK;
-	sl_module *m = load(ctx, &sink, argv[optind], &text);
+	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
 	if (!m) {
 		status = EXIT_INPUT;
 	} else {
