@@ -59,6 +59,7 @@ free_tables(sli_prop *P)
 	free(P->edge);
 	free(P->group);
 	free(P->rules);
+	free(P->rule_reps);
 	free(P->sig);
 	free(P->opclass);
 	free(P->cur);
@@ -76,6 +77,8 @@ free_tables(sli_prop *P)
 	P->edge = NULL;
 	P->group = NULL;
 	P->rules = NULL;
+	P->rule_reps = NULL;
+	P->nrule_reps = P->rule_reps_cap = 0;
 	P->sig = NULL;
 	P->opclass = NULL;
 	P->cur = NULL;
@@ -586,6 +589,92 @@ sharding_eq(const sl_sharding *a, const sl_sharding *b)
 	return axes_eq(&a->replicated, &b->replicated) && axes_eq(&a->unreduced, &b->unreduced);
 }
 
+static uint64_t
+mix(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * 1099511628211ULL;
+}
+
+static uint64_t
+axes_hash(uint64_t h, const sl_axis_list *l)
+{
+	h = mix(h, l->n);
+	for (uint32_t i = 0; i < l->n; i++) {
+		h = mix(h, l->v[i].name);
+		if (l->v[i].sub)
+			h = mix(mix(h, (uint64_t)l->v[i].pre), (uint64_t)l->v[i].size);
+	}
+	return h;
+}
+
+/* Agrees with sharding_eq up to inline meshes, which hash by address. */
+static uint64_t
+sharding_hash(const sl_sharding *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	h = mix(mix(h, s->mesh_name), (uint64_t)(uintptr_t)s->mesh);
+	h = mix(mix(h, s->rank), (uint64_t)s->reduction);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		h = mix(mix(h, s->dims[d].open), (uint64_t)s->dims[d].priority);
+		h = axes_hash(h, &s->dims[d].axes);
+	}
+	return axes_hash(axes_hash(h, &s->replicated), &s->unreduced);
+}
+
+static sl_axis_list
+dup_axes(sli_arena *a, const sl_axis_list *l)
+{
+	sl_axis_list r = {NULL, l->n};
+	if (l->n)
+		r.v = sli_arena_dup(a, l->v, sizeof *l->v * l->n);
+	return r;
+}
+
+/*
+ * The module-arena sharding equal to s (a scratch sharding): the one made
+ * before, or a copy.  Equal results of many steps share one sharding, so
+ * the step signatures, which compare shardings by address, hit more often
+ * and the module grows only by shardings that are new.
+ */
+static const sl_sharding *
+intern(sli_prop *P, const sl_sharding *s)
+{
+	if (P->ninterned * 2 >= P->interned_cap) {
+		uint32_t cap = P->interned_cap ? P->interned_cap * 2 : 1024;
+		const sl_sharding **t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->interned_cap; i++) {
+			const sl_sharding *x = P->interned[i];
+			if (!x)
+				continue;
+			uint32_t j = (uint32_t)sharding_hash(x) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = x;
+		}
+		free(P->interned);
+		P->interned = t;
+		P->interned_cap = cap;
+	}
+	uint32_t mask = P->interned_cap - 1;
+	uint32_t j = (uint32_t)sharding_hash(s) & mask;
+	for (; P->interned[j]; j = (j + 1) & mask)
+		if (sharding_eq(P->interned[j], s))
+			return P->interned[j];
+	sli_arena *a = &P->m->arena;
+	sl_sharding *c = SL_NEW(a, sl_sharding);
+	*c = *s;
+	c->dims = SL_NEWN(a, sl_dim_sharding, s->rank ? s->rank : 1);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		c->dims[d] = s->dims[d];
+		c->dims[d].axes = dup_axes(a, &s->dims[d].axes);
+	}
+	c->replicated = dup_axes(a, &s->replicated);
+	c->unreduced = dup_axes(a, &s->unreduced);
+	P->interned[j] = c;
+	P->ninterned++;
+	return c;
+}
+
 static bool
 empty_axes(const sl_sharding *s)
 {
@@ -951,9 +1040,10 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 		if (!upd[i])
 			continue;
 		stensor *t = &ts[i];
-		sl_sharding *nw = sli_proj_back(P->m, &p, i, mesh_name, inline_mesh);
+		const sl_sharding *nw = sli_proj_back(&P->scratch, &p, i, mesh_name, inline_mesh);
 		if ((!t->s && empty_axes(nw)) || (t->s && sharding_eq(nw, t->s)))
 			continue;
+		nw = intern(P, nw);
 		changed = true;
 		written[i] = true;
 		if (!t->v) {
@@ -998,10 +1088,105 @@ plain(sli_prop *P, stensor *t, sl_value *v)
  * Handlers (spec 7.2-7.10)
  * ==================================================================== */
 
+/*
+ * Rule sharing.  Layers of a model repeat the same ops on the same types,
+ * and building a rule costs more than finding an equal op built before:
+ * ops the registry builds from themselves alone (sli_rule_local) share the
+ * rule of the first op with the same name, types and attributes.
+ */
+static bool
+attrs_equal(const sl_named_attr *a, uint32_t na, const sl_named_attr *b, uint32_t nb,
+            sl_sym skip)
+{
+	uint32_t i = 0, j = 0;
+	for (;;) {
+		while (i < na && a[i].name == skip)
+			i++;
+		while (j < nb && b[j].name == skip)
+			j++;
+		if (i == na || j == nb)
+			return i == na && j == nb;
+		if (a[i].name != b[j].name || !sli_attr_equal(a[i].attr, b[j].attr))
+			return false;
+		i++;
+		j++;
+	}
+}
+
+static uint64_t
+op_key_hash(const sl_op *op)
+{
+	uint64_t h = mix(mix(1469598103934665603ULL, op->name), op->noperands);
+	for (uint32_t i = 0; i < op->noperands; i++)
+		h = mix(h, (uint64_t)(uintptr_t)op->operands[i]->type);
+	for (uint32_t i = 0; i < op->nresults; i++)
+		h = mix(h, (uint64_t)(uintptr_t)op->results[i].type);
+	return mix(h, op->nprops);
+}
+
+static bool
+op_key_equal(const sl_op *a, const sl_op *b)
+{
+	if (a->kind != b->kind || a->name != b->name || a->noperands != b->noperands ||
+	    a->nresults != b->nresults)
+		return false;
+	for (uint32_t i = 0; i < a->noperands; i++)
+		if (a->operands[i]->type != b->operands[i]->type)
+			return false;
+	for (uint32_t i = 0; i < a->nresults; i++)
+		if (a->results[i].type != b->results[i].type)
+			return false;
+	return attrs_equal(a->props, a->nprops, b->props, b->nprops, 0) &&
+	       attrs_equal(a->attrs, a->nattrs, b->attrs, b->nattrs, SLS_sdy_sharding);
+}
+
+/* The slot of op's key in the table: an equal op, or an empty slot. */
+static sl_op **
+rule_slot(sli_prop *P, const sl_op *op)
+{
+	if (P->nrule_reps * 2 >= P->rule_reps_cap) {
+		uint32_t cap = P->rule_reps_cap ? P->rule_reps_cap * 2 : 256;
+		sl_op **t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->rule_reps_cap; i++) {
+			sl_op *x = P->rule_reps[i];
+			if (!x)
+				continue;
+			uint32_t j = (uint32_t)op_key_hash(x) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = x;
+		}
+		free(P->rule_reps);
+		P->rule_reps = t;
+		P->rule_reps_cap = cap;
+	}
+	uint32_t mask = P->rule_reps_cap - 1;
+	uint32_t j = (uint32_t)op_key_hash(op) & mask;
+	while (P->rule_reps[j] && !op_key_equal(P->rule_reps[j], op))
+		j = (j + 1) & mask;
+	return &P->rule_reps[j];
+}
+
 static const sl_rule *
 op_rule(sli_prop *P, sl_op *op)
 {
 	sli_prop_rule *r = &P->rules[op->id];
+	if (!r->state && !P->o->keep_sharding_rules && !(P->o->dump_dir && *P->o->dump_dir) &&
+	    sli_rule_local(op) && !sli_op_attr(op, SLS_sdy_sharding_rule)) {
+		sl_op **slot = rule_slot(P, op);
+		if (*slot) {
+			*r = P->rules[(*slot)->id];
+		} else {
+			int rc = sli_rule_for_op(P->m, op, &P->ropts, &r->rule);
+			if (rc < 0)
+				P->failed = true;
+			r->state = rc == SLI_RULE_FOUND ? 2 : 1;
+			if (rc >= 0) {
+				*slot = op;
+				P->nrule_reps++;
+			}
+		}
+	}
 	if (!r->state) {
 		/*
 		 * Shardy attaches every rule it builds; when the rules are dropped
@@ -1044,7 +1229,7 @@ has_no_rule(const sl_op *op)
 static void
 visit_generic(sli_prop *P, sl_op *op)
 {
-	if (has_no_rule(op))
+	if (has_no_rule(op) || sli_op_priority_idle(P, op, P->level))
 		return;
 	const sl_rule *rule = op_rule(P, op);
 	if (!rule || rule->noperands != op->noperands || rule->nresults != op->nresults)
@@ -1543,6 +1728,7 @@ done:
 	sli_prop_debug_fini(&P);
 	sli_rule_opts_fini(&P.ropts);
 	free_tables(&P);
+	free(P.interned);
 	free(P.meshes);
 	sli_arena_fini(&P.scratch);
 	return rc;

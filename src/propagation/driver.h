@@ -40,6 +40,9 @@ struct sli_prop {
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
 	int32_t *group;			/* per value: group index, -1 if none */
 	sli_prop_rule *rules;		/* per op */
+	/* ops whose rule was built, by name, types and attributes (rule_cache) */
+	sl_op **rule_reps;
+	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
 	uint8_t *opclass;		/* per op: op-priority traits (op_priority_propagate.c) */
@@ -62,6 +65,10 @@ struct sli_prop {
 	uint8_t *queued;
 	sl_op *current;
 
+	/* back-projected shardings, hash-consed (module arena; never mutated) */
+	const sl_sharding **interned;
+	uint32_t ninterned, interned_cap;	/* cap: a power of two, or 0 */
+
 	int level;			/* op-priority level, -1 for none */
 	bool aggressive;		/* factor propagation of the current run */
 	sli_rule_opts ropts;
@@ -77,6 +84,11 @@ bool sli_prop_elementwise(const sl_op *op);
 /* Direction of factor f of op at op-priority level `level` (spec 5.2). */
 int sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached,
                         uint32_t f, int level);
+/*
+ * Whether no factor of op may move at `level` whatever its rule, so that
+ * the rule need not be built yet.
+ */
+bool sli_op_priority_idle(sli_prop *P, const sl_op *op, int level);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 

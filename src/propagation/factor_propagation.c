@@ -269,7 +269,13 @@ candidate_for(const sli_proj *p, uint32_t ti, uint32_t f, const sli_axes *C,
 {
 	const sli_tproj *t = &p->t[ti];
 	A->n = 0;
-	if (!t->f[f].present)
+	/*
+	 * A is C cut short, its last axis perhaps cut to a prefix of itself:
+	 * it cannot strictly extend axes longer than C, or C itself.
+	 */
+	const sli_axes *have = &t->f[f].axes;
+	if (!t->f[f].present || have->n > C->n ||
+	    (have->n == C->n && sli_axis_list_equal(have->v, have->n, C->v, C->n)))
 		return;
 	sli_axes_set(p->arena, A, C->v, C->n);
 	truncate_axes(p, t, f, CHECK_WITHIN, conservative, A);

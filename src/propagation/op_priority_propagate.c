@@ -128,6 +128,17 @@ sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached, uint3
 	return d;
 }
 
+bool
+sli_op_priority_idle(sli_prop *P, const sl_op *op, int level)
+{
+	if (level < 0 || level > 1)
+		return false;
+	unsigned k = op_class(P, op);
+	if (!(k & (C_PASS_THROUGH | C_DYNAMIC_SLICE)))
+		return true;	/* heuristics 0 and 1 allow nothing */
+	return level == 0 && (k & C_MULTI_USE);
+}
+
 void
 sli_prop_op_priority(sli_prop *P)
 {

@@ -205,15 +205,15 @@ sli_proj_tensor(sli_proj *p, uint32_t ti, const sl_tensor_mapping *map,
 }
 
 sl_sharding *
-sli_proj_back(sl_module *m, const sli_proj *p, uint32_t ti, sl_sym name,
+sli_proj_back(sli_arena *arena, const sli_proj *p, uint32_t ti, sl_sym name,
               sl_mesh *inline_mesh)
 {
 	const sli_tproj *t = &p->t[ti];
-	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
+	sl_sharding *s = SL_NEW(arena, sl_sharding);
 	s->mesh_name = name;
 	s->mesh = name ? NULL : inline_mesh;
 	s->rank = t->map->rank;
-	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, s->rank ? s->rank : 1);
+	s->dims = SL_NEWN(arena, sl_dim_sharding, s->rank ? s->rank : 1);
 	s->replicated = t->replicated;
 	s->unreduced = t->unreduced;
 	s->reduction = t->reduction;
@@ -249,7 +249,7 @@ sli_proj_back(sl_module *m, const sli_proj *p, uint32_t ti, sl_sym name,
 		ds->open = !closed;
 		ds->priority = SL_NO_PRIORITY;
 		ds->axes.n = axes.n;
-		ds->axes.v = axes.n ? sli_arena_dup(&m->arena, axes.v, sizeof *axes.v * axes.n)
+		ds->axes.v = axes.n ? sli_arena_dup(arena, axes.v, sizeof *axes.v * axes.n)
 		                    : NULL;
 	}
 	return s;

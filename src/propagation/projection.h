@@ -3,7 +3,7 @@
  * dimension shardings of an op's operands and results projected onto the
  * factors of its sharding rule, and the factor shardings projected back.
  * Ownership: a projection and its axis lists live in the caller's scratch
- * arena; back-projected shardings live in the module arena.
+ * arena; back-projected shardings live where the caller asks.
  */
 #ifndef SL_PROPAGATION_PROJECTION_H
 #define SL_PROPAGATION_PROJECTION_H
@@ -67,10 +67,10 @@ void sli_proj_tensor(sli_proj *p, uint32_t t, const sl_tensor_mapping *map,
                      const sl_sharding *s);
 /*
  * Projects tensor t back onto its dimensions (spec 2.4): a new sharding in
- * the module arena on mesh `name` (or the inline mesh when name is 0),
- * without priorities.
+ * `arena` on mesh `name` (or the inline mesh when name is 0), without
+ * priorities.
  */
-sl_sharding *sli_proj_back(sl_module *m, const sli_proj *p, uint32_t t,
+sl_sharding *sli_proj_back(sli_arena *arena, const sli_proj *p, uint32_t t,
                            sl_sym name, sl_mesh *inline_mesh);
 /* A deep copy of p in the same arena (for the debug hooks). */
 void sli_proj_copy(sli_proj *dst, const sli_proj *src);

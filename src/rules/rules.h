@@ -62,6 +62,14 @@ void sli_rule_opts_fini(sli_rule_opts *opts);
 int sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule *out);
 
 /*
+ * Whether the registry builds op's rule from op alone: its name, operand
+ * and result types and attributes, not its regions, the ops defining its
+ * operands or its users.  Two such ops that agree on all of those get
+ * equal rules, so a caller may build one and share it.
+ */
+bool sli_rule_local(const sl_op *op);
+
+/*
  * As sli_rule_for_op, and a rule built by the registry is attached to op
  * as `sdy.sharding_rule` (getOrCreateShardingRule with setOnOp), so that it
  * is built once.  *out may be NULL.

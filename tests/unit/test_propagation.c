@@ -227,7 +227,7 @@ test_projection_overflow(void)
 	CU_ASSERT_STRING_EQUAL(fs_text(&p, 0, 1), " closed");
 	/* the operand round-trips through the overflow axes */
 	sl_module *m = test_parse(ctx, "module {}");
-	sl_sharding *s = sli_proj_back(m, &p, 0, 1, NULL);
+	sl_sharding *s = sli_proj_back(&m->arena, &p, 0, 1, NULL);
 	CU_ASSERT_STRING_EQUAL(dim_text(s, 0), "x");
 	sl_module_free(m);
 	teardown();
@@ -273,12 +273,12 @@ test_back_projection(void)
 	project(&p, "4,4", 1, 1, maps, sh);
 	sli_axes_set(&arena, &p.t[1].f[0].axes, p.t[0].f[0].axes.v, 1);
 	sli_axes_set(&arena, &p.t[1].f[1].axes, p.t[0].f[1].axes.v, 1);
-	sl_sharding *s = sli_proj_back(m, &p, 1, 1, NULL);
+	sl_sharding *s = sli_proj_back(&m->arena, &p, 1, 1, NULL);
 	CU_ASSERT_STRING_EQUAL(dim_text(s, 0), "x,?");
 	project(&p, "2,4", 1, 1, maps, sh);
 	sli_axes_set(&arena, &p.t[1].f[0].axes, p.t[0].f[0].axes.v, 1);
 	sli_axes_set(&arena, &p.t[1].f[1].axes, p.t[0].f[1].axes.v, 1);
-	s = sli_proj_back(m, &p, 1, 1, NULL);
+	s = sli_proj_back(&m->arena, &p, 1, 1, NULL);
 	CU_ASSERT_STRING_EQUAL(dim_text(s, 0), "x,y,?");
 	sl_module_free(m);
 	teardown();
@@ -296,7 +296,7 @@ test_back_projection_merges_sub_axes(void)
 	project(&p, "4,2,4", 1, 1, maps, sh);
 	for (uint32_t f = 0; f < 3; f++)
 		sli_axes_set(&arena, &p.t[1].f[f].axes, p.t[0].f[f].axes.v, p.t[0].f[f].axes.n);
-	sl_sharding *s = sli_proj_back(m, &p, 1, 1, NULL);
+	sl_sharding *s = sli_proj_back(&m->arena, &p, 1, 1, NULL);
 	CU_ASSERT_STRING_EQUAL(dim_text(s, 0), "x:(1)4,?");
 	CU_ASSERT_STRING_EQUAL(dim_text(s, 1), "x:(4)4,?");
 	sl_module_free(m);
