@@ -134,12 +134,45 @@ under_manual(const sl_value *v, const sl_axis_ref **axes, uint32_t *n)
 	return false;
 }
 
+/* The mesh of s: inline, or declared by name at the top of m (or NULL). */
+static const sl_mesh *
+mesh_of(sl_module *m, const sl_sharding *s)
+{
+	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
+	if (s->mesh)
+		return s->mesh;
+	for (sl_op *op = body ? body->first : NULL; op; op = op->next) {
+		if (op->kind != SL_OP_SDY_MESH || sli_op_sym_name(m, op) != s->mesh_name)
+			continue;
+		sl_attr *a = sli_op_get(op, SLS_mesh);
+		return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Whether out may be on another mesh than in: only when in is on an empty
+ * mesh (no axes, no device ids), which greedy propagation replaces by the
+ * mesh it meets; a maximal mesh (one device id) stays.
+ */
+static bool
+same_mesh(sl_module *m, const sl_sharding *in, const sl_sharding *out)
+{
+	const sl_mesh *a = mesh_of(m, in), *b = mesh_of(m, out);
+	if (!in->mesh && !out->mesh && in->mesh_name == out->mesh_name)
+		return true;
+	if (a && b && sli_mesh_equal(a, b) && in->mesh && out->mesh)
+		return true;
+	return a && sli_mesh_is_empty(a);
+}
+
 /* Holds out against the user sharding in: returns the violations reported. */
 static int
-held(sl_context *ctx, sl_loc loc, const sl_sharding *in, const sl_sharding *out)
+held(sl_module *m, sl_loc loc, const sl_sharding *in, const sl_sharding *out)
 {
+	sl_context *ctx = m->ctx;
 	int bad = 0;
-	if (in->rank != out->rank || in->mesh_name != out->mesh_name) {
+	if (in->rank != out->rank || !same_mesh(m, in, out)) {
 		sli_error(ctx, loc, "check: sharding changed mesh or rank");
 		return 1;
 	}
@@ -204,7 +237,7 @@ sli_check(sl_module *m, const sli_check_snap *before)
 		}
 		if (!in)
 			continue;
-		bad += held(ctx, loc, in, out);
+		bad += held(m, loc, in, out);
 	}
 	SL_VEC_FREE(v);
 
@@ -221,7 +254,7 @@ sli_check(sl_module *m, const sli_check_snap *before)
 			sli_error(ctx, in->loc, "check: a result sharding was dropped");
 			bad++;
 		} else if (in) {
-			bad += held(ctx, in->loc, in, out);
+			bad += held(m, in->loc, in, out);
 		}
 	}
 	SL_VEC_FREE(r);

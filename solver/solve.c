@@ -26,31 +26,53 @@ sli_solve_opts_init(sli_solve_opts *o)
  * Decoding: per-axis assignments back into sdy shardings
  * ===================================================================== */
 
-/* q as a sharding of rank `rank`, keeping what old (or NULL) had besides. */
+/*
+ * q as a sharding of rank `rank` on the model's mesh, in the order major
+ * gives (per dim; NULL: mesh order), keeping what the user sharding old
+ * (or NULL) had besides.  Where old is on the model's mesh its axis refs
+ * come first verbatim (sub-axes included, which the model does not see),
+ * then the axes of q it lacks; q holds every full axis of old there.
+ * Where old is on another mesh and q shards nothing, old is returned
+ * unchanged: an empty mesh nothing was added to, or a mesh the model
+ * does not cover (the tensor is fixed replicated).
+ */
 static sl_sharding *
 make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
-              const sli_cost_pin *pin, const sl_sharding *old,
+              const int8_t (*major)[SLI_COST_MAX_AXES], const sl_sharding *old,
               const sli_cost_asg *q)
 {
+	bool same = old && !old->mesh && old->mesh_name == cm->mesh_name &&
+	            old->rank == rank;
+	bool any = false;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		any |= q->a[a] >= 0;
+	if (old && !same && !any)
+		return (sl_sharding *)old;
 	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
 	s->mesh_name = cm->mesh_name;
 	s->rank = rank;
 	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, rank + 1);
 	for (uint32_t d = 0; d < rank; d++) {
 		sl_dim_sharding *ds = &s->dims[d];
-		uint32_t n = 0;
-		for (uint32_t a = 0; a < cm->naxes; a++)
-			n += q->a[a] == (int8_t)d;
-		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, n + 1);
-		for (uint32_t a = 0; a < cm->naxes; a++)
-			if (q->a[a] == (int8_t)d)
-				ds->axes.v[ds->axes.n++] = (sl_axis_ref){cm->axis_name[a], false, 0, 0};
-		ds->open = !(pin && pin->any && pin->closed[d]);
+		const sl_axis_list *u = same ? &old->dims[d].axes : NULL;
+		int8_t w[SLI_COST_MAX_AXES];
+		uint32_t nw = sli_cost_dim_axes(cm, major ? major[d] : NULL, q, d, w);
+		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, (u ? u->n : 0) + nw + 1);
+		for (uint32_t k = 0; u && k < u->n; k++)
+			ds->axes.v[ds->axes.n++] = u->v[k];
+		for (uint32_t k = 0; k < nw; k++) {
+			sl_sym name = cm->axis_name[w[k]];
+			bool dup = false;
+			for (uint32_t j = 0; u && j < u->n; j++)
+				dup |= !u->v[j].sub && u->v[j].name == name;
+			if (!dup)
+				ds->axes.v[ds->axes.n++] = (sl_axis_ref){name, false, 0, 0};
+		}
+		ds->open = true;
 		ds->priority = SL_NO_PRIORITY;
 		if (old && old->rank == rank) {
+			ds->open = old->dims[d].open;
 			ds->priority = old->dims[d].priority;
-			if (ds->axes.n == 0 && !old->dims[d].open)
-				ds->open = false;
 		}
 	}
 	if (old) {
@@ -66,8 +88,10 @@ new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
              const sli_cost_asg *q)
 {
 	const sli_cost_tensor *ct = &cm->tensors.v[t];
-	return make_sharding(m, cm, ct->rank, &ct->pin,
-	                     sli_cost_value_sharding(ct->v), q);
+	const sl_sharding *old = sli_cost_value_sharding(ct->v);
+	if (ct->kept)
+		return (sl_sharding *)old;
+	return make_sharding(m, cm, ct->rank, ct->major, old, q);
 }
 
 static void
@@ -102,7 +126,9 @@ annotatable(const sl_op *op)
 		return false;	/* their shardings are their own, pinned */
 	default:
 		return !(sli_op_info[op->kind].traits & T_SDY) ||
-		       op->kind == SL_OP_SDY_PROPAGATION_BARRIER;
+		       op->kind == SL_OP_SDY_PROPAGATION_BARRIER ||
+		       op->kind == SL_OP_SDY_CONSTANT ||
+		       op->kind == SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
 	}
 }
 
@@ -133,8 +159,8 @@ decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 			sli_cost_op_require(cm, (uint32_t)o, i, &q[t], &to);
 			sl_sharding *s = make_sharding(m, cm, cm->tensors.v[t].rank, NULL,
 			                               &old->u.sharding, &to);
-			for (uint32_t k = 0; k < s->rank; k++)
-				s->dims[k].open = old->u.sharding.dims[k].open;
+			if (s == &old->u.sharding)
+				continue;
 			sl_attr *sa = sli_attr_new(m, SL_ATTR_SHARDING);
 			sa->u.sharding = *s;
 			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
@@ -153,6 +179,62 @@ decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 	}
 }
 
+/*
+ * The sharding of a value outside the model (a token, a dynamic tensor):
+ * the one written there, else open and empty on the model's mesh.
+ */
+static sl_sharding *
+outside_sharding(sl_module *m, const sli_cost_model *cm, const sl_value *v)
+{
+	const sl_sharding *old = sli_cost_value_sharding(v);
+	if (old)
+		return (sl_sharding *)old;
+	const sl_type *ty = v->type;
+	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
+	s->mesh_name = cm->mesh_name;
+	s->rank = ty && ty->kind == SL_TYPE_TENSOR && !ty->unranked ? ty->rank : 0;
+	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, s->rank + 1);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		s->dims[d].open = true;
+		s->dims[d].priority = SL_NO_PRIORITY;
+	}
+	return s;
+}
+
+/*
+ * The shardings of the n values vals as one per-value list, or NULL when
+ * none of them is a tensor of the model of rank above 0.
+ */
+static sl_attr *
+value_list(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
+           sl_value *vals, uint32_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	bool any = false;
+	a->u.spv.n = n;
+	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, n + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t u = sli_cost_tensor_of(cm, &vals[i]);
+		if (u == UINT32_MAX) {
+			a->u.spv.v[i] = outside_sharding(m, cm, &vals[i]);
+			continue;
+		}
+		any |= cm->tensors.v[u].rank > 0;
+		a->u.spv.v[i] = new_sharding(m, cm, u, &q[u]);
+	}
+	return any ? a : NULL;
+}
+
+/* Whether vals[i] is the first of vals in the model (lists are written once). */
+static bool
+first(const sli_cost_model *cm, sl_value *vals, uint32_t i)
+{
+	for (uint32_t k = 0; k < i; k++)
+		if (sli_cost_tensor_of(cm, &vals[k]) != UINT32_MAX)
+			return false;
+	return true;
+}
+
 static void
 decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 {
@@ -164,9 +246,27 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 			if (owner && owner->kind == SL_OP_FUNC &&
 			    v->block == owner->regions[0].first && cm->tensors.v[t].rank > 0)
 				set_arg_sharding(m, v, new_sharding(m, cm, (uint32_t)t, &q[t]));
+			/* a named computation's in_shardings are its arguments' */
+			if (owner && owner->kind == SL_OP_SDY_NAMED_COMPUTATION &&
+			    v->block == owner->regions[0].first &&
+			    first(cm, v->block->args, v->index)) {
+				sl_attr *a = value_list(m, cm, q, v->block->args, v->block->nargs);
+				if (a)
+					sli_op_set_prop(m, owner, SLS_in_shardings, a);
+			}
 			continue;
 		}
 		sl_op *op = v->def;
+		if ((op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
+		     (op->kind == SL_OP_SDY_MANUAL_COMPUTATION &&
+		      sli_op_get(op, SLS_out_shardings))) &&
+		    first(cm, op->results, v->index)) {
+			/* their out_shardings are their results', open dims grown */
+			sl_attr *a = value_list(m, cm, q, op->results, op->nresults);
+			if (a)
+				sli_op_set_prop(m, op, SLS_out_shardings, a);
+			continue;
+		}
 		if (op->kind == SL_OP_SDY_SHARDING_CONSTRAINT || op->kind == SL_OP_SDY_RESHARD ||
 		    op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
 			/* open dimensions of these may grow: their sharding is the result's */
@@ -178,25 +278,11 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 				sli_op_set_attr(m, op, SLS_sharding, a);
 			continue;
 		}
-		if (v->index != 0 || !annotatable(op))
+		if (!first(cm, op->results, v->index) || !annotatable(op))
 			continue;
-		bool ok = op->nresults > 0;
-		bool any = false;
-		for (uint32_t i = 0; i < op->nresults && ok; i++) {
-			uint32_t u = sli_cost_tensor_of(cm, &op->results[i]);
-			ok = u != UINT32_MAX;
-			any |= ok && cm->tensors.v[u].rank > 0;
-		}
-		if (!ok || !any)
-			continue;
-		sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
-		a->u.spv.n = op->nresults;
-		a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, op->nresults + 1);
-		for (uint32_t i = 0; i < op->nresults; i++) {
-			uint32_t u = sli_cost_tensor_of(cm, &op->results[i]);
-			a->u.spv.v[i] = new_sharding(m, cm, u, &q[u]);
-		}
-		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+		sl_attr *a = value_list(m, cm, q, op->results, op->nresults);
+		if (a)
+			sli_op_set_attr(m, op, SLS_sdy_sharding, a);
 	}
 }
 
@@ -333,6 +419,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	/* the model of the solver lets result shardings grow, as greedy does */
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;
+	cp.report = true;
 	if (sli_cost_model_build(m, &cp, &cm))
 		return -1;
 	r->ntensors = cm.tensors.n;
@@ -393,7 +480,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 					snprintf(r->start_note, sizeof r->start_note, "%s",
 					         why.n ? sli_buf_cstr(&why)
 					               : "uses a sharding the model cannot express "
-					                 "(axis order, pins it breaks)");
+					                 "(pins it breaks, sub-axes)");
 					free(start);
 					start = NULL;
 				}

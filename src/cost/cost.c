@@ -156,56 +156,99 @@ axis_index(const sli_cost_model *cm, sl_sym name)
 	return -1;
 }
 
+/* The mesh declared as @name at the top of the module, or NULL. */
+static const sl_mesh *
+mesh_named(const sli_cost_model *cm, sl_sym name)
+{
+	const sl_op *top = cm->m->top;
+	const sl_block *body = top && top->nregions ? top->regions[0].first : NULL;
+	for (const sl_op *op = body ? body->first : NULL; op; op = op->next) {
+		if (op->kind != SL_OP_SDY_MESH || sli_op_sym_name(cm->m, op) != name)
+			continue;
+		sl_attr *a = sli_op_get(op, SLS_mesh);
+		return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
+	}
+	return NULL;
+}
+
 /*
- * Converts a sharding into per-axis form (q) and per-dim ordered axis
- * lists (pin); false when it is outside the model: another mesh, a
- * sub-axis, an unknown axis or a rank mismatch.
+ * What from_sharding made of a sharding: the model holds it exactly (any
+ * axis order; an empty mesh, which Shardy replaces by the mesh it meets,
+ * counts as the model's), holds its full axes but not its sub-axes, or
+ * cannot hold it (another mesh, a rank mismatch, an unknown axis).
  */
-static bool
+enum { SH_EXACT, SH_SUBAXES, SH_OTHER };
+
+/*
+ * Converts a sharding into per-axis form (q) and per-dim axis lists in the
+ * user's order (pin, or NULL).  With SH_SUBAXES, q and pin hold the full
+ * axes and the parents of the sub-axes are kept off the tensor
+ * (pin->replicated); with SH_OTHER, q is replicated and pin->any false.
+ */
+static int
 from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
               sli_cost_asg *q, sli_cost_pin *pin)
 {
-	for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
-		q->a[a] = SLI_COST_NONE;
-	if (s->mesh || s->mesh_name != cm->mesh_name || s->rank != rank)
-		return false;
-	if (pin) {
-		memset(pin, 0, sizeof *pin);
-		memset(pin->axes, -1, sizeof pin->axes);
-		pin->any = true;
-		pin->loc = s->loc;
+	sli_cost_pin tmp;
+	int kind = SH_EXACT;
+	if (!pin)
+		pin = &tmp;
+	memset(q->a, SLI_COST_NONE, sizeof q->a);
+	memset(pin, 0, sizeof *pin);
+	memset(pin->axes, -1, sizeof pin->axes);
+	if (s->rank != rank || rank > MAX_RANK)
+		return SH_OTHER;
+	if (s->mesh || s->mesh_name != cm->mesh_name) {
+		const sl_mesh *mesh = s->mesh ? s->mesh : mesh_named(cm, s->mesh_name);
+		if (!mesh || !sli_mesh_is_empty(mesh))
+			return SH_OTHER;
 	}
+	pin->any = true;
+	pin->loc = s->loc;
 	for (uint32_t d = 0; d < rank; d++) {
 		const sl_dim_sharding *ds = &s->dims[d];
-		if (ds->axes.n > SLI_COST_MAX_AXES)
-			return false;
+		uint32_t n = 0;
+		pin->closed[d] = !ds->open;
 		for (uint32_t k = 0; k < ds->axes.n; k++) {
 			const sl_axis_ref *r = &ds->axes.v[k];
 			int a = axis_index(cm, r->name);
-			if (a < 0 || r->sub || q->a[a] != SLI_COST_NONE)
-				return false;
+			if (a < 0 || (!r->sub && q->a[a] != SLI_COST_NONE))
+				goto other;
+			if (r->sub) {
+				kind = SH_SUBAXES;
+				pin->replicated |= 1u << a;
+				continue;
+			}
 			q->a[a] = (int8_t)d;
-			if (pin)
-				pin->axes[d][k] = (int8_t)a;
+			pin->axes[d][n++] = (int8_t)a;
 		}
-		if (pin)
-			pin->closed[d] = !ds->open;
 	}
 	for (uint32_t k = 0; k < s->replicated.n; k++) {
 		int a = axis_index(cm, s->replicated.v[k].name);
-		if (a < 0 || s->replicated.v[k].sub)
-			return false;
-		if (pin)
-			pin->replicated |= 1u << a;
+		if (a < 0)
+			goto other;
+		if (s->replicated.v[k].sub)
+			kind = SH_SUBAXES;
+		pin->replicated |= 1u << a;
 	}
+	/* a full axis beside a sub-axis of itself: not a sharding we know */
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (kind == SH_SUBAXES && q->a[a] != SLI_COST_NONE &&
+		    (pin->replicated >> a & 1))
+			goto other;
 	/* unreduced axes may not shard the tensor either (a full axis is
 	 * kept off even when only a sub-axis of it is unreduced) */
 	for (uint32_t k = 0; k < s->unreduced.n; k++) {
 		int a = axis_index(cm, s->unreduced.v[k].name);
-		if (a >= 0 && pin)
+		if (a >= 0)
 			pin->replicated |= 1u << a;
 	}
-	return true;
+	return kind;
+other:
+	memset(q->a, SLI_COST_NONE, sizeof q->a);
+	memset(pin, 0, sizeof *pin);
+	memset(pin->axes, -1, sizeof pin->axes);
+	return SH_OTHER;
 }
 
 /*
@@ -223,6 +266,7 @@ derived(const sli_cost_model *cm, uint32_t t)
 int
 sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why)
 {
+	(void)why;
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		const sli_cost_tensor *ct = &cm->tensors.v[t];
 		const sl_sharding *s = sli_cost_value_sharding(ct->v);
@@ -234,13 +278,7 @@ sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why)
 			memset(q[t].a, SLI_COST_NONE, sizeof q[t].a);
 			continue;
 		}
-		if (!from_sharding(cm, s, ct->rank, &q[t], NULL)) {
-			if (why)
-				sli_buf_printf(why, "%u:%u: sharding outside the cost model "
-				               "(sub-axis, other mesh or rank mismatch)",
-				               s->loc.line, s->loc.col);
-			return -1;
-		}
+		from_sharding(cm, s, ct->rank, &q[t], NULL);
 	}
 	for (int pass = 0; pass < 4; pass++)
 		for (size_t i = 0; i < cm->ties.n; i++) {
@@ -326,10 +364,30 @@ sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
 	return c;
 }
 
-/* Whether q is a valid sharding of ct that honours pin. */
+uint32_t
+sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
+                  const sli_cost_asg *q, uint32_t d, int8_t *out)
+{
+	uint32_t n = 0, seen = 0;
+	for (uint32_t k = 0; major && k < SLI_COST_MAX_AXES && major[k] >= 0; k++)
+		if (q->a[major[k]] == (int8_t)d) {
+			out[n++] = major[k];
+			seen |= 1u << major[k];
+		}
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (q->a[a] == (int8_t)d && !(seen >> a & 1))
+			out[n++] = (int8_t)a;
+	return n;
+}
+
+/*
+ * Whether q is a valid sharding of ct that honours pin, its axes written
+ * in the order major gives (per dim).
+ */
 static bool
 allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
-       const sli_cost_pin *pin, const sli_cost_asg *q)
+       const sli_cost_pin *pin, const int8_t (*major)[SLI_COST_MAX_AXES],
+       const sli_cost_asg *q)
 {
 	if (ct->fixed)
 		return !memcmp(ct->fixed->a, q->a, cm->naxes);
@@ -347,21 +405,14 @@ allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 			return false;
 		if (!pin->any)
 			continue;
-		/* the axes on d in mesh order start with the user's (all of them
-		 * when closed) */
-		uint32_t k = 0, a;
-		for (a = 0; a < cm->naxes; a++) {
-			if (q->a[a] != (int8_t)d)
-				continue;
-			if (k < SLI_COST_MAX_AXES && pin->axes[d][k] >= 0) {
-				if (pin->axes[d][k] != (int8_t)a)
-					return false;
-				k++;
-			} else if (pin->closed[d]) {
+		/* the axes on d as written start with the user's (are all of
+		 * them when closed) */
+		int8_t w[SLI_COST_MAX_AXES];
+		uint32_t nw = sli_cost_dim_axes(cm, major[d], q, d, w), k;
+		for (k = 0; k < SLI_COST_MAX_AXES && pin->axes[d][k] >= 0; k++)
+			if (k >= nw || w[k] != pin->axes[d][k])
 				return false;
-			}
-		}
-		if (k < SLI_COST_MAX_AXES && pin->axes[d][k] >= 0)
+		if (pin->closed[d] && nw != k)
 			return false;
 	}
 	return true;
@@ -371,7 +422,7 @@ bool
 sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
 {
 	const sli_cost_tensor *ct = &cm->tensors.v[t];
-	return allows(cm, ct, &ct->pin, q);
+	return allows(cm, ct, &ct->pin, ct->major, q);
 }
 
 /* Product of the sizes of the axes s puts on factor f. */
@@ -690,6 +741,22 @@ typedef struct builder {
 	SL_VEC(struct { int64_t id; uint32_t t; }) groups;
 } builder;
 
+/* Warns of a user sharding the model approximates (the solver's build). */
+static void
+report(builder *b, sl_loc loc, int kind)
+{
+	if (!b->cm->params.report)
+		return;
+	if (kind == SH_SUBAXES)
+		sli_diag(b->ctx, SL_DIAG_WARNING, loc, "sharding outside the "
+		         "optimisation model (sub-axes): kept as written, priced "
+		         "without its sub-axes");
+	else
+		sli_diag(b->ctx, SL_DIAG_WARNING, loc, "sharding outside the "
+		         "optimisation model (another mesh or rank): kept as "
+		         "written, priced as replicated");
+}
+
 static uint32_t
 add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 {
@@ -711,30 +778,22 @@ add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 	ct.elem_bytes = ty->elem && ty->elem->bits ? (ty->elem->bits + 7) / 8 : 4;
 	ct.forbidden = forbidden;
 	memset(ct.pin.axes, -1, sizeof ct.pin.axes);
+	memset(ct.major, -1, sizeof ct.major);
 	const sl_sharding *s = pinnable ? sli_cost_value_sharding(v) : NULL;
 	if (s) {
 		sli_cost_asg q;
-		if (from_sharding(cm, s, ct.rank, &q, &ct.pin)) {
+		int kind = from_sharding(cm, s, ct.rank, &q, &ct.pin);
+		if (kind == SH_OTHER) {
+			ct.kept = true;
+			ct.fixed = SL_NEW(&cm->arena, sli_cost_asg);
+			*ct.fixed = q;
+		} else {
 			ct.pin.what = v->def ? (v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT
 			                        ? "sharding constraint" : "result sharding")
 			                     : "argument sharding";
-			/* the user's axes on a dim must be in mesh order */
-			for (uint32_t d = 0; d < ct.rank; d++)
-				for (uint32_t k = 1; k < SLI_COST_MAX_AXES &&
-				     ct.pin.axes[d][k] >= 0; k++)
-					if (ct.pin.axes[d][k] < ct.pin.axes[d][k - 1])
-						ct.unexpressible = true;
-		} else {
-			memset(&ct.pin, 0, sizeof ct.pin);
-			memset(ct.pin.axes, -1, sizeof ct.pin.axes);
-			ct.unexpressible = true;
 		}
-		if (ct.unexpressible)
-			sli_diag(b->ctx, SL_DIAG_WARNING, s->loc, "sharding outside the "
-			         "optimisation model (sub-axis, axis order or mesh); "
-			         "it is not kept as a constraint");
-		if (ct.unexpressible)
-			ct.pin.any = false;
+		if (kind != SH_EXACT)
+			report(b, s->loc, kind);
 	}
 	uint32_t idx = (uint32_t)cm->tensors.n;
 	SL_VEC_PUSH(cm->tensors, ct);
@@ -888,11 +947,19 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		if (!g || g->kind != SL_ATTR_INT || t == NO_TENSOR)
 			return;
 		for (size_t i = 0; i < b->groups.n; i++) {
-			if (b->groups.v[i].id == g->u.i.v) {
-				add_tie(b, cm->tensors.v[b->groups.v[i].t].v, op->operands[0],
-				        op->loc, "sharding group");
+			if (b->groups.v[i].id != g->u.i.v)
+				continue;
+			const sli_cost_tensor *x = &cm->tensors.v[b->groups.v[i].t];
+			const sli_cost_tensor *y = &cm->tensors.v[t];
+			if (x->rank != y->rank ||
+			    memcmp(x->dims, y->dims, x->rank * sizeof *x->dims)) {
+				sli_error(b->ctx, op->loc, "sharding group %lld has values "
+				          "of different shapes", (long long)g->u.i.v);
+				b->failed = 1;
 				return;
 			}
+			add_tie(b, x->v, op->operands[0], op->loc, "sharding group");
+			return;
 		}
 		SL_VEC_RESERVE(b->groups, b->groups.n + 1);
 		b->groups.v[b->groups.n].id = g->u.i.v;
@@ -950,8 +1017,8 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
 				const sl_sharding *s = spv_at(ins, i);
 				sli_cost_asg q;
-				if (t == NO_TENSOR || !s ||
-				    !from_sharding(cm, s, cm->tensors.v[t].rank, &q, NULL))
+				if (t == NO_TENSOR || !s || from_sharding(cm, s,
+				    cm->tensors.v[t].rank, &q, NULL) == SH_OTHER)
 					continue;
 				/* the local view: manual axes gone, the rest fixed */
 				sli_cost_tensor *ct = &cm->tensors.v[t];
@@ -961,8 +1028,20 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 			}
 			walk_block(b, e, inner);
 		}
-		for (uint32_t i = 0; i < op->nresults; i++)
-			add_tensor(b, &op->results[i], forbidden, true);
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			uint32_t t = add_tensor(b, &op->results[i], forbidden, true);
+			if (t == NO_TENSOR)
+				continue;
+			/* a manual axis its out sharding lacks would change the
+			 * body's local type */
+			sli_cost_tensor *ct = &cm->tensors.v[t];
+			uint32_t used = 0;
+			for (uint32_t d = 0; d < ct->rank; d++)
+				for (uint32_t k = 0; k < SLI_COST_MAX_AXES &&
+				     ct->pin.axes[d][k] >= 0; k++)
+					used |= 1u << ct->pin.axes[d][k];
+			ct->forbidden |= (inner & ~forbidden) & ~used;
+		}
 		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
 		sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
 		co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
@@ -1040,7 +1119,7 @@ result_options(builder *b, sli_cost_op *co, uint32_t i, const sli_cost_pin *pin)
 	sli_cost_asg q;
 	memset(q.a, SLI_COST_NONE, sizeof q.a);
 	for (;;) {
-		if (allows(cm, ct, pin, &q) &&
+		if (allows(cm, ct, pin, pin->axes, &q) &&
 		    memcmp(q.a, co->req[i].a, sizeof q.a))
 			SL_VEC_PUSH(v, q);
 		uint32_t a = 0;
@@ -1093,29 +1172,162 @@ add_return(builder *b, sl_op *func)
 		if (i < ra->u.arr.n && ra->u.arr.v[i]->kind == SL_ATTR_DICT)
 			s = as_sharding(sli_dict_get(ra->u.arr.v[i]->u.dict.v,
 			                ra->u.arr.v[i]->u.dict.n, SLS_sdy_sharding));
-		sli_cost_pin pin;
-		if (!s || t == NO_TENSOR ||
-		    !from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], &pin)) {
+		if (!s || t == NO_TENSOR) {
 			/* no requirement: the edge is free */
 			co->operands[i] = NO_TENSOR;
 			continue;
 		}
-		if (cm->params.extend_results)
+		/* one outside the model is held as written, approximated */
+		sli_cost_pin pin;
+		int kind = from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], &pin);
+		if (kind != SH_EXACT)
+			report(b, s->loc, kind);
+		if (kind != SH_OTHER && cm->params.extend_results)
 			result_options(b, co, i, &pin);
 	}
 }
 
+static uint32_t
+root(uint32_t *p, uint32_t x)
+{
+	while (p[x] != x)
+		x = p[x] = p[p[x]];
+	return x;
+}
+
+static uint32_t
+prefix_len(const int8_t *axes)
+{
+	uint32_t n = 0;
+	while (n < SLI_COST_MAX_AXES && axes[n] >= 0)
+		n++;
+	return n;
+}
+
+/* The dim of tm that holds factor f alone, or -1. */
+static int
+single_dim(const sl_tensor_mapping *tm, uint32_t f)
+{
+	for (uint32_t d = 0; tm && d < tm->rank; d++)
+		if (tm->dims[d].n == 1 && tm->dims[d].factors[0] == f)
+			return (int)d;
+	return -1;
+}
+
+/*
+ * The order row of the dim of operand or result i of co that holds factor
+ * f alone, on the tie root of its tensor (p), or NULL.
+ */
+static int8_t *
+factor_row(sli_cost_model *cm, uint32_t *p, const sli_cost_op *co, bool result,
+           uint32_t i, uint32_t f)
+{
+	uint32_t t = result ? co->results[i] : co->operands[i];
+	if (t == NO_TENSOR)
+		return NULL;
+	int d = single_dim(mapping_of(co, result, i), f);
+	sli_cost_tensor *rt = &cm->tensors.v[root(p, t)];
+	return d >= 0 && (uint32_t)d < rt->rank ? rt->major[d] : NULL;
+}
+
+/*
+ * Orders that cost nothing to choose: a dim no user prefix reaches (its
+ * order row empty, so no pin looks at it) takes the order of a dim that
+ * the same factor of an op maps to, forward then backward through the
+ * program, so that written orders agree along the data flow and no
+ * hidden permutation (CAVEATS of shardlp-cost(7)) appears between them.
+ */
+static void
+follow_orders(sli_cost_model *cm, uint32_t *p)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < cm->ops.n; k++) {
+			const sli_cost_op *co = &cm->ops.v[pass ? cm->ops.n - 1 - k : k];
+			uint32_t nf = co->kind == SLI_COST_OPAQUE ? 0 : co->rule.nfactors;
+			for (uint32_t f = 0; f < nf; f++) {
+				const int8_t *from = NULL;
+				for (int res = 0; res < 2 && !from; res++)
+					for (uint32_t i = 0; i < (res ? co->nresults
+					                              : co->noperands) && !from; i++) {
+						int8_t *row = factor_row(cm, p, co, res, i, f);
+						if (row && row[0] >= 0)
+							from = row;
+					}
+				for (int res = 0; res < 2 && from; res++)
+					for (uint32_t i = 0; i < (res ? co->nresults
+					                              : co->noperands); i++) {
+						int8_t *row = factor_row(cm, p, co, res, i, f);
+						if (row && row[0] < 0)
+							memcpy(row, from, SLI_COST_MAX_AXES);
+					}
+			}
+		}
+}
+
+/*
+ * The written order of every tensor (sli_cost_tensor.major): per dim, the
+ * longest user prefix among the tensors tied to it, since tied tensors
+ * carry one sharding.  Where two such prefixes disagree no sharding can
+ * start with both, so the choice between them changes nothing.  Dims no
+ * prefix reaches follow their neighbours' (follow_orders).
+ */
+static void
+compute_major(sli_cost_model *cm)
+{
+	size_t nt = cm->tensors.n;
+	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
+	for (size_t t = 0; t < nt; t++)
+		p[t] = (uint32_t)t;
+	for (size_t i = 0; i < cm->ties.n; i++)
+		p[root(p, cm->ties.v[i].a)] = root(p, cm->ties.v[i].b);
+	for (size_t t = 0; t < nt; t++) {
+		const sli_cost_tensor *ct = &cm->tensors.v[t];
+		sli_cost_tensor *rt = &cm->tensors.v[root(p, (uint32_t)t)];
+		if (!ct->pin.any)
+			continue;
+		for (uint32_t d = 0; d < ct->rank && d < rt->rank; d++)
+			if (prefix_len(ct->pin.axes[d]) > prefix_len(rt->major[d]))
+				memcpy(rt->major[d], ct->pin.axes[d], sizeof rt->major[d]);
+	}
+	follow_orders(cm, p);
+	for (size_t t = 0; t < nt; t++) {
+		uint32_t r = root(p, (uint32_t)t);
+		if (r != t)
+			memcpy(cm->tensors.v[t].major, cm->tensors.v[r].major,
+			       sizeof cm->tensors.v[t].major);
+	}
+	free(p);
+}
+
+/* A mesh with axes; with big, one with an axis that can shard (size > 1). */
+static const sl_mesh *
+mesh_of(const sl_op *op, bool big)
+{
+	sl_attr *a = op->kind == SL_OP_SDY_MESH ? sli_op_get(op, SLS_mesh) : NULL;
+	if (!a || a->kind != SL_ATTR_MESH || a->u.mesh.naxes == 0)
+		return NULL;
+	for (uint32_t k = 0; big && k < a->u.mesh.naxes; k++)
+		if (a->u.mesh.axes[k].size > 1)
+			return &a->u.mesh;
+	return big ? NULL : &a->u.mesh;
+}
+
+/*
+ * The mesh of the model: the one with axes, where one of several has an
+ * axis that can shard (a mesh of size-1 axes beside it shards nothing).
+ */
 static int
 find_mesh(builder *b, sl_block *body)
 {
 	sli_cost_model *cm = b->cm;
 	const sl_mesh *mesh = NULL;
+	bool big = false;
+	for (sl_op *op = body->first; op && !big; op = op->next)
+		big = mesh_of(op, true) != NULL;
 	for (sl_op *op = body->first; op; op = op->next) {
-		if (op->kind != SL_OP_SDY_MESH)
+		if (!mesh_of(op, big))
 			continue;
 		sl_attr *a = sli_op_get(op, SLS_mesh);
-		if (!a || a->kind != SL_ATTR_MESH || a->u.mesh.naxes == 0)
-			continue;
 		if (mesh) {
 			sli_error(b->ctx, op->loc, "the cost model takes one mesh with "
 			          "axes; found a second one");
@@ -1192,6 +1404,7 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 		sli_cost_model_fini(cm);
 		return -1;
 	}
+	compute_major(cm);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ typedef struct sli_cost_params {
 	 * view, as greedy propagation does); false: held as written
 	 */
 	bool extend_results;
+	bool report;		/* warn of user shardings the model approximates */
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -77,8 +78,20 @@ typedef struct sli_cost_tensor {
 	double elem_bytes;
 	uint32_t forbidden;	/* mask of axes that may not shard it (manual) */
 	sli_cost_pin pin;
-	bool unexpressible;	/* a user sharding the model cannot hold */
-	sli_cost_asg *fixed;	/* the one sharding allowed (manual body), or NULL */
+	/*
+	 * per dim, the axes written first, in this order (-1 ends): the
+	 * longest user prefix among the tensors tied to this one, else the
+	 * order of a dim an op joins it to; the other axes follow in mesh
+	 * order
+	 */
+	int8_t major[16][SLI_COST_MAX_AXES];
+	/*
+	 * a user sharding on another mesh (not an empty one): kept as
+	 * written, fixed to `fixed`, replicated
+	 */
+	bool kept;
+	sli_cost_asg *fixed;	/* the one sharding allowed (manual body, kept),
+				 * or NULL */
 } sli_cost_tensor;
 
 typedef enum sli_cost_opkind {
@@ -147,6 +160,13 @@ double sli_cost_memory(const sli_cost_model *cm, double bytes);
 /* Whether q is a valid sharding of t that honours every user constraint. */
 bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
                             const sli_cost_asg *q);
+/*
+ * The axes q puts on dim d in written order into out (SLI_COST_MAX_AXES
+ * entries): those of major (one dim's row, -1 ends; NULL: none) first, in
+ * its order, then the others in mesh order.  Returns their count.
+ */
+uint32_t sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
+                           const sli_cost_asg *q, uint32_t d, int8_t *out);
 /* Whether s is a valid factor assignment of op o. */
 bool sli_cost_op_allows(const sli_cost_model *cm, uint32_t o,
                         const sli_cost_asg *s);
@@ -193,8 +213,11 @@ int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 
 /*
  * Reads the sharding of every tensor of the model from the module
- * (absent: replicated) into q.  Returns 0, or -1 with a message in why
- * when a sharding is outside the model (sub-axes, another mesh).
+ * (absent: replicated) into q.  A sharding outside the model reads as its
+ * approximation (shardlp-cost(7), CAVEATS): sub-axes shard nothing, and a
+ * sharding on another mesh is replicated (on an empty mesh it is exact).
+ * Returns 0; -1 with a message in why is left for a sharding it cannot
+ * read at all (none today).
  */
 int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
 

@@ -64,6 +64,51 @@ expect_rc 0 "solve with an open result sharding and unreduced axes"
 run "$SHARDLP" verify -q "$tmp/open-result.solved.mlir"
 expect_rc 0 "the solved result sharding keeps unreduced axes off its dimensions"
 
+# a closed user dim with axes out of mesh order is the user's: pinned as a
+# set, written back verbatim, and the ILP stays at most every greedy cost
+cat >"$tmp/order.mlir" <<'MLIR'
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b", "a"}, {}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+MLIR
+run "$SHARDLP" solve -q -o "$tmp/order.solved.mlir" "$tmp/order.mlir"
+expect_rc 0 "solve with axes out of mesh order in a closed user dim"
+expect_grep "$tmp/order.solved.mlir" '%arg0: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@mesh, \[\{"b", "a"\}, \{\}\]>\}' "the solved module keeps {\"b\", \"a\"}"
+run "$SHARDLP" verify -q "$tmp/order.solved.mlir"
+expect_rc 0 "the solved module with {\"b\", \"a\"} verifies"
+run "$SHARDLP" compare --csv "$tmp/order.mlir"
+expect_rc 0 "compare with axes out of mesh order"
+checks=$((checks + 1))
+if awk -F, 'NR > 1 && $2 == "ilp" { ilp = $4 } NR > 1 && $2 != "ilp" && $4 != "" { g[$2] = $4 }
+	END { for (k in g) if (ilp > g[k] * (1 + 1e-9)) exit 1; exit ilp == "" }' "$tmp/out"; then
+	pass "axis order: ILP cost <= greedy costs"
+else
+	fail "axis order: ILP cost above a greedy cost"
+fi
+
+# a sharding on an empty mesh grows on the model's mesh; one on a maximal
+# mesh and one with a sub-axis stay as written, each with a warning
+cat >"$tmp/meshes.mlir" <<'MLIR'
+sdy.mesh @mesh = <["a"=4, "b"=2]>
+sdy.mesh @empty = <[]>
+sdy.mesh @maximal = <[], device_ids=[0]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@empty, [{?}, {}]>}, %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>}, %arg3: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a":(1)2}, {}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = stablehlo.add %0, %arg2 : tensor<8x8xf32>
+  %2 = stablehlo.add %1, %arg3 : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}
+MLIR
+run "$SHARDLP" solve -o "$tmp/meshes.solved.mlir" "$tmp/meshes.mlir"
+expect_rc 0 "solve with shardings on empty and maximal meshes and a sub-axis"
+expect_grep "$tmp/err" 'meshes\.mlir:4:[0-9]+: warning: sharding outside the optimisation model \(another mesh' "a warning names the maximal-mesh sharding"
+expect_grep "$tmp/err" 'meshes\.mlir:4:[0-9]+: warning: sharding outside the optimisation model \(sub-axes\)' "a warning names the sub-axis sharding"
+expect_grep "$tmp/meshes.solved.mlir" '%arg1: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@mesh, \[\{"a", \?\}, \{\}\]>\}' "the empty-mesh sharding grows on the model's mesh, its closed dim kept"
+expect_grep "$tmp/meshes.solved.mlir" '%arg2: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@maximal, \[\]>\}' "the maximal-mesh sharding is kept as written"
+expect_grep "$tmp/meshes.solved.mlir" '%arg3: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@mesh, \[\{"a":\(1\)2\}, \{\}\]>\}' "the sub-axis sharding is kept as written"
+
 cat >"$tmp/infeasible.mlir" <<'MLIR'
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {

@@ -26,17 +26,27 @@ rnd(unsigned n)
 	return (unsigned)((rng_state >> 33) % n);
 }
 
-/* A random dim sharding: {}, {"a"}, {"b", ?}, ... */
+/*
+ * A random dim sharding: {}, {"a"}, {"b", ?}, ... and now and then two
+ * axes out of mesh order on dim 0, {"b", "a"} or {"c", "a", ?}.
+ */
 static void
 rand_dims(char *out, size_t n, unsigned naxes)
 {
 	static const char *ax[] = {"\"a\"", "\"b\"", "\"c\""};
 	unsigned d0 = rnd(naxes + 1), d1 = rnd(naxes + 1);
+	char second[16] = "";
 	if (d0 && d0 == d1)
 		d1 = 0;
-	snprintf(out, n, "[{%s%s}, {%s%s}]",
-	         d0 ? ax[d0 - 1] : "", rnd(2) ? (d0 ? ", ?" : "?") : "",
-	         d1 ? ax[d1 - 1] : "", rnd(2) ? (d1 ? ", ?" : "?") : "");
+	if (d0 > 1 && rnd(3) == 0) {
+		unsigned e = 1 + rnd(d0 - 1);
+		if (e != d1)
+			snprintf(second, sizeof second, ", %s", ax[e - 1]);
+	}
+	bool open0 = rnd(2), open1 = rnd(2);
+	snprintf(out, n, "[{%s%s%s}, {%s%s}]",
+	         d0 ? ax[d0 - 1] : "", second, open0 ? (d0 ? ", ?" : "?") : "",
+	         d1 ? ax[d1 - 1] : "", open1 ? (d1 ? ", ?" : "?") : "");
 }
 
 /* A random program on a mesh of naxes axes of size 2 with ntensors values. */
@@ -280,6 +290,135 @@ test_reshard_prices(void)
 }
 
 /* {====================================================================
+ * User shardings the per-axis model holds only in part
+ * ===================================================================== */
+
+/* The sharding attribute of the first argument of the first function. */
+static sl_named_attr *
+first_arg_sharding(sl_module *m)
+{
+	for (sl_op *f = m->top->regions[0].first->first; f; f = f->next) {
+		if (f->kind != SL_OP_FUNC)
+			continue;
+		sl_value *v = &f->regions[0].first->args[0];
+		for (uint32_t i = 0; i < v->nattrs; i++)
+			if (v->attrs[i].name == SLS_sdy_sharding)
+				return &v->attrs[i];
+	}
+	return NULL;
+}
+
+/*
+ * Axes out of mesh order are the user's: a closed dim keeps them as
+ * written, an open one as its major prefix; no warning.
+ */
+static void
+test_axis_order_kept(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2, \"c\"=2]>\n"
+		"func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"b\", \"a\"}, {}]>},\n"
+		"             %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {\"c\", \"a\", ?}]>}) -> tensor<8x8xf32> {\n"
+		"  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>\n"
+		"  %1 = sdy.sharding_constraint %0 <@mesh, [{\"b\", ?}, {\"c\", ?}]> : tensor<8x8xf32>\n"
+		"  return %1 : tensor<8x8xf32>\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	sli_solve_result r;
+	int rc = sli_solve(m, &so, &r);
+	if (rc)
+		fprintf(stderr, "\n%s", test_diags());
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NULL(strstr(test_diags(), "outside the optimisation model"));
+	char *out = test_print(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[{\"b\", \"a\"}, {}]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{\"c\", \"a\""));
+	free(out);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+/* The checker still sees a closed user dim whose axes were reordered. */
+static void
+test_check_reordered(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"b\", \"a\"}, {}]>}) -> tensor<8x8xf32> {\n"
+		"  return %arg0 : tensor<8x8xf32>\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_check_snap snap;
+	sli_check_snapshot(m, &snap);
+	CU_ASSERT_EQUAL(sli_check(m, &snap), 0);
+	sl_named_attr *na = first_arg_sharding(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(na);
+	/* the same axes in mesh order, in a new attribute */
+	const sl_sharding *old = &na->attr->u.sharding;
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+	a->u.sharding = *old;
+	a->u.sharding.dims = SL_NEWN(&m->arena, sl_dim_sharding, old->rank);
+	memcpy(a->u.sharding.dims, old->dims, old->rank * sizeof *old->dims);
+	sl_axis_ref *ax = SL_NEWN(&m->arena, sl_axis_ref, 2);
+	ax[0] = old->dims[0].axes.v[1];
+	ax[1] = old->dims[0].axes.v[0];
+	a->u.sharding.dims[0].axes.v = ax;
+	na->attr = a;
+	CU_ASSERT_EQUAL(sli_check(m, &snap), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "dimension 0 of a user sharding "
+	                              "(closed) changed"));
+	sli_check_snap_free(&snap);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+/*
+ * A sharding on an empty mesh takes the model's mesh when it grows (as
+ * greedy propagation does); one on a maximal mesh and one with sub-axes
+ * stay as written, with warnings, and the evaluator agrees with the ILP.
+ */
+static void
+test_other_meshes_kept(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"sdy.mesh @empty = <[]>\n"
+		"sdy.mesh @maximal = <[], device_ids=[0]>\n"
+		"func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {\"b\"}]>},\n"
+		"             %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@empty, [{?}, {}]>},\n"
+		"             %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>},\n"
+		"             %arg3: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\":(1)2, ?}, {}]>}) -> tensor<8x8xf32> {\n"
+		"  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>\n"
+		"  %1 = stablehlo.add %0, %arg2 : tensor<8x8xf32>\n"
+		"  %2 = stablehlo.add %1, %arg3 : tensor<8x8xf32>\n"
+		"  return %2 : tensor<8x8xf32>\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	sli_solve_result r;
+	int rc = sli_solve(m, &so, &r);
+	if (rc)
+		fprintf(stderr, "\n%s", test_diags());
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(fabs(r.parts.total - r.objective) <= 1e-6 * fmax(1, r.objective));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:6:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:7:"));
+	CU_ASSERT_PTR_NULL(strstr(test_diags(), "t.mlir:5:"));
+	char *out = test_print(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#sdy.sharding<@mesh, [{\"a\", ?}, {}]>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "#sdy.sharding<@maximal, []>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[{\"a\":(1)2"));
+	free(out);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
  * Decomposition: chains of small transformer-like layers
  * ===================================================================== */
 
@@ -429,6 +568,9 @@ CU_TestInfo tests_solver[] = {
 	{"infeasible sharding group", test_infeasible_group},
 	{"memory budget too small", test_memory_budget},
 	{"ILP optimum equals brute force", test_brute_force},
+	{"axes out of mesh order are kept", test_axis_order_kept},
+	{"the checker sees a reordered closed dim", test_check_reordered},
+	{"shardings on other meshes are kept", test_other_meshes_kept},
 	{"decomposition equals the whole model", test_decompose_equals_whole},
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
 	{"no decomposition under a memory budget", test_decompose_fallback},
