@@ -60,6 +60,9 @@ EXTRA_DIST += \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/run.sh \
 	%reldir%/golden/sharding_group_import_cross_manual.mlir \
+	%reldir%/golden/transformer_basic.mlir \
+	%reldir%/golden/transformer_op_priority.mlir \
+	%reldir%/golden/transformer_pipeline.mlir \
 	%reldir%/golden/while_print.mlir \
 	%reldir%/man-lint.sh \
 	%reldir%/setup.sh

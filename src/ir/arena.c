@@ -1,10 +1,21 @@
-/* arena.c - chunked bump allocator; large requests get a chunk of their own. */
+/*
+ * arena.c - chunked bump allocator; large requests get a chunk of their
+ * own.  Chunks double from 64 KiB to 4 MiB, so that a big module lives in
+ * few chunks; those of 2 MiB and more are aligned to 2 MiB and offered to
+ * the kernel for transparent huge pages, which spares the page faults and
+ * TLB misses of walking a module of many megabytes.
+ */
+#include "config.h"
+
 #include "ir/arena.h"
 #include "util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#ifdef HAVE_SYS_MMAN_H
+#include <sys/mman.h>
+#endif
 
 struct sli_chunk {
 	sli_chunk *next;
@@ -12,7 +23,23 @@ struct sli_chunk {
 	_Alignas(16) char data[];
 };
 
-enum { CHUNK = 64 * 1024 };
+enum { CHUNK = 64 * 1024, MAX_CHUNK = 4 * 1024 * 1024, HUGE_PAGE = 2 * 1024 * 1024 };
+
+/* A chunk of `bytes` bytes in all (header included). */
+static sli_chunk *
+chunk_new(size_t bytes)
+{
+#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE)
+	if (bytes >= HUGE_PAGE && bytes % HUGE_PAGE == 0) {
+		void *p = aligned_alloc(HUGE_PAGE, bytes);
+		if (p) {
+			madvise(p, bytes, MADV_HUGEPAGE);	/* advice only */
+			return p;
+		}
+	}
+#endif
+	return sli_xmalloc(bytes);
+}
 
 void
 sli_arena_init(sli_arena *a)
@@ -20,6 +47,7 @@ sli_arena_init(sli_arena *a)
 	a->head = NULL;
 	a->cur = a->end = NULL;
 	a->total = 0;
+	a->next = 0;
 }
 
 void
@@ -42,9 +70,9 @@ sli_arena_reset(sli_arena *a)
 void *
 sli_arena_alloc_slow(sli_arena *a, size_t n)
 {
-	if (n > SIZE_MAX - sizeof(sli_chunk) - CHUNK)
+	if (n > SIZE_MAX - sizeof(sli_chunk) - MAX_CHUNK)
 		sli_xmalloc(SIZE_MAX);	/* reports out of memory */
-	bool own = n > CHUNK / 4;
+	bool own = n > CHUNK / 4;	/* also below the first chunk's size */
 #ifdef SL_ARENA_EXACT
 	own = true;
 #endif
@@ -63,8 +91,10 @@ sli_arena_alloc_slow(sli_arena *a, size_t n)
 		}
 		return c->data;
 	}
-	size_t size = CHUNK;
-	sli_chunk *c = sli_xmalloc(sizeof *c + size);
+	size_t bytes = a->next ? a->next : CHUNK;
+	a->next = bytes < MAX_CHUNK ? bytes * 2 : bytes;
+	size_t size = bytes - sizeof(sli_chunk);
+	sli_chunk *c = chunk_new(bytes);
 	c->size = size;
 	c->next = a->head;
 	a->head = c;

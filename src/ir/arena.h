@@ -15,6 +15,7 @@ typedef struct sli_arena {
 	sli_chunk *head;
 	char *cur, *end;
 	size_t total;	/* bytes obtained from malloc, for memory reports */
+	size_t next;	/* size of the next chunk, 0 for the first */
 } sli_arena;
 
 void sli_arena_init(sli_arena *a);

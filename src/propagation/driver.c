@@ -63,6 +63,9 @@ free_tables(sli_prop *P)
 	free(P->sig);
 	free(P->opclass);
 	free(P->cur);
+	free(P->getslot);
+	free(P->own);
+	free(P->quiet);
 	free(P->stack);
 	free(P->queued);
 	for (size_t i = 0; i < P->groups.n; i++)
@@ -82,6 +85,9 @@ free_tables(sli_prop *P)
 	P->sig = NULL;
 	P->opclass = NULL;
 	P->cur = NULL;
+	P->getslot = NULL;
+	P->own = NULL;
+	P->quiet = NULL;
 	P->stack = NULL;
 	P->queued = NULL;
 }
@@ -117,7 +123,7 @@ callee_of(sl_module *m, const sl_op *call)
 void
 sli_prop_index(sli_prop *P)
 {
-	sli_prop_rule *old_rules = P->rules;
+	const sl_rule **old_rules = P->rules;
 	uint32_t old_nops = P->nops;
 	P->rules = NULL;
 	free_tables(P);
@@ -175,6 +181,9 @@ sli_prop_index(sli_prop *P)
 	P->opclass = sli_xcalloc(no, 1);
 	static const sl_sharding unloaded;
 	P->unloaded = &unloaded;
+	P->getslot = sli_xcalloc(nv, sizeof *P->getslot);
+	P->own = sli_xcalloc(no, sizeof *P->own);
+	P->quiet = sli_xcalloc(no, 1);
 	P->cur = sli_xmalloc(sizeof *P->cur * nv);
 	for (uint32_t v = 0; v < nv; v++)
 		P->cur[v] = P->unloaded;
@@ -388,14 +397,34 @@ cacheable(const sli_prop *P, const sl_value *v)
 
 static const sl_sharding *load(sli_prop *P, sl_value *v);
 
+/* P->getslot: not looked at yet, no sharding, not cached; else id + 1 */
+enum { GET_UNKNOWN = 0, GET_NONE = -1, GET_LOAD = -2 };
+
 const sl_sharding *
 sli_prop_get(sli_prop *P, sl_value *v)
 {
-	v = shardable(P, v);
-	if (!v)
+	int32_t *slot = v->id < P->nvalues && P->values[v->id] == v ? &P->getslot[v->id] : NULL;
+	if (slot && *slot > 0) {
+		uint32_t k = (uint32_t)*slot - 1;
+		if (P->cur[k] == P->unloaded)
+			P->cur[k] = load(P, P->values[k]);
+		return P->cur[k];
+	}
+	if (slot && *slot == GET_NONE)
 		return NULL;
-	if (!cacheable(P, v))
+	v = shardable(P, v);
+	if (!v) {
+		if (slot)
+			*slot = GET_NONE;
+		return NULL;
+	}
+	if (!cacheable(P, v)) {
+		if (slot)
+			*slot = GET_LOAD;
 		return load(P, v);
+	}
+	if (slot)
+		*slot = (int32_t)v->id + 1;
 	if (P->cur[v->id] == P->unloaded)
 		P->cur[v->id] = load(P, v);
 	return P->cur[v->id];
@@ -467,6 +496,52 @@ open_like(sl_module *m, const sl_sharding *s, const sl_type *t)
 	return o;
 }
 
+/* Clears the quiet flags of the op defining v and of its users. */
+static void
+wake_value(sli_prop *P, const sl_value *v)
+{
+	if (v->id >= P->nvalues || P->values[v->id] != v)
+		return;
+	if (v->def && v->def->id < P->nops && P->ops[v->def->id] == v->def)
+		P->quiet[v->def->id] = 0;
+	const sli_use *u = &P->uses[P->use_first[v->id]];
+	for (uint32_t i = 0; i < P->use_n[v->id]; i++)
+		P->quiet[u[i].user->id] = 0;
+}
+
+/* Before shardable value v changes: every op that reads it may move. */
+static void
+wake(sli_prop *P, sl_value *v)
+{
+	wake_value(P, v);
+	sl_op *e = P->edge[v->id];
+	if (e && v == &e->results[0] && e->noperands) {
+		/* the values whose sharding lives on this edge (index_edge) */
+		sl_value *owner = e->operands[0];
+		wake_value(P, owner);
+		if (owner->def && owner->def->kind == SL_OP_WHILE) {
+			sl_op *w = owner->def;
+			for (uint32_t r = 0; r < w->nregions && r < 2; r++) {
+				sl_block *b = w->regions[r].first;
+				if (b && owner->index < b->nargs)
+					wake_value(P, &b->args[owner->index]);
+			}
+		}
+	}
+	/*
+	 * A new in/out_shardings or sdy.sharding attribute may give the other
+	 * block arguments of a computation, or the other results of an op,
+	 * open shardings of their own.
+	 */
+	if (data_flow_block_arg(v)) {
+		for (uint32_t i = 0; i < v->block->nargs; i++)
+			wake_value(P, &v->block->args[i]);
+	} else if (v->def && v->def->nresults > 1) {
+		for (uint32_t i = 0; i < v->def->nresults; i++)
+			wake_value(P, &v->def->results[i]);
+	}
+}
+
 void
 sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 {
@@ -474,6 +549,8 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	v = shardable(P, v);
 	if (!v)
 		return;
+	if (v->id < P->nvalues && P->values[v->id] == v)
+		wake(P, v);
 	if (cacheable(P, v))
 		P->cur[v->id] = s;
 	sl_op *dfo = data_flow_block_arg(v);
@@ -503,6 +580,11 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 		break;
 	}
 	sl_attr *old = sli_op_attr(op, SLS_sdy_sharding);
+	bool indexed = op->id < P->nops && P->ops[op->id] == op;
+	if (old && indexed && P->own[op->id] == old && v->index < old->u.spv.n) {
+		old->u.spv.v[v->index] = (sl_sharding *)s;
+		return;
+	}
 	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
 	a->u.spv.n = op->nresults;
 	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, op->nresults ? op->nresults : 1);
@@ -515,6 +597,8 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 			a->u.spv.v[i] = open_like(m, s, op->results[i].type);
 	}
 	sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	if (indexed)
+		P->own[op->id] = a;
 	/* the other results may have got fully open shardings */
 	for (uint32_t i = 0; i < op->nresults; i++)
 		if (i != v->index && cacheable(P, &op->results[i]))
@@ -913,6 +997,7 @@ typedef struct step_args {
 	int dirmode, dir;
 	bool conservative, elementwise, notify, func_sync;
 	const uint8_t *dirs;	/* from step_dirs, or NULL: computed by step */
+	bool plain;		/* every tensor is plain(): the op's own values */
 } step_args;
 
 /*
@@ -924,14 +1009,27 @@ step_dirs(sli_prop *P, const step_args *a)
 {
 	const sl_rule *rule = a->rule;
 	uint8_t *dirs = sli_arena_alloc(&P->scratch, rule->nfactors + 1);
+	uint8_t pt, other;
+	if (a->dirmode == DIR_FIXED || P->level < 0) {
+		pt = other = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
+	} else {
+		sli_op_priority_dirs(P, a->op, P->level, &pt, &other);
+		if (!a->attached)
+			other = pt;
+	}
+	if (pt == SL_DIR_NONE && other == SL_DIR_NONE)
+		return NULL;
+	const sl_rule *k = a->attached;
+	bool kinds = pt != other && k && (k->reduction.n || k->need_replication.n ||
+	                                  k->permutation.n);
 	bool any_dir = false;
 	for (uint32_t f = 0; f < rule->nfactors; f++) {
-		if (sli_rule_factor_blocked(rule, f))
+		if (rule->blocked.n && sli_rule_factor_blocked(rule, f))
 			dirs[f] = SL_DIR_NONE;
-		else if (a->dirmode == DIR_FIXED || P->level < 0)
-			dirs[f] = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
+		else if (kinds && sli_rule_factor_kind(k, f) != SLI_FACTOR_PASS_THROUGH)
+			dirs[f] = other;
 		else
-			dirs[f] = (uint8_t)sli_op_priority_dir(P, a->op, a->attached, f, P->level);
+			dirs[f] = pt;
 		any_dir |= dirs[f] != SL_DIR_NONE;
 	}
 	return any_dir ? dirs : NULL;
@@ -957,6 +1055,76 @@ sync_group(sli_prop *P, sl_value *v, const sl_sharding *s, bool notify)
 				notify_modified(P, sw);
 		}
 	}
+}
+
+static uint64_t
+step_sig(const sli_prop *P, const step_args *a, const stensor *ts, uint32_t nt,
+         const uint8_t *dirs)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (uint32_t i = 0; i < nt; i++)
+		h = mix(h, (uint64_t)(uintptr_t)ts[i].s);
+	for (uint32_t f = 0; f < a->rule->nfactors; f++)
+		h = mix(h, dirs[f]);
+	h = mix(h, (uint64_t)(P->aggressive * 2 + a->conservative));
+	return h | 1;
+}
+
+/*
+ * Whether a step on the shardings now on the op's tensors would change
+ * nothing: projected, every factor has the same axes in every tensor that
+ * has it, and no overflow.  Then the compatible axes of each factor are
+ * those axes (or none), which no tensor can strictly extend, in basic and
+ * aggressive propagation alike.
+ */
+static bool
+settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint32_t nres,
+        const sl_mesh *mesh)
+{
+	const sl_rule *rule = a->rule;
+	sli_proj p;
+	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
+	for (uint32_t i = 0; i < nops; i++)
+		sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
+	for (uint32_t i = 0; i < nres; i++)
+		sli_proj_tensor(&p, nops + i, &rule->results[i], ts[nops + i].s);
+	for (uint32_t f = 0; f < rule->nfactors; f++) {
+		const sli_fsh *first = NULL;
+		for (uint32_t i = 0; i < nops + nres; i++) {
+			const sli_fsh *fs = &p.t[i].f[f];
+			if (!fs->present)
+				continue;
+			if (fs->overflow.n)
+				return false;
+			if (!first)
+				first = fs;
+			else if (!sli_axis_list_equal(first->axes.v, first->axes.n, fs->axes.v,
+			                              fs->axes.n))
+				return false;
+		}
+	}
+	return true;
+}
+
+static void plain(sli_prop *P, stensor *t, sl_value *v);
+
+enum { QUIET_ALWAYS = 255 };
+
+/* What a generic step of op depends on besides the shardings (nonzero). */
+static uint8_t
+quiet_key(sli_prop *P, const sl_op *op)
+{
+	uint8_t pt = SL_DIR_BOTH, other = SL_DIR_BOTH;
+	if (P->level >= 0)
+		sli_op_priority_dirs(P, op, P->level, &pt, &other);
+	return (uint8_t)(1 + (pt * 4 + other) * 2 + P->aggressive);
+}
+
+static void
+set_quiet(sli_prop *P, const step_args *a, uint8_t key)
+{
+	if (a->plain)
+		P->quiet[a->op->id] = key;
 }
 
 static bool
@@ -991,8 +1159,10 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			return false;
 		}
 	}
-	if (!mesh || mesh_empty || sli_mesh_is_maximal(mesh))
+	if (!mesh || mesh_empty || sli_mesh_is_maximal(mesh)) {
+		set_quiet(P, a, QUIET_ALWAYS);	/* whatever the directions */
 		return false;
+	}
 
 	const sl_rule *rule = a->rule;
 	const uint8_t *dirs = a->dirs;
@@ -1007,15 +1177,11 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 	uint64_t sig = 0;
 	bool cache = !a->func_sync && a->op->id < P->nops && P->ops[a->op->id] == a->op;
 	if (cache) {
-		uint64_t h = 1469598103934665603ULL;
-		for (uint32_t i = 0; i < nt; i++)
-			h = (h ^ (uint64_t)(uintptr_t)ts[i].s) * 1099511628211ULL;
-		for (uint32_t f = 0; f < rule->nfactors; f++)
-			h = (h ^ dirs[f]) * 1099511628211ULL;
-		h = (h ^ (uint64_t)(P->aggressive * 2 + a->conservative)) * 1099511628211ULL;
-		sig = h | 1;
-		if (P->sig[a->op->id] == sig)
+		sig = step_sig(P, a, ts, nt, dirs);
+		if (P->sig[a->op->id] == sig) {
+			set_quiet(P, a, quiet_key(P, a->op));
 			return false;
+		}
 	}
 
 	sli_proj p;
@@ -1065,8 +1231,24 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			notify_modified(P, sv);
 		sync_group(P, sv, stored, a->notify);
 	}
-	if (cache)
-		P->sig[a->op->id] = changed ? 0 : sig;
+	if (cache && changed) {
+		/*
+		 * The op is not visited again in this run; when the new state is
+		 * settled, its signature spares the next run a projection.
+		 */
+		sig = 0;
+		if (a->plain) {
+			stensor *now = sli_arena_alloc(&P->scratch, sizeof *now * (nt + 1));
+			for (uint32_t i = 0; i < nt; i++)
+				plain(P, &now[i], ts[i].v);
+			if (settled(P, a, now, nops, nres, mesh))
+				sig = step_sig(P, a, now, nt, dirs);
+		}
+	}
+	if (cache) {
+		P->sig[a->op->id] = sig;
+		set_quiet(P, a, sig ? quiet_key(P, a->op) : 0);
+	}
 	if (changed && P->debug) {
 		for (uint32_t i = 0; i < nt; i++)
 			if (!vals[i] && ts[i].v)
@@ -1167,39 +1349,52 @@ rule_slot(sli_prop *P, const sl_op *op)
 	return &P->rule_reps[j];
 }
 
+/* A rule in P->rulemem, P->no_rule, or NULL after an error. */
+static const sl_rule *
+build_rule(sli_prop *P, sl_op *op, bool attach)
+{
+	sl_rule r;
+	int rc = attach ? sli_rule_attach(P->m, op, &P->ropts, &r)
+	                : sli_rule_for_op(P->m, op, &P->ropts, &r);
+	if (rc < 0) {
+		P->failed = true;
+		return NULL;
+	}
+	if (rc != SLI_RULE_FOUND)
+		return P->no_rule;
+	sl_rule *c = SL_NEW(&P->rulemem, sl_rule);
+	*c = r;
+	return c;
+}
+
 static const sl_rule *
 op_rule(sli_prop *P, sl_op *op)
 {
-	sli_prop_rule *r = &P->rules[op->id];
-	if (!r->state && !P->o->keep_sharding_rules && !(P->o->dump_dir && *P->o->dump_dir) &&
-	    sli_rule_local(op) && !sli_op_attr(op, SLS_sdy_sharding_rule)) {
+	const sl_rule **r = &P->rules[op->id];
+	if (*r)
+		return *r == P->no_rule ? NULL : *r;
+	/*
+	 * Shardy attaches every rule it builds; when the rules are dropped
+	 * at the end and no dump can show them, building is enough.
+	 */
+	bool attach = P->o->keep_sharding_rules || (P->o->dump_dir && *P->o->dump_dir);
+	if (!attach && sli_rule_local(op) && !sli_op_attr(op, SLS_sdy_sharding_rule)) {
 		sl_op **slot = rule_slot(P, op);
 		if (*slot) {
 			*r = P->rules[(*slot)->id];
 		} else {
-			int rc = sli_rule_for_op(P->m, op, &P->ropts, &r->rule);
-			if (rc < 0)
-				P->failed = true;
-			r->state = rc == SLI_RULE_FOUND ? 2 : 1;
-			if (rc >= 0) {
+			const sl_rule *b = build_rule(P, op, false);
+			*r = b ? b : P->no_rule;
+			if (b) {
 				*slot = op;
 				P->nrule_reps++;
 			}
 		}
+	} else {
+		const sl_rule *b = build_rule(P, op, attach);
+		*r = b ? b : P->no_rule;
 	}
-	if (!r->state) {
-		/*
-		 * Shardy attaches every rule it builds; when the rules are dropped
-		 * at the end and no dump can show them, building is enough.
-		 */
-		bool attach = P->o->keep_sharding_rules || (P->o->dump_dir && *P->o->dump_dir);
-		int rc = attach ? sli_rule_attach(P->m, op, &P->ropts, &r->rule)
-		                : sli_rule_for_op(P->m, op, &P->ropts, &r->rule);
-		if (rc < 0)
-			P->failed = true;
-		r->state = rc == SLI_RULE_FOUND ? 2 : 1;
-	}
-	return r->state == 2 ? &r->rule : NULL;
+	return *r == P->no_rule ? NULL : *r;
 }
 
 static bool
@@ -1231,14 +1426,19 @@ visit_generic(sli_prop *P, sl_op *op)
 {
 	if (has_no_rule(op) || sli_op_priority_idle(P, op, P->level))
 		return;
+	uint8_t q = P->quiet[op->id];
+	if (q && (q == QUIET_ALWAYS || q == quiet_key(P, op)))
+		return;
 	const sl_rule *rule = op_rule(P, op);
 	if (!rule || rule->noperands != op->noperands || rule->nresults != op->nresults)
 		return;
 	step_args a = {op, rule, rule, DIR_STRATEGY, 0, P->o->conservative,
-	               sli_prop_elementwise(op), true, false, NULL};
+	               sli_prop_elementwise(op), true, false, NULL, true};
 	/* directions first: at low op-priority levels most ops move nothing */
-	if (!(a.dirs = step_dirs(P, &a)))
+	if (!(a.dirs = step_dirs(P, &a))) {
+		P->quiet[op->id] = quiet_key(P, op);
 		return;
+	}
 	uint32_t nt = op->noperands + op->nresults;
 	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (nt + 1));
 	for (uint32_t i = 0; i < op->noperands; i++)
@@ -1260,7 +1460,7 @@ visit_barrier(sli_prop *P, sl_op *op)
 	stensor ts[2];
 	plain(P, &ts[0], op->operands[0]);
 	plain(P, &ts[1], &op->results[0]);
-	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false, NULL};
+	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false, NULL, false};
 	step(P, &a, ts, 1, 1);
 }
 
@@ -1340,7 +1540,7 @@ visit_edge(sli_prop *P, sl_op *e)
 	SL_VEC_FREE(src);
 	sl_rule rule;
 	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL};
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1376,7 +1576,7 @@ visit_func_edge(sli_prop *P, sl_op *e)
 	SL_VEC_FREE(src);
 	sl_rule rule;
 	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL};
+	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1407,7 +1607,7 @@ sync_func_results(sli_prop *P)
 		ts[1].s = sli_prop_func_result(P, f, i);
 		sl_rule rule;
 		sli_rule_identity(&P->scratch, t, 1, 1, &rule);
-		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true, NULL};
+		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true, NULL, false};
 		step(P, &a, ts, 1, 1);
 	}
 }
@@ -1699,6 +1899,9 @@ sli_propagate(sl_module *m, const sli_prop_opts *o)
 	P.ropts.conservative = o->conservative;
 	P.ropts.warn = true;
 	sli_arena_init(&P.scratch);
+	sli_arena_init(&P.rulemem);
+	static const sl_rule no_rule;
+	P.no_rule = &no_rule;
 	sli_prop_index(&P);
 	int rc = 0;
 	if (check_shapes(&P)) {
@@ -1731,6 +1934,7 @@ done:
 	free(P.interned);
 	free(P.meshes);
 	sli_arena_fini(&P.scratch);
+	sli_arena_fini(&P.rulemem);
 	return rc;
 }
 

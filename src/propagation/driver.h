@@ -15,12 +15,6 @@ typedef struct sli_prop_mesh {
 	sl_mesh *mesh;
 } sli_prop_mesh;
 
-/* Per-op cached rule: state 0 not looked up, 1 none, 2 found. */
-typedef struct sli_prop_rule {
-	int state;
-	sl_rule rule;
-} sli_prop_rule;
-
 typedef struct sli_prop_debug sli_prop_debug;
 
 struct sli_prop {
@@ -39,7 +33,11 @@ struct sli_prop {
 	sli_use *uses;			/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
 	int32_t *group;			/* per value: group index, -1 if none */
-	sli_prop_rule *rules;		/* per op */
+	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
+	 * not looked up yet */
+	const sl_rule **rules;
+	const sl_rule *no_rule;
+	sli_arena rulemem;
 	/* ops whose rule was built, by name, types and attributes (rule_cache) */
 	sl_op **rule_reps;
 	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
@@ -51,6 +49,18 @@ struct sli_prop {
 	 * results are not cached) */
 	const sl_sharding **cur;
 	const sl_sharding *unloaded;
+	/* per op: the sdy.sharding attribute sli_prop_set made for it, which
+	 * nothing else refers to and later sets may update in place */
+	sl_attr **own;
+	/*
+	 * per op: nonzero when a generic step would change nothing (step_sig
+	 * matches): QUIET_ALWAYS, or the directions and strategy it holds
+	 * for (quiet_key).  sli_prop_set clears the flags of every op that
+	 * sees the value it writes.
+	 */
+	uint8_t *quiet;
+	/* per value: where sli_prop_get finds it (GET_* or a value id in cur) */
+	int32_t *getslot;
 
 	SL_VEC(sl_value **) groups;	/* members per group, in id order */
 	SL_VEC(uint32_t) group_sizes;
@@ -84,6 +94,12 @@ bool sli_prop_elementwise(const sl_op *op);
 /* Direction of factor f of op at op-priority level `level` (spec 5.2). */
 int sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached,
                         uint32_t f, int level);
+/*
+ * The directions sli_op_priority_dir gives at `level` to the pass-through
+ * factors of op's attached rule and to its other factors.
+ */
+void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
+                          uint8_t *other);
 /*
  * Whether no factor of op may move at `level` whatever its rule, so that
  * the rule need not be built yet.

@@ -140,6 +140,21 @@ sli_op_priority_idle(sli_prop *P, const sl_op *op, int level)
 }
 
 void
+sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
+                     uint8_t *other)
+{
+	unsigned k = op_class(P, op);
+	int dp = SL_DIR_NONE, doth = SL_DIR_NONE;
+	for (int h = 0; h <= level; h++) {
+		/* heuristic() looks at the factor kind only through `attached` */
+		dp = dir_union(dp, heuristic(k, NULL, 0, h));
+		doth = dir_union(doth, h == 2 ? SL_DIR_NONE : heuristic(k, NULL, 0, h));
+	}
+	*pass_through = (uint8_t)dp;
+	*other = (uint8_t)doth;
+}
+
+void
 sli_prop_op_priority(sli_prop *P)
 {
 	if (!sli_prop_options(P)->op_priority) {

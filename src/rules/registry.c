@@ -2448,9 +2448,8 @@ sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule *out
 bool
 sli_rule_local(const sl_op *op)
 {
-	if (op->nregions)
-		return false;
 	switch (op->kind) {
+	case SL_OP_SCATTER:		/* common_reduction looks at the body */
 	case SL_OP_CONCATENATE:		/* concat_kind looks at the operands' defs */
 	case SL_OP_DYNAMIC_UPDATE_SLICE:	/* whether the start indices are constants */
 	case SL_OP_CUSTOM_CALL:		/* X64Combine looks for its users */

@@ -63,8 +63,8 @@ int sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule 
 
 /*
  * Whether the registry builds op's rule from op alone: its name, operand
- * and result types and attributes, not its regions, the ops defining its
- * operands or its users.  Two such ops that agree on all of those get
+ * and result types and attributes, not the ops defining its operands, its
+ * users or (scatter) its body.  Two such ops that agree on all of those get
  * equal rules, so a caller may build one and share it.
  */
 bool sli_rule_local(const sl_op *op);

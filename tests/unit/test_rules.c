@@ -635,7 +635,63 @@ test_factor_names(void)
 	sli_buf_fini(&b);
 }
 
+/*
+ * sli_rule_local: rules that depend on more than the op itself (operand
+ * producers, users, the scatter body) may not be shared between ops.
+ */
+static const char local_text[] =
+	"func.func @f(%a: tensor<4x8xf32>, %i: tensor<2x1xi32>, %u: tensor<2x8xf32>, "
+	"%s: tensor<i32>) -> tensor<4x8xf32> {\n"
+	"  %0 = stablehlo.add %a, %a : tensor<4x8xf32>\n"
+	"  %1 = stablehlo.concatenate %0, %a, dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>) "
+	"-> tensor<8x8xf32>\n"
+	"  %2 = stablehlo.dynamic_update_slice %0, %u, %s, %s : (tensor<4x8xf32>, "
+	"tensor<2x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>\n"
+	"  %3 = \"stablehlo.scatter\"(%0, %i, %u) ({\n"
+	"  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+	"    %r = stablehlo.add %x, %y : tensor<f32>\n"
+	"    stablehlo.return %r : tensor<f32>\n"
+	"  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+	"inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], "
+	"index_vector_dim = 1>} : (tensor<4x8xf32>, tensor<2x1xi32>, tensor<2x8xf32>) "
+	"-> tensor<4x8xf32>\n"
+	"  %4 = stablehlo.custom_call @Foo(%0) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+	"  %cst = stablehlo.constant dense<0.0> : tensor<f32>\n"
+	"  %5 = stablehlo.reduce(%4 init: %cst) applies stablehlo.add across dimensions = [1] "
+	": (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>\n"
+	"  return %0 : tensor<4x8xf32>\n}\n";
+
+static void
+test_local_rules(void)
+{
+	static const struct {
+		const char *name;
+		bool local;
+	} want[] = {
+		{"stablehlo.add", true},
+		{"stablehlo.concatenate", false},
+		{"stablehlo.dynamic_update_slice", false},
+		{"stablehlo.scatter", false},
+		{"stablehlo.custom_call", false},
+		{"stablehlo.reduce", true},
+	};
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, local_text);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		find f = {want[i].name, NULL};
+		sli_walk(m->top, find_op, &f);
+		CU_ASSERT_PTR_NOT_NULL(f.found);
+		if (f.found && sli_rule_local(f.found) != want[i].local)
+			CU_FAIL(want[i].name);
+	}
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 CU_TestInfo tests_rules[] = {
+	{"ops whose rule may be shared", test_local_rules},
 	{"pointwise, select, clamp", test_pointwise},
 	{"broadcast_in_dim, bitcast_convert", test_broadcast_and_bitcast},
 	{"concatenate", test_concatenate},
