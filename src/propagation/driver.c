@@ -1071,27 +1071,19 @@ step_sig(const sli_prop *P, const step_args *a, const stensor *ts, uint32_t nt,
 }
 
 /*
- * Whether a step on the shardings now on the op's tensors would change
- * nothing: projected, every factor has the same axes in every tensor that
- * has it, and no overflow.  Then the compatible axes of each factor are
- * those axes (or none), which no tensor can strictly extend, in basic and
- * aggressive propagation alike.
+ * Whether every factor of projection p has the same axes in every tensor
+ * that has it, and no overflow.  Then the compatible axes of each factor
+ * are those axes (or none), which no tensor can strictly extend: a step
+ * changes nothing, in basic and aggressive propagation alike and whatever
+ * the directions.
  */
 static bool
-settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint32_t nres,
-        const sl_mesh *mesh)
+agree(const sli_proj *p)
 {
-	const sl_rule *rule = a->rule;
-	sli_proj p;
-	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
-	for (uint32_t i = 0; i < nops; i++)
-		sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
-	for (uint32_t i = 0; i < nres; i++)
-		sli_proj_tensor(&p, nops + i, &rule->results[i], ts[nops + i].s);
-	for (uint32_t f = 0; f < rule->nfactors; f++) {
+	for (uint32_t f = 0; f < p->nfactors; f++) {
 		const sli_fsh *first = NULL;
-		for (uint32_t i = 0; i < nops + nres; i++) {
-			const sli_fsh *fs = &p.t[i].f[f];
+		for (uint32_t i = 0; i < p->nops + p->nres; i++) {
+			const sli_fsh *fs = &p->t[i].f[f];
 			if (!fs->present)
 				continue;
 			if (fs->overflow.n)
@@ -1104,6 +1096,26 @@ settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint3
 		}
 	}
 	return true;
+}
+
+/* Whether a step on the shardings now on the op's tensors would agree(). */
+static bool
+settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint32_t nres,
+        const sl_mesh *mesh, const sli_proj *last, const stensor *was, const bool *upd)
+{
+	const sl_rule *rule = a->rule;
+	sli_proj p;
+	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
+	for (uint32_t i = 0; i < nops + nres; i++) {
+		/* a tensor the step left alone is still projected in `last` */
+		if (!upd[i] && ts[i].s == was[i].s)
+			p.t[i] = last->t[i];
+		else if (i < nops)
+			sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
+		else
+			sli_proj_tensor(&p, i, &rule->results[i - nops], ts[i].s);
+	}
+	return agree(&p);
 }
 
 static void plain(sli_prop *P, stensor *t, sl_value *v);
@@ -1231,23 +1243,33 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			notify_modified(P, sv);
 		sync_group(P, sv, stored, a->notify);
 	}
-	if (cache && changed) {
-		/*
-		 * The op is not visited again in this run; when the new state is
-		 * settled, its signature spares the next run a projection.
-		 */
-		sig = 0;
-		if (a->plain) {
-			stensor *now = sli_arena_alloc(&P->scratch, sizeof *now * (nt + 1));
-			for (uint32_t i = 0; i < nt; i++)
-				plain(P, &now[i], ts[i].v);
-			if (settled(P, a, now, nops, nres, mesh))
-				sig = step_sig(P, a, now, nt, dirs);
-		}
-	}
 	if (cache) {
+		/*
+		 * The op is not visited again in this run after a change; when
+		 * the new state is settled, its signature spares the next run a
+		 * projection.  A state that agree()s needs no step for any
+		 * directions until a sharding changes.
+		 */
+		uint8_t quiet = 0;
+		if (changed) {
+			sig = 0;
+			if (a->plain) {
+				stensor *now = sli_arena_alloc(&P->scratch, sizeof *now * (nt + 1));
+				for (uint32_t i = 0; i < nt; i++)
+					plain(P, &now[i], ts[i].v);
+				if (settled(P, a, now, nops, nres, mesh, &p, ts, upd)) {
+					sig = step_sig(P, a, now, nt, dirs);
+					quiet = QUIET_ALWAYS;
+				}
+			}
+		} else if (a->plain) {
+			bool moved = false;
+			for (uint32_t i = 0; i < nt; i++)
+				moved |= upd[i];
+			quiet = !moved && agree(&p) ? QUIET_ALWAYS : quiet_key(P, a->op);
+		}
 		P->sig[a->op->id] = sig;
-		set_quiet(P, a, sig ? quiet_key(P, a->op) : 0);
+		set_quiet(P, a, quiet);
 	}
 	if (changed && P->debug) {
 		for (uint32_t i = 0; i < nt; i++)
