@@ -155,19 +155,31 @@ blank(const char *text, size_t len)
  * mlir-opt reads an empty file as an empty module; for the user's tool an
  * empty file is almost always a mistake (a wrong path, a failed export).
  */
+char *
+cli_source(cli_sink *sink, const char *path, size_t *len, const char **name)
+{
+	char *text = cli_read("shardlp", path, len);
+	if (!text)
+		return NULL;
+	*name = strcmp(path, "-") ? path : "<stdin>";
+	cli_sink_set_source(sink, *name, text, *len);
+	if (blank(text, *len)) {
+		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", *name);
+		cli_sink_set_source(sink, *name, NULL, 0);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 sl_module *
 cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
 {
 	size_t len;
-	*text = cli_read("shardlp", path, &len);
+	const char *name;
+	*text = cli_source(sink, path, &len, &name);
 	if (!*text)
 		return NULL;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
-	cli_sink_set_source(sink, name, *text, len);
-	if (blank(*text, len)) {
-		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", name);
-		return NULL;
-	}
 	sl_module *m = sl_module_parse(ctx, name, *text, len);
 	if (m && sl_module_verify(m)) {
 		sl_module_free(m);

@@ -46,6 +46,12 @@ char *cli_read(const char *prog, const char *path, size_t *len);
 
 int cmd_compare(int argc, char **argv);
 /*
+ * Reads one file ("-" = stdin) as the source of sink's diagnostics, named
+ * *name ("<stdin>" for "-"); the caller frees it.  An empty file is an
+ * error.  NULL after a message on stderr.
+ */
+char *cli_source(cli_sink *sink, const char *path, size_t *len, const char **name);
+/*
  * Reads, parses and verifies one file ("-" = stdin) into ctx; *text keeps
  * the source (caller frees).  An empty file is an error.  NULL after
  * printing diagnostics.

@@ -179,16 +179,17 @@ cmd_propagate(int argc, char **argv)
 		pass = "sdy-propagation-pipeline";
 	}
 
-	const char *path = argv[optind];
 	size_t len;
-	char *text = cli_read("shardlp", path, &len);
-	if (!text)
-		return EXIT_INPUT;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name;
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
-	cli_sink_set_source(&sink, name, text, len);
+	char *text = cli_source(&sink, argv[optind], &len, &name);
+	if (!text) {
+		cli_sink_fini(&sink);
+		sl_context_free(ctx);
+		return EXIT_INPUT;
+	}
 	int status = EXIT_OK;
 	double t0 = cpu_seconds();
 	sl_module *m = sl_module_parse(ctx, name, text, len);

@@ -208,13 +208,14 @@ cmd_rules(int argc, char **argv)
 		return usage_error("unexpected argument '%s'", argv[optind + 1]);
 	path = argv[optind];
 
-	text = cli_read("shardlp", path, &len);
-	if (!text)
-		return EXIT_INPUT;
-	name = strcmp(path, "-") ? path : "<stdin>";
 	ctx = sl_context_new();
 	cli_sink_init(&sink, ctx);
-	cli_sink_set_source(&sink, name, text, len);
+	text = cli_source(&sink, path, &len, &name);
+	if (!text) {
+		cli_sink_fini(&sink);
+		sl_context_free(ctx);
+		return EXIT_INPUT;
+	}
 	memset(&run, 0, sizeof run);
 	run.status = EXIT_OK;
 	run.m = sl_module_parse(ctx, name, text, len);

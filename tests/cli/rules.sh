@@ -59,6 +59,15 @@ run "$SHARDLP" rules "$tmp/a.mlir" "$tmp/a.mlir"
 expect_rc 2 "two files"
 run "$SHARDLP" rules --explain --summary "$tmp/a.mlir"
 expect_rc 2 "--explain with --summary"
+# an empty file is a located error for rules and propagate, as for verify
+: >"$tmp/empty.mlir"
+for c in rules propagate; do
+	run "$SHARDLP" $c "$tmp/empty.mlir"
+	expect_rc 1 "$c on an empty file"
+	expect_grep "$tmp/err" "empty\.mlir:1:1: error: empty input" "$c: empty file is located"
+	expect_empty "$tmp/out" "$c: nothing on stdout for an empty file"
+done
+
 run "$SHARDLP" rules --help
 expect_rc 0 "rules --help"
 expect_grep "$tmp/out" '^usage: shardlp rules' "rules --help prints usage on stdout"
