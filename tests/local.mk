@@ -58,6 +58,7 @@ EXTRA_DIST += \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
+	%reldir%/golden/nested_calls_import.mlir \
 	%reldir%/golden/run.sh \
 	%reldir%/golden/sharding_group_import_cross_manual.mlir \
 	%reldir%/golden/transformer_basic.mlir \

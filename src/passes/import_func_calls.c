@@ -91,6 +91,12 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 	SL_VEC(moved) done = {0};
 	sli_opvec erase = {0};
 	sl_sym thread = sli_sym(m, "execution_thread");
+	/*
+	 * Uses of the calls' results are redirected once at the end, in one
+	 * walk, not one walk of the caller per call.
+	 */
+	sli_vmap pending;
+	sli_vmap_init(&pending);
 	int rc = 0;
 	for (size_t k = 0; k < calls.n && !rc; k++) {
 		sl_op *call = calls.v[k];
@@ -147,6 +153,9 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 				         "function @%s has multiple call ops, we need to clone the "
 				         "function body for each call", sl_sym_str(m->ctx, callee));
 			}
+			/* the body cloned must use the named computations already */
+			if (pending.n)
+				sli_replace_uses_map(prev->region->parent, &pending);
 			sli_vmap map;
 			sli_vmap_init(&map);
 			sli_region_clone_into(m, prev->region, &nc->regions[0], &map);
@@ -154,9 +163,12 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		}
 		sli_op_insert_before(call, nc);
 		for (uint32_t i = 0; i < call->nresults; i++)
-			sli_value_replace_uses(&call->results[i], &nc->results[i], call);
+			sli_vmap_set(&pending, &call->results[i], &nc->results[i]);
 		sli_op_erase(call);
 	}
+	if (pending.n)
+		sli_replace_uses_map(m->top, &pending);
+	sli_vmap_fini(&pending);
 	for (size_t i = 0; i < erase.n; i++)
 		sli_op_erase(erase.v[i]);
 	SL_VEC_FREE(erase);

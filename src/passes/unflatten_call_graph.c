@@ -8,6 +8,8 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 
 static bool
@@ -36,7 +38,15 @@ int
 sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	sli_opvec ops = {0}, kept = {0};
+	sli_opvec ops = {0};
+	/*
+	 * The functions kept so far, chained per original name (kept in
+	 * order; first[name] and next[] index it), so that each call looks
+	 * only at the functions it could be merged with.
+	 */
+	SL_VEC(sl_op *) kept = {0};
+	SL_VEC(size_t) next = {0};
+	size_t *first = NULL, nfirst = 0;
 	sli_collect_preorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *call = ops.v[i];
@@ -46,16 +56,31 @@ sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts)
 		if (!f)
 			continue;
 		sl_sym orig = sli_func_original_name(m, f);
+		if (orig >= nfirst) {
+			size_t n = 2 * (size_t)orig + 16;
+			first = sli_xrealloc(first, sizeof *first * n);
+			for (size_t k = nfirst; k < n; k++)
+				first[k] = SIZE_MAX;
+			nfirst = n;
+		}
 		sl_op *to = NULL;
-		for (size_t k = 0; k < kept.n && !to; k++)
-			if (kept.v[k] == f ||
-			    (sli_func_original_name(m, kept.v[k]) == orig && same_shardings(kept.v[k], f)))
+		for (size_t k = first[orig]; k != SIZE_MAX && !to; k = next.v[k])
+			if (kept.v[k] == f || same_shardings(kept.v[k], f))
 				to = kept.v[k];
-		if (!to)
+		if (!to) {
+			/* append to the chain of orig */
+			size_t *link = &first[orig];
+			while (*link != SIZE_MAX)
+				link = &next.v[*link];
+			*link = kept.n;
 			SL_VEC_PUSH(kept, f);
-		else if (to != f)
+			SL_VEC_PUSH(next, SIZE_MAX);
+		} else if (to != f) {
 			sli_call_set_callee(m, call, sli_op_sym_name(m, to));
+		}
 	}
+	free(first);
+	SL_VEC_FREE(next);
 	SL_VEC_FREE(kept);
 	SL_VEC_FREE(ops);
 	sl_sym orig = sli_sym(m, "sdy.original_func_name");

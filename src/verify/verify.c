@@ -2461,15 +2461,26 @@ static int
 verify_symbol_table(verifier *v, sl_op *mod)
 {
 	sl_block *b = body_block(mod);
+	/* the first op defining each name, by symbol (names are dense ids) */
+	sl_op **first = NULL;
+	size_t nfirst = 0;
 
 	for (sl_op *o = b ? b->first : NULL; o; o = o->next) {
 		sl_sym name = sli_op_sym_name(v->m, o);
 
 		if (!name)
 			continue;
-		for (sl_op *p = b->first; p != o; p = p->next) {
-			if (sli_op_sym_name(v->m, p) != name)
-				continue;
+		if (name >= nfirst) {
+			size_t n = 2 * (size_t)name + 64;
+			first = sli_xrealloc(first, sizeof *first * n);
+			memset(first + nfirst, 0, sizeof *first * (n - nfirst));
+			nfirst = n;
+		}
+		sl_op *p = first[name];
+		if (!p) {
+			first[name] = o;
+		} else {
+			free(first);
 			v->op = o;
 			plain_msg(v);
 			sli_buf_printf(&v->msg, "redefinition of symbol named '%s'",
@@ -2481,6 +2492,7 @@ verify_symbol_table(verifier *v, sl_op *mod)
 			return -1;
 		}
 	}
+	free(first);
 	return walk_symbol_uses(v, mod);
 }
 
