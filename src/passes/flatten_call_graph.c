@@ -6,6 +6,7 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 int
@@ -19,22 +20,19 @@ sli_pass_flatten_call_graph(sl_module *m, const sli_pass_opts *opts)
 	}
 	sli_symtab syms;
 	sli_symtab_init(&syms, m);
-	SL_VEC(sl_sym) seen = {0};
+	sli_symidx seen = {0};	/* callees called so far */
 	for (size_t k = 0; k < calls.n; k++) {
 		sl_op *call = calls.v[k];
 		sl_sym callee = sli_call_callee(m, call);
-		bool found = false;
-		for (size_t i = 0; i < seen.n && !found; i++)
-			found = seen.v[i] == callee;
-		if (!found) {
-			SL_VEC_PUSH(seen, callee);
+		if (sli_symidx_get(&seen, callee) == SIZE_MAX) {
+			sli_symidx_set(&seen, callee, k);
 			continue;
 		}
 		sl_op *f = sli_call_func(m, call);
 		sl_op *c = sli_clone_func_recursively(&syms, f);
 		sli_call_set_callee(m, call, sli_op_sym_name(m, c));
 	}
-	SL_VEC_FREE(seen);
+	sli_symidx_fini(&seen);
 	SL_VEC_FREE(calls);
 	sli_symtab_fini(&syms);
 	return 0;

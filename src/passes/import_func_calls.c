@@ -9,6 +9,7 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,7 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 	 */
 	sli_vmap pending;
 	sli_vmap_init(&pending);
+	sli_symidx done_at = {0};	/* callee -> its entry in done */
 	int rc = 0;
 	for (size_t k = 0; k < calls.n && !rc; k++) {
 		sl_op *call = calls.v[k];
@@ -117,10 +119,8 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		nc->locattr = call->locattr;
 		const char *orig = sl_sym_str(m->ctx, sli_func_original_name(m, f));
 		sli_op_set_prop(m, nc, SLS_name, sli_attr_string(m, orig, strlen(orig)));
-		moved *prev = NULL;
-		for (size_t i = 0; i < done.n; i++)
-			if (done.v[i].callee == callee)
-				prev = &done.v[i];
+		size_t di = sli_symidx_get(&done_at, callee);
+		moved *prev = di == SIZE_MAX ? NULL : &done.v[di];
 		sl_attr *in = prev ? prev->in : in_shardings(m, f, call->noperands, call->operands);
 		if (in)
 			sli_op_set_prop(m, nc, SLS_in_shardings, in);
@@ -144,6 +144,7 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 			move_region(&f->regions[0], &nc->regions[0]);
 			returns_to_sdy(m, &nc->regions[0]);
 			moved mv = {callee, &nc->regions[0], in};
+			sli_symidx_set(&done_at, callee, done.n);
 			SL_VEC_PUSH(done, mv);
 			SL_VEC_PUSH(erase, f);
 		} else {
@@ -173,6 +174,7 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		sli_op_erase(erase.v[i]);
 	SL_VEC_FREE(erase);
 	SL_VEC_FREE(done);
+	sli_symidx_fini(&done_at);
 	SL_VEC_FREE(calls);
 	if (rc || !edges)
 		return rc;

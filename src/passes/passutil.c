@@ -151,6 +151,33 @@ sli_func_original_name(sl_module *m, const sl_op *func)
 	return sli_op_sym_name(m, func);
 }
 
+size_t
+sli_symidx_get(const sli_symidx *t, sl_sym s)
+{
+	return s < t->n ? t->v[s] : SIZE_MAX;
+}
+
+void
+sli_symidx_set(sli_symidx *t, sl_sym s, size_t x)
+{
+	if (s >= t->n) {
+		size_t n = 2 * (size_t)s + 64;
+		t->v = sli_xrealloc(t->v, sizeof *t->v * n);
+		for (size_t i = t->n; i < n; i++)
+			t->v[i] = SIZE_MAX;
+		t->n = n;
+	}
+	t->v[s] = x;
+}
+
+void
+sli_symidx_fini(sli_symidx *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
 static void
 postorder(sl_op *op, sli_opvec *out)
 {

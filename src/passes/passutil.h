@@ -25,6 +25,16 @@ sl_sym sli_sym(sl_module *m, const char *s);
  * The symbols of the top module, and the uniquing counter of one pass
  * run: a clashing name becomes name_<counter++>, tried until free.
  */
+/* A map from symbols to indices (SIZE_MAX when absent) that grows. */
+typedef struct sli_symidx {
+	size_t *v;
+	size_t n;
+} sli_symidx;
+
+size_t sli_symidx_get(const sli_symidx *t, sl_sym s);
+void sli_symidx_set(sli_symidx *t, sl_sym s, size_t x);
+void sli_symidx_fini(sli_symidx *t);
+
 typedef struct sli_symtab {
 	sl_module *m;
 	SL_VEC(unsigned char) used;	/* indexed by sl_sym */

@@ -46,7 +46,7 @@ sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts)
 	 */
 	SL_VEC(sl_op *) kept = {0};
 	SL_VEC(size_t) next = {0};
-	size_t *first = NULL, nfirst = 0;
+	sli_symidx first = {0};
 	sli_collect_preorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *call = ops.v[i];
@@ -56,30 +56,26 @@ sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts)
 		if (!f)
 			continue;
 		sl_sym orig = sli_func_original_name(m, f);
-		if (orig >= nfirst) {
-			size_t n = 2 * (size_t)orig + 16;
-			first = sli_xrealloc(first, sizeof *first * n);
-			for (size_t k = nfirst; k < n; k++)
-				first[k] = SIZE_MAX;
-			nfirst = n;
-		}
 		sl_op *to = NULL;
-		for (size_t k = first[orig]; k != SIZE_MAX && !to; k = next.v[k])
+		size_t last = SIZE_MAX;
+		for (size_t k = sli_symidx_get(&first, orig); k != SIZE_MAX && !to; k = next.v[k]) {
 			if (kept.v[k] == f || same_shardings(kept.v[k], f))
 				to = kept.v[k];
+			last = k;
+		}
 		if (!to) {
 			/* append to the chain of orig */
-			size_t *link = &first[orig];
-			while (*link != SIZE_MAX)
-				link = &next.v[*link];
-			*link = kept.n;
+			if (last == SIZE_MAX)
+				sli_symidx_set(&first, orig, kept.n);
+			else
+				next.v[last] = kept.n;
 			SL_VEC_PUSH(kept, f);
 			SL_VEC_PUSH(next, SIZE_MAX);
 		} else if (to != f) {
 			sli_call_set_callee(m, call, sli_op_sym_name(m, to));
 		}
 	}
-	free(first);
+	sli_symidx_fini(&first);
 	SL_VEC_FREE(next);
 	SL_VEC_FREE(kept);
 	SL_VEC_FREE(ops);
