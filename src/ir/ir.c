@@ -439,6 +439,15 @@ attr_size(sl_attr_kind kind)
 	case SL_ATTR_OPAQUE:
 	case SL_ATTR_LOC:
 		return head + sizeof a->u.text;
+	case SL_ATTR_MESH:
+		return head + sizeof a->u.mesh;
+	case SL_ATTR_SHARDING:
+		return head + sizeof a->u.sharding;
+	case SL_ATTR_SHARDING_PER_VALUE:
+		return head + sizeof a->u.spv;
+	case SL_ATTR_AXIS_REF_LIST:
+	case SL_ATTR_MANUAL_AXES:
+		return head + sizeof a->u.axes;
 	default:
 		return sizeof(sl_attr);
 	}
