@@ -78,7 +78,12 @@ sli_arena_alloc_slow(sli_arena *a, size_t n)
 #endif
 	if (own) {
 		/* A big block: give it its own chunk behind the head. */
-		sli_chunk *c = sli_xmalloc(sizeof *c + n);
+		size_t bytes = sizeof(sli_chunk) + n;
+#ifndef SL_ARENA_EXACT
+		if (bytes >= HUGE_PAGE)	/* whole huge pages */
+			bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+#endif
+		sli_chunk *c = chunk_new(bytes);
 		c->size = n;
 		a->total += n;
 		if (a->head) {

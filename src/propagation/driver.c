@@ -53,21 +53,9 @@ free_tables(sli_prop *P)
 	free(P->calls);
 	free(P->ops);
 	free(P->values);
-	free(P->use_first);
-	free(P->use_n);
-	free(P->uses);
-	free(P->edge);
-	free(P->group);
 	free(P->rules);
 	free(P->rule_reps);
-	free(P->sig);
-	free(P->opclass);
-	free(P->cur);
-	free(P->getslot);
-	free(P->own);
-	free(P->quiet);
-	free(P->stack);
-	free(P->queued);
+	sli_arena_fini(&P->tabmem);
 	for (size_t i = 0; i < P->groups.n; i++)
 		free(P->groups.v[i]);
 	SL_VEC_FREE(P->groups);
@@ -137,8 +125,8 @@ sli_prop_index(sli_prop *P)
 		P->values[i]->id = i;
 	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
 
-	P->use_first = sli_xcalloc(nv, sizeof *P->use_first);
-	P->use_n = sli_xcalloc(nv, sizeof *P->use_n);
+	P->use_first = SL_NEWN(&P->tabmem, uint32_t, nv);
+	P->use_n = SL_NEWN(&P->tabmem, uint32_t, nv);
 	size_t nuses = 0;
 	for (uint32_t i = 0; i < P->nops; i++)
 		for (uint32_t k = 0; k < P->ops[i]->noperands; k++)
@@ -146,7 +134,7 @@ sli_prop_index(sli_prop *P)
 				P->use_n[P->ops[i]->operands[k]->id]++;
 				nuses++;
 			}
-	P->uses = sli_xmalloc(sizeof *P->uses * (nuses ? nuses : 1));
+	P->uses = sli_arena_alloc(&P->tabmem, sizeof *P->uses * (nuses ? nuses : 1));
 	uint32_t off = 0;
 	for (uint32_t v = 0; v < P->nvalues; v++) {
 		P->use_first[v] = off;
@@ -165,8 +153,8 @@ sli_prop_index(sli_prop *P)
 		}
 	}
 
-	P->edge = sli_xcalloc(nv, sizeof *P->edge);
-	P->group = sli_xmalloc(sizeof *P->group * nv);
+	P->edge = SL_NEWN(&P->tabmem, sl_op *, nv);
+	P->group = sli_arena_alloc(&P->tabmem, sizeof *P->group * nv);
 	for (uint32_t v = 0; v < nv; v++)
 		P->group[v] = -1;
 	P->rules = sli_xcalloc(no, sizeof *P->rules);
@@ -177,18 +165,18 @@ sli_prop_index(sli_prop *P)
 		free(old_rules);
 	}
 	P->calls = sli_xcalloc(no, sizeof *P->calls);
-	P->sig = sli_xcalloc(no, sizeof *P->sig);
-	P->opclass = sli_xcalloc(no, 1);
+	P->sig = SL_NEWN(&P->tabmem, uint64_t, no);
+	P->opclass = SL_NEWN(&P->tabmem, uint8_t, no);
 	static const sl_sharding unloaded;
 	P->unloaded = &unloaded;
-	P->getslot = sli_xcalloc(nv, sizeof *P->getslot);
-	P->own = sli_xcalloc(no, sizeof *P->own);
-	P->quiet = sli_xcalloc(no, 1);
-	P->cur = sli_xmalloc(sizeof *P->cur * nv);
+	P->getslot = SL_NEWN(&P->tabmem, int32_t, nv);
+	P->own = SL_NEWN(&P->tabmem, sl_attr *, no);
+	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
+	P->cur = sli_arena_alloc(&P->tabmem, sizeof *P->cur * nv);
 	for (uint32_t v = 0; v < nv; v++)
 		P->cur[v] = P->unloaded;
-	P->stack = sli_xmalloc(sizeof *P->stack * no);
-	P->queued = sli_xcalloc(no, 1);
+	P->stack = sli_arena_alloc(&P->tabmem, sizeof *P->stack * no);
+	P->queued = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->nstack = 0;
 
 	/* sharding groups: members in op order, groups in id order */

@@ -24,6 +24,7 @@ struct sli_prop {
 	sli_arena scratch;		/* reset after every step */
 	bool failed;
 
+	sli_arena tabmem;		/* the per-op and per-value tables below */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
 	sl_value **values;		/* value->id is the position */
