@@ -871,7 +871,7 @@ push(sli_prop *P, sl_op *op)
 	if (op->id >= P->nops || P->ops[op->id] != op || P->queued[op->id])
 		return;
 	P->queued[op->id] = 1;
-	P->stack[P->nstack++] = op;
+	P->stack[P->nstack++] = op->id;
 }
 
 static void
@@ -1673,11 +1673,15 @@ run_worklist(sli_prop *P)
 	/* every op, the first on top (push() for each, without touching ops) */
 	memset(P->queued, 1, P->nops);
 	for (uint32_t i = 0; i < P->nops; i++)
-		P->stack[i] = P->ops[P->nops - 1 - i];
+		P->stack[i] = P->nops - 1 - i;
 	P->nstack = P->nops;
 	while (P->nstack) {
-		sl_op *op = P->stack[--P->nstack];
-		P->queued[op->id] = 0;
+		uint32_t id = P->stack[--P->nstack];
+		P->queued[id] = 0;
+		/* only generic ops are quiet; this one needs no step at all */
+		if (P->quiet[id] == QUIET_ALWAYS)
+			continue;
+		sl_op *op = P->ops[id];
 		P->current = op;
 		visit(P, op);
 		P->current = NULL;

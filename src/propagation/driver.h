@@ -71,7 +71,7 @@ struct sli_prop {
 	sl_op *main_func;
 
 	/* worklist: a stack with membership flags */
-	sl_op **stack;
+	uint32_t *stack;		/* op ids */
 	uint32_t nstack;
 	uint8_t *queued;
 	sl_op *current;
