@@ -16,9 +16,12 @@
 # ((t2/t1)^(1/log2(l2/l1)); 2.0 is linear).
 # Targets: >= 1,000,000 ops/s of propagation, 2x layers -> <= 2.2x time.
 #
+# Then chains of 4000, 8000 and 16000 function calls through the pipeline.
+#
 # Environment: SHARDLP (default ./shardlp), BENCH_PROP_LAYERS (default
-# "12 96 1000 2000 4000"), BENCH_REPS (default 3), BENCH_DIR (inputs kept
-# there; default a temporary directory).
+# "12 96 1000 2000 4000"), BENCH_PROP_CALLS (default "4000 8000 16000"),
+# BENCH_REPS (default 3), BENCH_DIR (inputs kept there; default a
+# temporary directory).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -101,4 +104,43 @@ for mode in pipeline pass; do
 		prev_t=$prop
 		prev_l=$l
 	done
+done
+
+# Call graphs: a chain of N functions, each called once from @main, through
+# the whole pipeline (import-func-calls turns each call into a named
+# computation).  Time must stay linear in the number of calls.
+calls=${BENCH_PROP_CALLS:-4000 8000 16000}
+printf '\n%-9s %6s %9s %9s %8s\n' mode calls parse_s pipe_s rss_MB
+prev_t= prev_n=
+for n in $calls; do
+	f=$dir/calls$n.mlir
+	[ -s "$f" ] || awk -v n="$n" 'BEGIN {
+		print "sdy.mesh @mesh = <[\"x\"=2]>"
+		for (i = 0; i < n; i++) {
+			printf "func.func private @f%d(%%a: tensor<8xf32>) -> tensor<8xf32> {\n", i
+			print "  %0 = stablehlo.add %a, %a : tensor<8xf32>"
+			print "  return %0 : tensor<8xf32>"
+			print "}"
+		}
+		print "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>}) -> tensor<8xf32> {"
+		prev = "%arg0"
+		for (i = 0; i < n; i++) {
+			printf "  %%%d = call @f%d(%s) : (tensor<8xf32>) -> tensor<8xf32>\n", i, i, prev
+			prev = "%" i
+		}
+		printf "  return %s : tensor<8xf32>\n}\n", prev
+	}' >"$f"
+	run "$f" --pipeline
+	awk -v n="$n" -v p="$parse" -v q="$prop" -v r="$rss" \
+	    'BEGIN { printf "%-9s %6d %9.4f %9.4f %8.1f\n", "calls", n, p, q, r / 1024 }'
+	if [ -n "$prev_t" ]; then
+		awk -v a="$prev_t" -v b="$prop" -v na="$prev_n" -v nb="$n" \
+		    'BEGIN { if (a > 0 && b > 0) {
+		                 d = log(nb / na) / log(2)
+		                 printf "%16s %gx calls -> %.2fx time (%.2fx per doubling)\n",
+		                        "", nb / na, b / a, exp(log(b / a) / d)
+		             } }'
+	fi
+	prev_t=$prop
+	prev_n=$n
 done

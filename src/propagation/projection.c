@@ -92,9 +92,11 @@ sli_proj_init(sli_proj *p, sli_arena *a, const sl_mesh *mesh, const int64_t *fsi
 	p->nfactors = nfactors;
 	p->nops = nops;
 	p->nres = nres;
-	p->t = SL_NEWN(a, sli_tproj, nops + nres);
-	for (uint32_t i = 0; i < nops + nres; i++)
-		p->t[i].f = SL_NEWN(a, sli_fsh, nfactors ? nfactors : 1);
+	uint32_t nt = nops + nres, nf = nfactors ? nfactors : 1;
+	p->t = SL_NEWN(a, sli_tproj, nt);
+	sli_fsh *f = SL_NEWN(a, sli_fsh, (size_t)nt * nf);
+	for (uint32_t i = 0; i < nt; i++)
+		p->t[i].f = f + (size_t)i * nf;
 }
 
 /* The remaining piece of the dimension's axis being distributed. */
