@@ -99,6 +99,17 @@ index_edge(sli_prop *P, sl_op *e)
 	}
 }
 
+static bool has_no_rule(const sl_op *op);
+
+/* Whether visit() hands op to visit_generic. */
+static bool
+generic_visit(const sl_op *op)
+{
+	return op->kind != SL_OP_SDY_PROPAGATION_BARRIER &&
+	       op->kind != SL_OP_SDY_DATA_FLOW_EDGE &&
+	       op->kind != SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
+}
+
 static sl_sym
 callee_of(sl_module *m, const sl_op *call)
 {
@@ -267,6 +278,15 @@ sli_prop_index(sli_prop *P)
 		P->main_func = only;
 	if (P->main_func && (!P->main_func->nregions || !P->main_func->regions[0].first))
 		P->main_func = NULL;
+
+	/* op classes up front: the worklist then skips ops without a look */
+	for (uint32_t i = 0; i < P->nops; i++) {
+		sl_op *op = P->ops[i];
+		uint8_t k = sli_op_priority_class(P, op);
+		if (generic_visit(op))
+			k |= SLI_OPCLASS_GENERIC | (has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
+		P->opclass[i] = k;
+	}
 }
 
 uint32_t
@@ -1678,8 +1698,14 @@ run_worklist(sli_prop *P)
 	while (P->nstack) {
 		uint32_t id = P->stack[--P->nstack];
 		P->queued[id] = 0;
-		/* only generic ops are quiet; this one needs no step at all */
-		if (P->quiet[id] == QUIET_ALWAYS)
+		/*
+		 * Generic ops that would not step: without a rule, idle at this
+		 * level, or quiet whatever the directions (only generic ops are
+		 * quiet).
+		 */
+		uint8_t k = P->opclass[id];
+		if ((k & SLI_OPCLASS_NO_STEP) || P->quiet[id] == QUIET_ALWAYS ||
+		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
 			continue;
 		sl_op *op = P->ops[id];
 		P->current = op;

@@ -17,6 +17,12 @@ typedef struct sli_prop_mesh {
 
 typedef struct sli_prop_debug sli_prop_debug;
 
+/* Bits of sli_prop.opclass the driver sets at indexing. */
+enum {
+	SLI_OPCLASS_GENERIC = 0x40,	/* visited by the generic handler */
+	SLI_OPCLASS_NO_STEP = 0x80	/* generic, without a rule: never steps */
+};
+
 struct sli_prop {
 	sl_module *m;
 	sl_context *ctx;
@@ -44,7 +50,8 @@ struct sli_prop {
 	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
-	uint8_t *opclass;		/* per op: op-priority traits (op_priority_propagate.c) */
+	/* per op: op-priority traits (op_priority_propagate.c), and SLI_OPCLASS_* */
+	uint8_t *opclass;
 	/* per value: its sharding as sli_prop_get found it, or P->unloaded;
 	 * sli_prop_set keeps it current (computations' block arguments and
 	 * results are not cached) */
@@ -101,6 +108,10 @@ int sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached,
  */
 void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                           uint8_t *other);
+/* The op-priority class of op (its traits; nonzero). */
+uint8_t sli_op_priority_class(sli_prop *P, const sl_op *op);
+/* sli_op_priority_idle for an op of class k. */
+bool sli_op_priority_idle_class(uint8_t k, int level);
 /*
  * Whether no factor of op may move at `level` whatever its rule, so that
  * the rule need not be built yet.

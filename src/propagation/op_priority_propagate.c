@@ -63,7 +63,10 @@ multi_use(const sli_prop *P, const sl_op *op)
 	return false;
 }
 
-/* Op traits the heuristics look at, computed once per op and pass. */
+/*
+ * Op traits the heuristics look at, computed once per op and pass (the
+ * driver keeps SLI_OPCLASS_* in the high bits).
+ */
 enum {
 	C_DONE = 1,
 	C_PASS_THROUGH = 2,
@@ -76,8 +79,8 @@ static unsigned
 op_class(sli_prop *P, const sl_op *op)
 {
 	uint8_t *c = op->id < P->nops && P->ops[op->id] == op ? &P->opclass[op->id] : NULL;
-	if (c && *c)
-		return *c;
+	if (c && (*c & C_DONE))
+		return *c & (C_DONE | C_PASS_THROUGH | C_DYNAMIC_SLICE | C_MULTI_USE | C_BROADCAST);
 	unsigned k = C_DONE;
 	if (pass_through_op(op))
 		k |= C_PASS_THROUGH;
@@ -88,7 +91,7 @@ op_class(sli_prop *P, const sl_op *op)
 	if (op->kind == SL_OP_BROADCAST_IN_DIM)
 		k |= C_BROADCAST;
 	if (c)
-		*c = (uint8_t)k;
+		*c |= (uint8_t)k;
 	return k;
 }
 
@@ -128,15 +131,26 @@ sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached, uint3
 	return d;
 }
 
+uint8_t
+sli_op_priority_class(sli_prop *P, const sl_op *op)
+{
+	return (uint8_t)op_class(P, op);
+}
+
 bool
-sli_op_priority_idle(sli_prop *P, const sl_op *op, int level)
+sli_op_priority_idle_class(uint8_t k, int level)
 {
 	if (level < 0 || level > 1)
 		return false;
-	unsigned k = op_class(P, op);
 	if (!(k & (C_PASS_THROUGH | C_DYNAMIC_SLICE)))
 		return true;	/* heuristics 0 and 1 allow nothing */
 	return level == 0 && (k & C_MULTI_USE);
+}
+
+bool
+sli_op_priority_idle(sli_prop *P, const sl_op *op, int level)
+{
+	return sli_op_priority_idle_class((uint8_t)op_class(P, op), level);
 }
 
 void
