@@ -23,8 +23,8 @@ gcd64(int64_t a, int64_t b)
 void
 sli_axes_push(sli_arena *a, sli_axes *v, sl_axis_ref r)
 {
-	if (v->n == v->cap) {
-		uint32_t cap = v->cap ? v->cap * 2 : 4;
+	if (v->n >= v->cap) {	/* cap 0 with n > 0: borrowed axes, copied on write */
+		uint32_t cap = v->n >= 2 ? v->n * 2 : 4;
 		sl_axis_ref *nv = sli_arena_alloc(a, sizeof *nv * cap);
 		if (v->n)
 			memcpy(nv, v->v, sizeof *nv * v->n);
@@ -38,6 +38,8 @@ void
 sli_axes_add_or_merge(sli_arena *a, const sl_mesh *mesh, sli_axes *v, sl_axis_ref r)
 {
 	if (v->n && sli_axis_can_merge(&v->v[v->n - 1], &r)) {
+		if (!v->cap)	/* borrowed: copy before writing */
+			sli_axes_set(a, v, v->v, v->n);
 		v->v[v->n - 1] = sli_axis_merge(&v->v[v->n - 1], &r, mesh);
 		return;
 	}
@@ -142,6 +144,25 @@ project_dim(sli_proj *p, sli_tproj *t, const sl_dim_mapping *dm,
 {
 	cursor c = {d ? d->axes.v : NULL, d ? d->axes.n : 0, 0, 0, 0, 0};
 	bool closed = d && !d->open;
+	if (dm->n == 1 && c.n) {
+		/*
+		 * One factor takes the whole dimension: full axes are its axes
+		 * as written (none merge), borrowed until someone writes.
+		 */
+		bool full = true;
+		for (uint32_t i = 0; i < c.n && full; i++)
+			full = !c.axes[i].sub;
+		if (full) {
+			sli_fsh *fs = &t->f[dm->factors[0]];
+			fs->present = true;
+			fs->closed = closed;
+			fs->minor_most = true;
+			fs->axes.v = (sl_axis_ref *)c.axes;
+			fs->axes.n = c.n;
+			fs->axes.cap = 0;
+			return;
+		}
+	}
 	bool overflow_seen = false;
 	cursor_load(&c, p->mesh);
 	for (uint32_t k = 0; k < dm->n; k++) {

@@ -11,7 +11,10 @@
 #include "ir/axis.h"
 #include "ir/ir.h"
 
-/* An axis list that grows in an arena. */
+/*
+ * An axis list that grows in an arena.  cap 0 with n > 0: v is borrowed
+ * (a sharding's own list) and is copied before any write.
+ */
 typedef struct sli_axes {
 	sl_axis_ref *v;
 	uint32_t n, cap;

@@ -741,7 +741,33 @@ test_manual_axis_in_body(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(d, "t.mlir:3:3: note: parent bounding this axis as manual"));
 }
 
+/*
+ * A dimension with one factor borrows the sharding's axis list; expanding
+ * the factor copies it first, so the sharding itself never changes.
+ */
+static void
+test_projection_borrowed_axes(void)
+{
+	setup("x=2 y=2 z=2");
+	sli_proj p;
+	const char *maps[] = {"i", "i"};
+	project(&p, "8", 1, 1, maps, (const char *[]){"[x|?]", "[x,y|?]"});
+	const sl_sharding *src = sharding("[x|?]");
+	sli_proj_tensor(&p, 0, mapping("i"), src);
+	uint8_t dirs[8];
+	bool upd[2];
+	all_dirs(dirs, SL_DIR_BOTH);
+	sli_propagate_aggressive(&p, dirs, false, true, upd);
+	CU_ASSERT(upd[0] && !upd[1]);
+	CU_ASSERT_STRING_EQUAL(fs_text(&p, 0, 0), "x,y");
+	CU_ASSERT_PTR_NOT_EQUAL(p.t[0].f[0].axes.v, src->dims[0].axes.v);
+	CU_ASSERT_EQUAL(src->dims[0].axes.n, 1);
+	CU_ASSERT_STRING_EQUAL(dim_text(src, 0), "x,?");
+	teardown();
+}
+
 CU_TestInfo tests_propagation[] = {
+	{"projection borrows whole-dimension axes", test_projection_borrowed_axes},
 	{"projection splits axes by gcd", test_projection_split},
 	{"projection overflow", test_projection_overflow},
 	{"projection minor-most non-divisible", test_projection_minor_most_non_divisible},
