@@ -30,7 +30,7 @@ struct sli_prop {
 	sli_arena scratch;		/* reset after every step */
 	bool failed;
 
-	sli_arena tabmem;		/* the per-op and per-value tables below */
+	sli_arena tabmem;		/* the tables below but ops, values, rules, calls */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
 	sl_value **values;		/* value->id is the position */
@@ -45,7 +45,7 @@ struct sli_prop {
 	const sl_rule **rules;
 	const sl_rule *no_rule;
 	sli_arena rulemem;
-	/* ops whose rule was built, by name, types and attributes (rule_cache) */
+	/* ops whose rule was built, by name, types and attributes (rule_slot) */
 	sl_op **rule_reps;
 	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
@@ -99,12 +99,9 @@ void sli_prop_index(sli_prop *P);
 uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
 /* Whether op is element-wise for propagation (spec 4.3). */
 bool sli_prop_elementwise(const sl_op *op);
-/* Direction of factor f of op at op-priority level `level` (spec 5.2). */
-int sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached,
-                        uint32_t f, int level);
 /*
- * The directions sli_op_priority_dir gives at `level` to the pass-through
- * factors of op's attached rule and to its other factors.
+ * The directions op-priority level `level` gives (spec 5.2) to the
+ * pass-through factors of op's attached rule and to its other factors.
  */
 void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                           uint8_t *other);

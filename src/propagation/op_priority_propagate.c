@@ -96,7 +96,7 @@ op_class(sli_prop *P, const sl_op *op)
 }
 
 static int
-heuristic(unsigned k, const sl_rule *attached, uint32_t f, int h)
+heuristic(unsigned k, bool pass_through_factor, int h)
 {
 	switch (h) {
 	case 0:
@@ -110,7 +110,7 @@ heuristic(unsigned k, const sl_rule *attached, uint32_t f, int h)
 			return SL_DIR_BOTH;
 		return k & C_DYNAMIC_SLICE ? SL_DIR_FORWARD : SL_DIR_NONE;
 	case 2:
-		if (attached && sli_rule_factor_kind(attached, f) != SLI_FACTOR_PASS_THROUGH)
+		if (!pass_through_factor)
 			return SL_DIR_NONE;
 		return k & C_BROADCAST ? SL_DIR_BACKWARD : SL_DIR_BOTH;
 	case 3:
@@ -118,17 +118,6 @@ heuristic(unsigned k, const sl_rule *attached, uint32_t f, int h)
 	default:
 		return SL_DIR_BOTH;
 	}
-}
-
-int
-sli_op_priority_dir(sli_prop *P, const sl_op *op, const sl_rule *attached, uint32_t f,
-                    int level)
-{
-	unsigned k = op_class(P, op);
-	int d = SL_DIR_NONE;
-	for (int h = 0; h <= level && d != SL_DIR_BOTH; h++)
-		d = dir_union(d, heuristic(k, attached, f, h));
-	return d;
 }
 
 uint8_t
@@ -160,9 +149,8 @@ sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_thro
 	unsigned k = op_class(P, op);
 	int dp = SL_DIR_NONE, doth = SL_DIR_NONE;
 	for (int h = 0; h <= level; h++) {
-		/* heuristic() looks at the factor kind only through `attached` */
-		dp = dir_union(dp, heuristic(k, NULL, 0, h));
-		doth = dir_union(doth, h == 2 ? SL_DIR_NONE : heuristic(k, NULL, 0, h));
+		dp = dir_union(dp, heuristic(k, true, h));
+		doth = dir_union(doth, heuristic(k, false, h));
 	}
 	*pass_through = (uint8_t)dp;
 	*other = (uint8_t)doth;
