@@ -1,8 +1,9 @@
 /*
  * backend_glpk.c - the GLPK backend: the only file that includes glpk.h.
  * The LP relaxation is solved first by the dual simplex method (presolve
- * on, under the time limit); an integral point of the same value ends the
- * solve, else branch and cut from that basis with the time left.
+ * on, under the time limit); an integral point of the same value, found
+ * directly or by breaking ties in the objective, ends the solve, else
+ * branch and cut from that basis with the time left.
  * Sessions keep one problem between solves to start from the last basis.
  * A GLPK abort becomes an error through glp_error_hook, and GLPK's
  * statuses become sli_lp_status.
@@ -102,6 +103,9 @@ load(const sli_lp *lp)
 	}
 	return P;
 }
+
+/* seconds of most fractional branching before the default rule takes over */
+#define RESTART 0.5
 
 typedef struct cbdata {
 	const double *start;	/* 1-based incumbent, or NULL */
@@ -213,70 +217,53 @@ integral(glp_prob *P, size_t nc, const unsigned char *binary)
 }
 
 /*
- * Dives from a fractional LP optimum of value bound: fixes the largest
- * member of the most decided fractional group to 1 and re-solves, until
- * the solution is integral.  The LP optimum is often a mix of equally
- * cheap integral points; a dive that ends integral without the objective
- * rising is optimal, with bound as its proof.  Returns true then; the
- * bounds of P are restored either way (the solution stays readable).
+ * Looks for an integral point at the LP bound by breaking ties.  The LP
+ * optimum is often the average of equally cheap integral points (mesh
+ * axes of equal cost trade places, and the simplex method ends halfway);
+ * a tiny objective term that prefers the earlier members of every
+ * one-hot group (at most 1e-6 of the bound per group) makes it end at
+ * one of them.  The point found is scored with the true objective: it
+ * is optimal, with the bound as its proof, when it costs no more than
+ * the bound.  Returns true then, with the point in P.  The objective of
+ * P is restored either way (its basis is not optimal for it any more).
  */
-typedef struct colbnd {
-	int col, type;
-	double lb, ub;
-} colbnd;
-
 static bool
-dive(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-     double bound, const glp_smcp *sp)
+perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
+        double obj_const, double bound, const glp_smcp *sp)
 {
-	SL_VEC(colbnd) fixed = {0};
 	double tol = 1e-9 * fmax(1, fabs(bound));
-	glp_smcp dp = *sp;
-	dp.presolve = GLP_OFF;
-	dp.msg_lev = GLP_MSG_OFF;
-	bool ok = false;
-	for (size_t step = 0; step <= g->n; step++) {
-		if (integral(P, nc, binary)) {
-			ok = true;
-			break;
+	double eps = 1e-6 * fmax(1, fabs(bound));
+	size_t n = g->first[g->n];
+	double *keep = sli_xmalloc((n + 1) * sizeof *keep);
+	for (size_t k = 0; k < g->n; k++) {
+		double step = eps / (double)(g->first[k + 1] - g->first[k]);
+		for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
+			keep[e] = glp_get_obj_coef(P, g->cols[e]);
+			glp_set_obj_coef(P, g->cols[e],
+			                 keep[e] + step * (double)(e - g->first[k]));
 		}
-		/* the largest member of the most decided fractional group */
-		int best = 0;
-		double bestv = -1;
-		for (size_t k = 0; k < g->n; k++) {
-			int col = 0;
-			double mx = -1;
-			bool frac = false;
-			for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
-				double v = glp_get_col_prim(P, g->cols[e]);
-				frac |= fractional(v);
-				if (v > mx)
-					mx = v, col = g->cols[e];
-			}
-			if (frac && mx > bestv)
-				bestv = mx, best = col;
-		}
-		if (!best)
-			break;	/* fractional outside the groups */
-		colbnd cb = {best, glp_get_col_type(P, best), glp_get_col_lb(P, best),
-		             glp_get_col_ub(P, best)};
-		SL_VEC_PUSH(fixed, cb);
-		glp_set_col_bnds(P, best, GLP_FX, 1, 1);
-		if (glp_simplex(P, &dp) || glp_get_status(P) != GLP_OPT ||
-		    glp_get_obj_val(P) > bound + tol)
-			break;
 	}
-	while (fixed.n-- > 0)
-		glp_set_col_bnds(P, fixed.v[fixed.n].col, fixed.v[fixed.n].type,
-		                 fixed.v[fixed.n].lb, fixed.v[fixed.n].ub);
-	SL_VEC_FREE(fixed);
-	return ok;
+	glp_smcp pp = *sp;
+	pp.presolve = GLP_OFF;
+	pp.msg_lev = GLP_MSG_OFF;
+	pp.meth = GLP_PRIMAL;	/* the basis stays primal feasible */
+	bool ok = !glp_simplex(P, &pp) && glp_get_status(P) == GLP_OPT &&
+	          integral(P, nc, binary);
+	for (size_t e = 0; e < n; e++)
+		glp_set_obj_coef(P, g->cols[e], keep[e]);
+	free(keep);
+	if (!ok)
+		return false;
+	double v = obj_const;
+	for (size_t j = 0; j < nc; j++)
+		v += glp_get_obj_coef(P, (int)j + 1) * glp_get_col_prim(P, (int)j + 1);
+	return v <= bound + tol;
 }
 
 /*
  * Solves the problem in P: the LP relaxation by the simplex method (from
- * the current basis when warm, with presolve otherwise); a dive for an
- * integral point of the same value (dive); and only when that fails,
+ * the current basis when warm, with presolve otherwise); a search for an
+ * integral point of the same value (perturb); and only when that fails,
  * branch and cut from the LP basis with the time left.
  */
 static void
@@ -320,20 +307,35 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
 
-	bool done = !nc || integral(P, nc, binary);
+	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
 	if (!done && (o->time_limit <= 0 || now() - t0 < o->time_limit))
-		done = dive(P, nc, binary, g, r->bound, &sp);
+		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp);
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
-		r->objective = nc ? glp_get_obj_val(P) : obj_const;
-		if (r->objective < r->bound)
-			r->bound = r->objective;
-		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
 		r->x = sli_xmalloc((nc + 1) * sizeof *r->x);
+		r->objective = obj_const;
 		for (size_t j = 0; j < nc; j++) {
 			double v = glp_get_col_prim(P, (int)j + 1);
 			r->x[j] = binary[j] ? floor(v + 0.5) : v;
+			/* of the point itself: the last simplex may have seen
+			 * another objective (perturb) */
+			r->objective += glp_get_obj_coef(P, (int)j + 1) * v;
+		}
+		if (r->objective < r->bound)
+			r->bound = r->objective;
+		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
+		/*
+		 * perturb left a basis that is not optimal for the objective
+		 * of P; the next solve of a session starts from here, so make
+		 * it optimal again (a few pivots: it is primal feasible)
+		 */
+		if (!lp_integral) {
+			glp_smcp rp = sp;
+			rp.presolve = GLP_OFF;
+			rp.msg_lev = GLP_MSG_OFF;
+			rp.meth = GLP_PRIMAL;
+			glp_simplex(P, &rp);
 		}
 		return;
 	}
@@ -346,22 +348,46 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	ip.mip_gap = o->gap > 0 ? o->gap : 0;
 	ip.cb_func = callback;
 	ip.cb_info = &cb;
-	/* most fractional branching: 2x faster than the default here */
-	ip.br_tech = GLP_BR_MFV;
-	if (o->time_limit > 0) {
-		double left = o->time_limit - (now() - t0);
-		ip.tm_lim = (int)fmax(1, fmin(left * 1000, INT32_MAX));
-	}
-	/* intopt starts from an optimal basis: the dive left another one */
+	/* intopt starts from an optimal basis: perturb left another one,
+	 * primal feasible */
 	glp_smcp rp = sp;
 	rp.presolve = GLP_OFF;
 	rp.msg_lev = GLP_MSG_OFF;
-	if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
-		r->status = SLI_LP_ERROR;
-		snprintf(r->message, sizeof r->message, "LP relaxation lost after a dive");
-		return;
+	rp.meth = GLP_PRIMAL;
+	/*
+	 * Most fractional branching first: 2x faster than the default rule
+	 * (Driebeck and Tomlin) on most of these models, but now and then
+	 * far slower, where the default is not; so after RESTART seconds
+	 * the default rule starts again, with the incumbent found so far.
+	 */
+	double *inc = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		double left = o->time_limit > 0 ? o->time_limit - (now() - t0)
+		                                : INFINITY;
+		double lim = pass ? left : fmin(left, RESTART);
+		ip.br_tech = pass ? GLP_BR_DTH : GLP_BR_MFV;
+		ip.tm_lim = isinf(lim) ? INT32_MAX
+		          : (int)fmax(1, fmin(lim * 1000, INT32_MAX));
+		if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
+			r->status = SLI_LP_ERROR;
+			snprintf(r->message, sizeof r->message, "LP relaxation lost "
+			         "before branch and cut");
+			free(inc);
+			return;
+		}
+		cb.start = pass ? inc : start;
+		cb.given = false;
+		rc = glp_intopt(P, &ip);
+		if (pass || rc != GLP_ETMLIM || left <= RESTART)
+			break;
+		if (glp_mip_status(P) == GLP_FEAS) {
+			inc = sli_xmalloc((nc + 1) * sizeof *inc);
+			inc[0] = 0;
+			for (size_t j = 0; j < nc; j++)
+				inc[j + 1] = glp_mip_col_val(P, (int)j + 1);
+		}
 	}
-	rc = glp_intopt(P, &ip);
+	free(inc);
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;

@@ -50,6 +50,15 @@ typedef struct entry {
 	uint32_t *pick;		/* per outgoing option, per local tensor: option */
 } entry;
 
+/*
+ * A permutation of the mesh axes that maps the model of a class onto
+ * itself (axes of equal size, bandwidth and latency trading places, with
+ * every option set closed and every option's cost equal to its image's).
+ */
+typedef struct sym {
+	uint32_t **map;		/* per local tensor: option -> its image */
+} sym;
+
 typedef struct klass {
 	sli_form f;		/* the first block of the class */
 	uint64_t hash;		/* of the lp without its objective */
@@ -58,6 +67,8 @@ typedef struct klass {
 	uint32_t in_col, out_col;
 	uint32_t group;		/* classes with the same matrix share a session */
 	SL_VEC(entry) entries;
+	bool sym_done;		/* syms computed */
+	SL_VEC(sym) syms;	/* the symmetries of the model, identity excluded */
 } klass;
 
 /* Classes whose lps differ only in their objective: one session. */
@@ -66,6 +77,7 @@ typedef struct group {
 	size_t last;		/* its last block: the session closes there */
 	sli_lp_session *s;
 	double *obj;		/* the objective now in the session */
+	uint32_t fixed;		/* outgoing option fixed to 1 now, or NONE */
 } group;
 
 typedef struct block {
@@ -97,6 +109,13 @@ now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
 }
 
 static bool
@@ -171,14 +190,21 @@ compute_spans(dec *d)
 }
 
 /*
- * Estimated seconds to solve a block of n ops once per option of its
- * outgoing tensor: a cold solve, superlinear in its size (as GLPK's LP
- * on these models, ../shared/ilp/NOTES.md), then warm re-solves.
+ * Estimated seconds to solve a block whose model has about `size`
+ * binaries once per option of its outgoing tensor: a cold solve (GLPK's
+ * dual simplex on these degenerate LPs, about 1e-6 cols^1.5 s, with 1.4
+ * columns a binary), paid once by all the `same` blocks of the same
+ * structure, then warm re-solves, also superlinear (a larger model needs
+ * more pivots, and its relaxation is more often fractional and then
+ * needs branching: 6e-9 cols^1.5 s, 5 ms at 8,600 columns), and 3e-5 s
+ * for each call.
  */
 static double
-block_cost(uint32_t n, size_t nout)
+block_cost(double size, size_t nout, size_t same)
 {
-	return 2.6e-4 * pow(n, 2.3) + 3e-4 * (double)nout * n;
+	double cols = 1.4 * size, c15 = cols * sqrt(cols);
+	return 1e-6 * c15 / (double)(same ? same : 1) +
+	       (3e-5 + 6e-9 * c15) * (double)nout;
 }
 
 /* A gap where a block may end: after op end - 1, crossed by t alone. */
@@ -188,11 +214,84 @@ typedef struct cand {
 	size_t from;		/* the candidate that chain comes from */
 } cand;
 
+/* Tensor t as seen from op o: its type and options, where it starts. */
+static uint64_t
+tensor_sig(const dec *d, uint32_t t, uint32_t o)
+{
+	if (t == NONE)
+		return 1;
+	const sli_cost_tensor *ct = &d->cm->tensors.v[t];
+	uint64_t h = mix(d->nopt[t], ct->rank);
+	for (uint32_t k = 0; k < ct->rank; k++)
+		h = mix(h, (uint64_t)ct->dims[k]);
+	h = mix(h, (uint64_t)(ct->elem_bytes * 8));
+	if (is_free(d, t))
+		h = mix(h, (uint64_t)(o - d->lo[t]) + 2);
+	return h;
+}
+
+/* Op o, invariant under moving it with everything it touches. */
+static uint64_t
+op_sig(const dec *d, uint32_t o)
+{
+	const sli_cost_op *co = &d->cm->ops.v[o];
+	uint64_t h = mix((uint64_t)co->op->kind, (uint64_t)co->kind);
+	h = mix(h, (uint64_t)co->noperands << 32 | co->nresults);
+	for (uint32_t i = 0; i < co->noperands; i++)
+		h = mix(h, tensor_sig(d, co->operands[i], o));
+	for (uint32_t i = 0; i < co->nresults; i++)
+		h = mix(h, tensor_sig(d, co->results[i], o));
+	return h;
+}
+
+/* About how many binaries op o brings to a model: options and results. */
+static double
+op_size(const dec *d, uint32_t o)
+{
+	const sli_cost_op *co = &d->cm->ops.v[o];
+	double n = 1;
+	if (co->kind != SLI_COST_OPAQUE)
+		n = fmin(1e6, pow((double)co->rule.nfactors + 1, d->cm->naxes));
+	for (uint32_t i = 0; i < co->nresults; i++)
+		if (is_free(d, co->results[i]))
+			n += (double)d->nopt[co->results[i]];
+	return n;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* How many of the n sorted signatures equal h. */
+static size_t
+count_sig(const uint64_t *v, size_t n, uint64_t h)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (v[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t k = lo;
+	while (k < n && v[k] == h)
+		k++;
+	return k - lo;
+}
+
 /*
  * Cuts the ops into blocks at gaps crossed by at most one free tensor:
- * of all such chains, the one of least block_cost (a shortest path over
- * the candidate gaps, each block at most MAX_BLOCK_OPS ops when it can).
- * Returns the number of blocks.
+ * of all such chains, the one of least estimated solving time
+ * (block_cost; a shortest path over the candidate gaps, each block at
+ * most MAX_BLOCK_OPS ops when it can).  Blocks of the same structure
+ * (the same ops on the same types, options and relative positions) are
+ * likely one class, so they share the cost of the cold solve: the last
+ * layer of a transformer stays two blocks like the others instead of
+ * one larger model of its own.  Returns the number of blocks.
  */
 static size_t
 find_blocks(dec *d)
@@ -231,21 +330,62 @@ find_blocks(dec *d)
 	free(cnt);
 	free(sum);
 
-	for (size_t j = 1; j < c.n; j++) {
-		size_t nout = c.v[j].t == NONE ? 1 : d->nopt[c.v[j].t];
-		for (size_t i = j; i-- > 0;) {
-			uint32_t len = c.v[j].end - c.v[i].end;
-			if (len > MAX_BLOCK_OPS && i + 1 < j)
-				break;
-			if (c.v[i].t != NONE && c.v[i].t == c.v[j].t)
-				continue;
-			double v = c.v[i].cost + block_cost(len, nout);
-			if (v < c.v[j].cost) {
-				c.v[j].cost = v;
-				c.v[j].from = i;
+	/*
+	 * prefix sums of sizes and of op signatures: the signature of ops
+	 * a .. b-1 is sum of sig(o) B^(o-a), (P[b] - P[a]) / B^a mod 2^64
+	 */
+	const uint64_t B = 0x9e3779b97f4a7c15ull;
+	uint64_t binv = B;
+	for (int k = 0; k < 6; k++)
+		binv *= 2 - B * binv;
+	double *size = sli_xmalloc((no + 1) * sizeof *size);
+	uint64_t *pre = sli_xmalloc((no + 1) * sizeof *pre);
+	uint64_t *ipw = sli_xmalloc((no + 1) * sizeof *ipw);
+	uint64_t pw = 1, ip = 1;
+	size[0] = 0;
+	pre[0] = 0;
+	for (uint32_t o = 0; o < no; o++) {
+		size[o + 1] = size[o] + op_size(d, o);
+		pre[o + 1] = pre[o] + op_sig(d, o) * pw;
+		ipw[o] = ip;
+		pw *= B;
+		ip *= binv;
+	}
+	ipw[no] = ip;
+#define BLOCK_SIG(i, j) mix(mix((pre[c.v[j].end] - pre[c.v[i].end]) * \
+	ipw[c.v[i].end], c.v[j].end - c.v[i].end), \
+	(uint64_t)(c.v[i].t != NONE) << 1 | (c.v[j].t != NONE))
+	SL_VEC(uint64_t) sigs = {0};
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t j = 1; j < c.n; j++) {
+			size_t nout = c.v[j].t == NONE ? 1 : d->nopt[c.v[j].t];
+			for (size_t i = j; i-- > 0;) {
+				uint32_t len = c.v[j].end - c.v[i].end;
+				if (len > MAX_BLOCK_OPS && i + 1 < j)
+					break;
+				if (c.v[i].t != NONE && c.v[i].t == c.v[j].t)
+					continue;
+				uint64_t h = BLOCK_SIG(i, j);
+				if (!pass) {
+					SL_VEC_PUSH(sigs, h);
+					continue;
+				}
+				double v = c.v[i].cost + block_cost(size[c.v[j].end] -
+				           size[c.v[i].end], nout, count_sig(sigs.v, sigs.n, h));
+				if (v < c.v[j].cost) {
+					c.v[j].cost = v;
+					c.v[j].from = i;
+				}
 			}
 		}
+		if (!pass && sigs.n)
+			qsort(sigs.v, sigs.n, sizeof *sigs.v, cmp_u64);
 	}
+#undef BLOCK_SIG
+	SL_VEC_FREE(sigs);
+	free(size);
+	free(pre);
+	free(ipw);
 	/* the chain, from the end back */
 	size_t nb = 0;
 	for (size_t j = c.n - 1; j > 0; j = c.v[j].from)
@@ -310,13 +450,6 @@ add_local(u32vec *v, uint32_t *stamp, uint32_t mark, uint32_t t)
 		return;
 	stamp[t] = mark;
 	SL_VEC_PUSH(*v, t);
-}
-
-static uint64_t
-mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h;
 }
 
 static uint64_t
@@ -484,7 +617,7 @@ classify(dec *d, bool reuse)
 			k.out_col = k.has_out ? k.f.t[k.has_in].col : 0;
 			k.group = (uint32_t)g;
 			if (g == d->groups.n) {
-				group ng = {(uint32_t)c, 0, NULL, NULL};
+				group ng = {(uint32_t)c, 0, NULL, NULL, NONE};
 				SL_VEC_PUSH(d->groups, ng);
 				d->r->ncols += sli_lp_ncols(&k.f.lp);
 				d->r->nrows += k.f.lp.rows.n;
@@ -513,6 +646,214 @@ classify(dec *d, bool reuse)
 /* }==================================================================== */
 
 /* {====================================================================
+ * Symmetry
+ *
+ * On a mesh with interchangeable axes (equal size, bandwidth and
+ * latency) a block whose model is unchanged when they trade places, and
+ * whose incoming prices are too, has equal least costs for an outgoing
+ * sharding and its image, and the image of one's solution solves the
+ * other: only one sharding per orbit is solved.
+ * ===================================================================== */
+
+static uint64_t
+asg_key(const sli_cost_asg *q, uint32_t naxes)
+{
+	uint64_t k = 0;
+	for (uint32_t a = naxes; a-- > 0;)
+		k = k << 7 | (uint64_t)(q->a[a] + 1);
+	return k;
+}
+
+/*
+ * The image of each option of v under perm into map (v->n entries);
+ * false when some image is not an option.  Options are listed in key
+ * order (sli_cost_tensor_options), so images are found by bisection.
+ */
+static bool
+map_options(const sli_cost_asg *opt, size_t n, const int8_t *perm,
+            uint32_t naxes, uint32_t *map)
+{
+	for (size_t j = 0; j < n; j++) {
+		sli_cost_asg img;
+		memset(img.a, SLI_COST_NONE, sizeof img.a);
+		for (uint32_t a = 0; a < naxes; a++)
+			img.a[perm[a]] = opt[j].a[a];
+		uint64_t want = asg_key(&img, naxes);
+		size_t lo = 0, hi = n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (asg_key(&opt[mid], naxes) < want)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == n || asg_key(&opt[lo], naxes) != want)
+			return false;
+		map[j] = (uint32_t)lo;
+	}
+	return true;
+}
+
+static bool
+same_cost(double a, double b)
+{
+	return fabs(a - b) <= 1e-12 * fmax(1, fmax(fabs(a), fabs(b)));
+}
+
+/* Whether the columns of var v cost the same as their images. */
+static bool
+var_symmetric(const sli_lp *lp, const sli_form_var *v, const uint32_t *map)
+{
+	if (v->col == NONE)
+		return true;
+	for (size_t j = 0; j < v->n; j++)
+		if (!same_cost(lp->obj.v[v->col + j], lp->obj.v[v->col + map[j]]))
+			return false;
+	return true;
+}
+
+static void
+syms_free(klass *k)
+{
+	for (size_t i = 0; i < k->syms.n; i++) {
+		for (size_t l = 0; l < k->f.nt; l++)
+			free(k->syms.v[i].map[l]);
+		free(k->syms.v[i].map);
+	}
+	SL_VEC_FREE(k->syms);
+}
+
+/* Tries perm on class k; keeps it when it maps the model onto itself. */
+static void
+try_sym(dec *d, klass *k, const int8_t *perm)
+{
+	const sli_form *f = &k->f;
+	uint32_t naxes = d->cm->naxes;
+	sym y;
+	y.map = sli_xcalloc(f->nt + 1, sizeof *y.map);
+	bool ok = true;
+	for (size_t l = 0; l < f->nt && ok; l++) {
+		const sli_form_var *v = &f->t[l];
+		y.map[l] = sli_xmalloc((v->n + 1) * sizeof **y.map);
+		ok = map_options(v->opt, v->n, perm, naxes, y.map[l]) &&
+		     var_symmetric(&f->lp, v, y.map[l]);
+	}
+	uint32_t *omap = NULL;
+	for (size_t o = 0; o < f->no && ok; o++) {
+		const sli_form_var *v = &f->o[o];
+		omap = sli_xrealloc(omap, (v->n + 1) * sizeof *omap);
+		ok = map_options(v->opt, v->n, perm, naxes, omap) &&
+		     var_symmetric(&f->lp, v, omap);
+	}
+	free(omap);
+	if (ok) {
+		SL_VEC_PUSH(k->syms, y);
+		return;
+	}
+	for (size_t l = 0; l < f->nt; l++)
+		free(y.map[l]);
+	free(y.map);
+}
+
+/*
+ * The symmetries of class k: every permutation of interchangeable axes
+ * (meshes of at most 5 axes) under which the model is unchanged.
+ */
+static void
+compute_syms(dec *d, klass *k)
+{
+	const sli_cost_model *cm = d->cm;
+	uint32_t n = cm->naxes;
+	k->sym_done = true;
+	if (n < 2 || n > 5 || !k->has_out)
+		return;
+	/* every permutation, in lexicographic order (Heap would do too) */
+	int8_t perm[SLI_COST_MAX_AXES];
+	for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+		perm[a] = (int8_t)a;
+	for (;;) {
+		/* next permutation of perm[0..n-1] */
+		int i = (int)n - 2;
+		while (i >= 0 && perm[i] >= perm[i + 1])
+			i--;
+		if (i < 0)
+			break;
+		int j = (int)n - 1;
+		while (perm[j] <= perm[i])
+			j--;
+		int8_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+		for (int lo = i + 1, hi = (int)n - 1; lo < hi; lo++, hi--) {
+			t = perm[lo];
+			perm[lo] = perm[hi];
+			perm[hi] = t;
+		}
+		bool ok = true;
+		for (uint32_t a = 0; a < n && ok; a++) {
+			uint32_t b = (uint32_t)perm[a];
+			ok = cm->axis_size[a] == cm->axis_size[b] &&
+			     cm->axis_bw[a] == cm->axis_bw[b] &&
+			     cm->axis_lat[a] == cm->axis_lat[b];
+		}
+		if (ok)
+			try_sym(d, k, perm);
+	}
+}
+
+/*
+ * For an entry of class k with incoming prices shape: rep[j] is the
+ * outgoing option solved for j (j itself, or the least of its orbit),
+ * via[j] the symmetry mapping rep[j] to j (or -1); ok[i] tells whether
+ * symmetry i keeps the prices (k->syms.n entries).
+ */
+static void
+orbits(dec *d, klass *k, const double *shape, uint32_t *rep, int *via, bool *ok)
+{
+	if (!k->sym_done)
+		compute_syms(d, k);
+	for (size_t j = 0; j < k->nout; j++) {
+		rep[j] = (uint32_t)j;
+		via[j] = -1;
+	}
+	for (size_t i = 0; i < k->syms.n; i++)
+		ok[i] = false;
+	if (!k->syms.n)
+		return;
+	/* the symmetries that keep the incoming prices too */
+	for (size_t i = 0; i < k->syms.n; i++) {
+		const sym *y = &k->syms.v[i];
+		ok[i] = true;
+		for (size_t j = 0; k->has_in && j < k->nin && ok[i]; j++) {
+			double a = shape[j], b = shape[y->map[0][j]];
+			ok[i] = isinf(a) || isinf(b) ? isinf(a) && isinf(b)
+			      : fabs(a - b) <= SHAPE_TOL * fmax(1, fabs(a));
+		}
+	}
+	/* they form a group: an orbit's least member maps onto each other */
+	uint32_t out = k->has_in;
+	for (size_t j = 0; j < k->nout; j++) {
+		uint32_t r = (uint32_t)j;
+		for (size_t i = 0; i < k->syms.n; i++)
+			if (ok[i] && k->syms.v[i].map[out][j] < r)
+				r = k->syms.v[i].map[out][j];
+		for (size_t i = 0; i < k->syms.n && r != j; i++)
+			if (ok[i] && k->syms.v[i].map[out][r] == j) {
+				rep[j] = r;
+				via[j] = (int)i;
+				break;
+			}
+	}
+	for (size_t j = 0; j < k->nout; j++)
+		if (rep[rep[j]] != rep[j]) {
+			rep[j] = (uint32_t)j;
+			via[j] = -1;
+		}
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
  * Dynamic programming over the chain
  * ===================================================================== */
 
@@ -529,6 +870,76 @@ same_shape(const double *a, const double *b, size_t n)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Orbital fixing.  When some symmetries keeping the prices also keep
+ * outgoing option j, the problem with j fixed is symmetric under them,
+ * and any solution has an image as cheap whose incoming option is the
+ * least of its orbit: the other incoming options may be excluded.  That
+ * cuts off the symmetric averages the LP relaxation tends to end at (an
+ * LP optimum of a symmetric problem can be taken symmetric, and no
+ * integral point with the incoming sharding on the move is).  fixed[q]
+ * says whether incoming option q is excluded now; j = NONE undoes all.
+ */
+static void
+fix_orbital(dec *d, klass *k, const double *shape, const bool *ok, uint32_t j,
+            bool *fixed)
+{
+	if (!k->has_in || !k->has_out)
+		return;
+	const sli_lp *lp = &k->f.lp;
+	group *g = &d->groups.v[k->group];
+	for (size_t q = 0; q < k->nin; q++) {
+		bool drop = false;
+		for (size_t i = 0; i < k->syms.n && !drop && j != NONE; i++)
+			drop = ok[i] && k->syms.v[i].map[1][j] == j &&
+			       k->syms.v[i].map[0][q] < q;
+		if (drop == fixed[q] || isinf(shape[q]))
+			continue;
+		uint32_t c = k->in_col + (uint32_t)q;
+		d->be->set_col(g->s, c, lp->obj.v[c] + shape[q], 0, drop ? 0 : 1);
+		fixed[q] = drop;
+	}
+}
+
+/*
+ * Reuse across prices.  A solution for outgoing option j found under
+ * incoming prices p, with incoming option i, stays optimal under prices
+ * shape when no incoming option got cheaper relative to i: every
+ * solution with incoming option i' costs its old cost plus
+ * shape[i'] - p[i'], at least the old optimum plus shape[i] - p[i],
+ * which is what the old solution costs now.  Fills value and pick of j
+ * from an earlier entry of k where that holds; returns whether one did.
+ */
+static bool
+reuse_solution(const klass *k, const double *shape, size_t j, entry *e)
+{
+	size_t nt = k->f.nt;
+	for (size_t n = k->entries.n; n-- > 0;) {
+		const entry *p = &k->entries.v[n];
+		if (isinf(p->value[j]))
+			continue;
+		uint32_t i = p->pick[j * nt];
+		if (isinf(shape[i]))
+			continue;
+		double di = shape[i] - p->shape[i];
+		bool ok = true;
+		for (size_t q = 0; q < k->nin && ok; q++) {
+			if (isinf(shape[q]))
+				continue;
+			double dq = shape[q] - p->shape[q];
+			ok = !isinf(p->shape[q]) &&
+			     dq >= di - SHAPE_TOL * fmax(1, fabs(p->shape[q]));
+		}
+		if (!ok)
+			continue;
+		e->value[j] = p->value[j] + di;
+		e->slack = fmax(e->slack, p->slack);
+		memcpy(e->pick + j * nt, p->pick + j * nt, nt * sizeof *e->pick);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -562,7 +973,10 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	}
 	for (size_t c = 0; c < nc; c++)
 		if (g->obj[c] != lp->obj.v[c]) {
-			be->set_col(g->s, (uint32_t)c, lp->obj.v[c], lp->lb.v[c], lp->ub.v[c]);
+			bool fix = k->has_out && g->fixed != NONE &&
+			           c == k->out_col + g->fixed;
+			be->set_col(g->s, (uint32_t)c, lp->obj.v[c], fix ? 1 : lp->lb.v[c],
+			            lp->ub.v[c]);
 			g->obj[c] = lp->obj.v[c];
 		}
 	for (size_t j = 0; k->has_in && j < k->nin; j++) {
@@ -570,24 +984,49 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		bool inf = isinf(shape[j]);
 		be->set_col(g->s, c, lp->obj.v[c] + (inf ? 0 : shape[j]), 0, inf ? 0 : 1);
 	}
-	for (size_t j = 0; j < k->nout; j++) {
-		uint32_t c = k->out_col + (uint32_t)j;
-		if (k->has_out)
-			be->set_col(g->s, c, lp->obj.v[c], 1, 1);
+	uint32_t *rep = sli_xmalloc((k->nout + 1) * sizeof *rep);
+	int *via = sli_xmalloc((k->nout + 1) * sizeof *via);
+	bool *ok = sli_xcalloc(k->syms.n + 1, sizeof *ok);
+	bool *fixed = sli_xcalloc(k->nin + 1, sizeof *fixed);
+	orbits(d, k, shape, rep, via, ok);
+	int rc = 0;
+	/*
+	 * the option fixed at the end of the last solve goes first: after
+	 * price and objective changes the basis is then still primal
+	 * feasible, and the primal simplex method needs no first phase
+	 */
+	uint32_t first = g->fixed != NONE && g->fixed < k->nout &&
+	                 rep[g->fixed] == g->fixed ? g->fixed : 0;
+	bool *done = sli_xcalloc(k->nout + 1, sizeof *done);
+	for (size_t j = 0; k->has_in && j < k->nout; j++)
+		done[j] = reuse_solution(k, shape, j, e);
+	for (size_t jj = 0; jj < k->nout && !rc; jj++) {
+		size_t j = jj == 0 ? first : jj <= first ? jj - 1 : jj;
+		if (rep[j] != j || done[j])
+			continue;
 		sli_lp_opts o = *d->o;
 		o.start = NULL;
 		if (o.time_limit > 0) {
 			o.time_limit -= now() - d->t0;
 			if (o.time_limit <= 0) {
 				d->r->status = SLI_LP_NO_SOLUTION;
-				return -1;
+				rc = -1;
+				break;
 			}
 		}
+		uint32_t c = k->out_col + (uint32_t)j;
+		if (k->has_out && g->fixed != j) {
+			if (g->fixed != NONE) {
+				uint32_t c0 = k->out_col + g->fixed;
+				be->set_col(g->s, c0, lp->obj.v[c0], 0, 1);
+			}
+			be->set_col(g->s, c, lp->obj.v[c], 1, 1);
+			g->fixed = (uint32_t)j;
+		}
+		fix_orbital(d, k, shape, ok, (uint32_t)j, fixed);
 		sli_lp_result lr;
 		be->resolve(g->s, &o, &lr);
 		d->r->nsolves++;
-		if (k->has_out)
-			be->set_col(g->s, c, lp->obj.v[c], 0, 1);
 		switch (lr.status) {
 		case SLI_LP_OPTIMAL:
 		case SLI_LP_FEASIBLE:
@@ -603,10 +1042,28 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			free(lr.x);
 			d->r->status = lr.status;
 			snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	fix_orbital(d, k, shape, ok, NONE, fixed);
+	free(fixed);
+	/* the other members of each orbit: images of its solved one */
+	for (size_t j = 0; j < k->nout && !rc; j++) {
+		if (rep[j] == j || done[j])
+			continue;
+		const sym *y = &k->syms.v[via[j]];
+		const uint32_t *from = e->pick + rep[j] * nt;
+		uint32_t *to = e->pick + j * nt;
+		e->value[j] = e->value[rep[j]];
+		for (size_t l = 0; l < nt; l++)
+			to[l] = y->map[l][from[l]];
+		d->r->nsym++;
+	}
+	free(done);
+	free(rep);
+	free(via);
+	free(ok);
+	return rc;
 }
 
 static void
@@ -785,6 +1242,7 @@ out:
 		for (size_t e = 0; e < k->entries.n; e++)
 			entry_free(&k->entries.v[e]);
 		SL_VEC_FREE(k->entries);
+		syms_free(k);
 		sli_form_fini(&k->f);
 	}
 	SL_VEC_FREE(d.blocks);

@@ -541,6 +541,40 @@ test_decompose_reuse(void)
 	CU_ASSERT(rr.nsolves < re.nsolves);
 }
 
+/*
+ * On "a"="b"="c"=2 with only the input pinned (on "a"), every layer but
+ * the last is unchanged when "b" and "c" trade places: of two outgoing
+ * shardings that are images of each other one is solved and the other
+ * taken as its image, which must not change the optimum.  The result
+ * pinned on "b" makes the chain take images ([{"a", "b"}, {"c"}, {}])
+ * rather than the shardings solved, the least of each orbit
+ * ([{"a", "c"}, {"b"}, {}]).
+ */
+static void
+test_decompose_symmetry(void)
+{
+	static char text[32768];
+	bool pinned[3] = {false, false, false};
+	chain_program(text, sizeof text, 3, 3, pinned);
+	char *ret = strstr(text, ") -> " TR " {");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ret);
+	const char *pin = ") -> (" TR " {sdy.sharding = #sdy.sharding<@mesh, "
+	                  "[{\"b\"}, {}, {}]>}) {";
+	size_t old = strlen(") -> " TR " {"), add = strlen(pin);
+	CU_ASSERT_FATAL(strlen(text) + add - old < sizeof text);
+	memmove(ret + add, ret + old, strlen(ret + old) + 1);
+	memcpy(ret, pin, add);
+	sli_solve_opts whole, parts;
+	sli_solve_opts_init(&whole);
+	sli_solve_opts_init(&parts);
+	whole.no_decompose = true;
+	sli_solve_result rw, rp;
+	solve_both(text, &whole, &parts, &rw, &rp);
+	CU_ASSERT(rp.nblocks >= 6);
+	CU_ASSERT(rp.nsym > 0);
+	CU_ASSERT_EQUAL(rw.nsym, 0);
+}
+
 /* A memory budget couples every tensor: the whole model is solved. */
 static void
 test_decompose_fallback(void)
@@ -573,6 +607,7 @@ CU_TestInfo tests_solver[] = {
 	{"shardings on other meshes are kept", test_other_meshes_kept},
 	{"decomposition equals the whole model", test_decompose_equals_whole},
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
+	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	CU_TEST_INFO_NULL,
 };
