@@ -375,7 +375,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 			free(inc);
 			return;
 		}
-		cb.start = pass ? inc : start;
+		cb.start = pass && inc ? inc : start;
 		cb.given = false;
 		rc = glp_intopt(P, &ip);
 		if (pass || rc != GLP_ETMLIM || left <= RESTART)

@@ -27,6 +27,13 @@
  * per distinct shape, not per layer; classes whose lps differ only in the
  * objective (weights pinned differently) share one backend session, so
  * every solve but the first starts from an optimal basis.
+ *
+ * Fewer solves per shape: a solution found under earlier prices is kept
+ * where no incoming option got relatively cheaper (reuse_solution); on a
+ * mesh whose interchangeable axes leave the model and the prices
+ * unchanged, one outgoing option per orbit is solved and the others are
+ * its images (Symmetry), and a symmetric solve excludes the incoming
+ * options that are not the least of their orbits (fix_orbital).
  */
 #include "solver/decompose.h"
 
@@ -370,8 +377,9 @@ find_blocks(dec *d)
 					SL_VEC_PUSH(sigs, h);
 					continue;
 				}
-				double v = c.v[i].cost + block_cost(size[c.v[j].end] -
-				           size[c.v[i].end], nout, count_sig(sigs.v, sigs.n, h));
+				double sz = size[c.v[j].end] - size[c.v[i].end];
+				double v = c.v[i].cost + block_cost(sz, nout,
+				           count_sig(sigs.v, sigs.n, h));
 				if (v < c.v[j].cost) {
 					c.v[j].cost = v;
 					c.v[j].from = i;
@@ -802,16 +810,14 @@ compute_syms(dec *d, klass *k)
 }
 
 /*
- * For an entry of class k with incoming prices shape: rep[j] is the
- * outgoing option solved for j (j itself, or the least of its orbit),
- * via[j] the symmetry mapping rep[j] to j (or -1); ok[i] tells whether
- * symmetry i keeps the prices (k->syms.n entries).
+ * For an entry of class k (its symmetries computed) with incoming prices
+ * shape: rep[j] is the outgoing option solved for j (j itself, or the
+ * least of its orbit), via[j] the symmetry mapping rep[j] to j (or -1);
+ * ok[i] tells whether symmetry i keeps the prices (k->syms.n entries).
  */
 static void
-orbits(dec *d, klass *k, const double *shape, uint32_t *rep, int *via, bool *ok)
+orbits(const klass *k, const double *shape, uint32_t *rep, int *via, bool *ok)
 {
-	if (!k->sym_done)
-		compute_syms(d, k);
 	for (size_t j = 0; j < k->nout; j++) {
 		rep[j] = (uint32_t)j;
 		via[j] = -1;
@@ -973,10 +979,11 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	}
 	for (size_t c = 0; c < nc; c++)
 		if (g->obj[c] != lp->obj.v[c]) {
+			/* the fixed outgoing option stays fixed */
 			bool fix = k->has_out && g->fixed != NONE &&
 			           c == k->out_col + g->fixed;
-			be->set_col(g->s, (uint32_t)c, lp->obj.v[c], fix ? 1 : lp->lb.v[c],
-			            lp->ub.v[c]);
+			be->set_col(g->s, (uint32_t)c, lp->obj.v[c],
+			            fix ? 1 : lp->lb.v[c], lp->ub.v[c]);
 			g->obj[c] = lp->obj.v[c];
 		}
 	for (size_t j = 0; k->has_in && j < k->nin; j++) {
@@ -986,20 +993,24 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	}
 	uint32_t *rep = sli_xmalloc((k->nout + 1) * sizeof *rep);
 	int *via = sli_xmalloc((k->nout + 1) * sizeof *via);
+	if (!k->sym_done)
+		compute_syms(d, k);
 	bool *ok = sli_xcalloc(k->syms.n + 1, sizeof *ok);
 	bool *fixed = sli_xcalloc(k->nin + 1, sizeof *fixed);
-	orbits(d, k, shape, rep, via, ok);
+	orbits(k, shape, rep, via, ok);
+	bool *done = sli_xcalloc(k->nout + 1, sizeof *done);
+	for (size_t j = 0; k->has_in && j < k->nout; j++)
+		done[j] = reuse_solution(k, shape, j, e);
 	int rc = 0;
 	/*
 	 * the option fixed at the end of the last solve goes first: after
 	 * price and objective changes the basis is then still primal
 	 * feasible, and the primal simplex method needs no first phase
 	 */
-	uint32_t first = g->fixed != NONE && g->fixed < k->nout &&
-	                 rep[g->fixed] == g->fixed ? g->fixed : 0;
-	bool *done = sli_xcalloc(k->nout + 1, sizeof *done);
-	for (size_t j = 0; k->has_in && j < k->nout; j++)
-		done[j] = reuse_solution(k, shape, j, e);
+	uint32_t first = 0;
+	if (g->fixed != NONE && g->fixed < k->nout && rep[g->fixed] == g->fixed &&
+	    !done[g->fixed])
+		first = g->fixed;
 	for (size_t jj = 0; jj < k->nout && !rc; jj++) {
 		size_t j = jj == 0 ? first : jj <= first ? jj - 1 : jj;
 		if (rep[j] != j || done[j])
