@@ -77,6 +77,16 @@ run() {
 	done
 }
 
+# growth T1 T2 N1 N2 WHAT: the time ratio between two sizes, and per doubling.
+growth() {
+	awk -v a="$1" -v b="$2" -v na="$3" -v nb="$4" -v what="$5" \
+	    'BEGIN { if (a > 0 && b > 0) {
+	                 d = log(nb / na) / log(2)
+	                 printf "%16s %gx %s -> %.2fx time (%.2fx per doubling)\n",
+	                        "", nb / na, what, b / a, exp(log(b / a) / d)
+	             } }'
+}
+
 printf '%-9s %6s %8s %9s %9s %11s %7s %8s\n' \
 	mode layers ops parse_s prop_s ops_per_s prop/pa rss_MB
 for mode in pipeline pass; do
@@ -93,14 +103,7 @@ for mode in pipeline pass; do
 		awk -v m="$mode" -v l="$l" -v n="$ops" -v p="$parse" -v q="$prop" -v r="$rss" \
 		    'BEGIN { printf "%-9s %6s %8d %9.4f %9.4f %11.0f %7.2f %8.1f\n",
 		             m, l, n, p, q, (q > 0 ? n / q : 0), (p > 0 ? q / p : 0), r / 1024 }'
-		if [ -n "$prev_t" ]; then
-			awk -v a="$prev_t" -v b="$prop" -v la="$prev_l" -v lb="$l" \
-			    'BEGIN { if (a > 0 && b > 0) {
-			                 d = log(lb / la) / log(2)
-			                 printf "%16s %gx layers -> %.2fx time (%.2fx per doubling)\n",
-			                        "", lb / la, b / a, exp(log(b / a) / d)
-			             } }'
-		fi
+		[ -z "$prev_t" ] || growth "$prev_t" "$prop" "$prev_l" "$l" layers
 		prev_t=$prop
 		prev_l=$l
 	done
@@ -133,14 +136,7 @@ for n in $calls; do
 	run "$f" --pipeline
 	awk -v n="$n" -v p="$parse" -v q="$prop" -v r="$rss" \
 	    'BEGIN { printf "%-9s %6d %9.4f %9.4f %8.1f\n", "calls", n, p, q, r / 1024 }'
-	if [ -n "$prev_t" ]; then
-		awk -v a="$prev_t" -v b="$prop" -v na="$prev_n" -v nb="$n" \
-		    'BEGIN { if (a > 0 && b > 0) {
-		                 d = log(nb / na) / log(2)
-		                 printf "%16s %gx calls -> %.2fx time (%.2fx per doubling)\n",
-		                        "", nb / na, b / a, exp(log(b / a) / d)
-		             } }'
-	fi
+	[ -z "$prev_t" ] || growth "$prev_t" "$prop" "$prev_n" "$n" calls
 	prev_t=$prop
 	prev_n=$n
 done
