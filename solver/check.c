@@ -166,6 +166,22 @@ same_mesh(sl_module *m, const sl_sharding *in, const sl_sharding *out)
 	return a && sli_mesh_is_empty(a);
 }
 
+/*
+ * Whether b extends a at the minor end: a's refs in order, the last one
+ * possibly grown into a larger sub-axis or its full axis from the same
+ * start ("x":(1)2 into "x"), as greedy propagation extends open dims.
+ */
+static bool
+extends(const sl_axis_list *a, const sl_axis_list *b)
+{
+	if (a->n == 0)
+		return true;
+	if (a->n > b->n || !sli_axis_list_equal(a->v, a->n - 1, b->v, a->n - 1))
+		return false;
+	return sli_axis_equal(&a->v[a->n - 1], &b->v[a->n - 1]) ||
+	       sli_axis_prefix_of(&a->v[a->n - 1], &b->v[a->n - 1]);
+}
+
 /* Holds out against the user sharding in: returns the violations reported. */
 static int
 held(sl_module *m, sl_loc loc, const sl_sharding *in, const sl_sharding *out)
@@ -178,8 +194,7 @@ held(sl_module *m, sl_loc loc, const sl_sharding *in, const sl_sharding *out)
 	}
 	for (uint32_t d = 0; d < in->rank; d++) {
 		const sl_axis_list *a = &in->dims[d].axes, *b = &out->dims[d].axes;
-		bool ok = in->dims[d].open
-		          ? a->n <= b->n && sli_axis_list_equal(a->v, a->n, b->v, a->n)
+		bool ok = in->dims[d].open ? extends(a, b)
 		          : sli_axis_list_equal(a->v, a->n, b->v, b->n);
 		if (!ok) {
 			sli_error(ctx, loc, "check: dimension %u of a user sharding "

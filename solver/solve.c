@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/axis.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
 
@@ -30,11 +31,12 @@ sli_solve_opts_init(sli_solve_opts *o)
  * q as a sharding of rank `rank` on the model's mesh, in the order major
  * gives (per dim; NULL: mesh order), keeping what the user sharding old
  * (or NULL) had besides.  Where old is on the model's mesh its axis refs
- * come first verbatim (sub-axes included, which the model does not see),
- * then the axes of q it lacks; q holds every full axis of old there.
- * Where old is on another mesh and q shards nothing, old is returned
- * unchanged: an empty mesh nothing was added to, or a mesh the model
- * does not cover (the tensor is fixed replicated).
+ * come first verbatim (sub-axes the model's pieces do not add up to
+ * included), then the axes of q they do not cover; a piece that continues
+ * the ref before it joins it ("x":(1)2 then "x":(2)2 of an axis of 4 is
+ * written "x").  Where old is on another mesh and q shards nothing, old
+ * is returned unchanged: an empty mesh nothing was added to, or a mesh the
+ * model does not cover (the tensor is fixed replicated).
  */
 static sl_sharding *
 make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
@@ -52,22 +54,27 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
 	s->mesh_name = cm->mesh_name;
 	s->rank = rank;
 	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, rank + 1);
+	sli_axis_vec refs = {0};
 	for (uint32_t d = 0; d < rank; d++) {
 		sl_dim_sharding *ds = &s->dims[d];
 		const sl_axis_list *u = same ? &old->dims[d].axes : NULL;
 		int8_t w[SLI_COST_MAX_AXES];
 		uint32_t nw = sli_cost_dim_axes(cm, major ? major[d] : NULL, q, d, w);
-		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, (u ? u->n : 0) + nw + 1);
+		refs.n = 0;
 		for (uint32_t k = 0; u && k < u->n; k++)
-			ds->axes.v[ds->axes.n++] = u->v[k];
+			SL_VEC_PUSH(refs, u->v[k]);
 		for (uint32_t k = 0; k < nw; k++) {
-			sl_sym name = cm->axis_name[w[k]];
+			sl_axis_ref r = sli_cost_axis_ref(cm, (uint32_t)w[k]);
 			bool dup = false;
 			for (uint32_t j = 0; u && j < u->n; j++)
-				dup |= !u->v[j].sub && u->v[j].name == name;
+				dup |= sli_axis_contains(&u->v[j], &r);
 			if (!dup)
-				ds->axes.v[ds->axes.n++] = (sl_axis_ref){name, false, 0, 0};
+				sli_axis_vec_add_or_merge(&refs, &r, cm->mesh);
 		}
+		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, refs.n + 1);
+		ds->axes.n = (uint32_t)refs.n;
+		if (refs.n)
+			memcpy(ds->axes.v, refs.v, refs.n * sizeof *refs.v);
 		ds->open = true;
 		ds->priority = SL_NO_PRIORITY;
 		if (old && old->rank == rank) {
@@ -75,6 +82,7 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
 			ds->priority = old->dims[d].priority;
 		}
 	}
+	SL_VEC_FREE(refs);
 	if (old) {
 		s->replicated = old->replicated;
 		s->unreduced = old->unreduced;
@@ -414,9 +422,6 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->bound = -INFINITY;
 	r->objective = INFINITY;
 	r->gap = INFINITY;
-	if (o->sub_axes)
-		sli_diag(ctx, SL_DIAG_WARNING, sli_loc_none(), "--sub-axes: sub-axes "
-		         "are not modelled yet; solving over full axes");
 	/* the model of the solver lets result shardings grow, as greedy does */
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;

@@ -16,7 +16,6 @@ typedef struct sli_solve_opts {
 	sli_lp_opts lp;
 	const sli_lp_backend *backend;	/* NULL: GLPK */
 	const char *write_lp, *write_mps;	/* export the model there */
-	bool sub_axes;		/* split axes into sub-axes (not modelled yet) */
 	bool no_solve;		/* export only */
 	bool no_decompose;	/* always solve the whole model at once */
 	bool no_block_reuse;	/* decomposed: solve every block (tests) */

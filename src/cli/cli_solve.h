@@ -17,7 +17,8 @@ enum {
 	CLI_OPT_MEMORY_BUDGET,
 	CLI_OPT_CONSERVATIVE,
 	CLI_OPT_AXIS,
-	CLI_OPT_MESH_XML
+	CLI_OPT_MESH_XML,
+	CLI_OPT_SUB_AXES
 };
 
 #define CLI_COST_LONGOPTS \
@@ -27,7 +28,8 @@ enum {
 	{"memory-budget", required_argument, NULL, CLI_OPT_MEMORY_BUDGET}, \
 	{"conservative", no_argument, NULL, CLI_OPT_CONSERVATIVE}, \
 	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
-	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}
+	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}, \
+	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}
 
 typedef struct cli_cost_opts {
 	sli_cost_params params;

@@ -17,7 +17,7 @@
 
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
-	"                     [--write-lp F] [--write-mps F] [--sub-axes] [--no-decompose]\n"
+	"                     [--write-lp F] [--write-mps F] [--no-decompose]\n"
 	"                     [cost options] FILE\n";
 
 const char cli_cost_help[] =
@@ -28,6 +28,8 @@ const char cli_cost_help[] =
 	"  --axis NAME=BW[:LAT]  relative bandwidth and latency of mesh axis NAME\n"
 	"  --memory-budget B     at most B bytes per device (suffixes k, M, G)\n"
 	"  --conservative        forbid non-divisible shardings\n"
+	"  --sub-axes            let shardings use sub-axes (prime pieces of\n"
+	"                        the mesh axes, such as \"x\":(1)2 of \"x\"=4)\n"
 	"  --mesh-xml FILE       per-axis bandwidth and latency, weights and budget\n"
 	"                        from an XML mesh description (shardlp-xml(5));\n"
 	"                        the options above win over the file\n";
@@ -85,6 +87,9 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		return 0;
 	case CLI_OPT_CONSERVATIVE:
 		p->conservative = true;
+		return 0;
+	case CLI_OPT_SUB_AXES:
+		p->sub_axes = true;
 		return 0;
 	case CLI_OPT_AXIS: {
 		const char *eq = strchr(arg, '=');
@@ -149,7 +154,7 @@ cli_cost_opts_fini(cli_cost_opts *co)
 }
 
 enum {
-	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_SUB, OPT_VERBOSE,
+	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
 	OPT_NO_DECOMPOSE
 };
 
@@ -164,7 +169,6 @@ cmd_solve(int argc, char **argv)
 		{"gap", required_argument, NULL, OPT_GAP},
 		{"write-lp", required_argument, NULL, OPT_LP},
 		{"write-mps", required_argument, NULL, OPT_MPS},
-		{"sub-axes", no_argument, NULL, OPT_SUB},
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
@@ -197,7 +201,6 @@ cmd_solve(int argc, char **argv)
 			      "  --gap G              stop at relative optimality gap G\n"
 			      "  --write-lp F         write the model in CPLEX LP format to F\n"
 			      "  --write-mps F        write the model in free MPS format to F\n"
-			      "  --sub-axes           allow sub-axes (not modelled yet)\n"
 			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
 			      "  --verbose            show the solver log\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
@@ -236,9 +239,6 @@ cmd_solve(int argc, char **argv)
 			break;
 		case OPT_MPS:
 			so.write_mps = optarg;
-			break;
-		case OPT_SUB:
-			so.sub_axes = true;
 			break;
 		case OPT_VERBOSE:
 			so.lp.verbose = true;

@@ -147,13 +147,57 @@ sli_cost_value_sharding(const sl_value *v)
 	}
 }
 
-static int
-axis_index(const sli_cost_model *cm, sl_sym name)
+/* The model axes that are mesh axis `name` or pieces of it (a mask). */
+static uint32_t
+axis_mask(const sli_cost_model *cm, sl_sym name)
 {
+	uint32_t m = 0;
 	for (uint32_t a = 0; a < cm->naxes; a++)
 		if (cm->axis_name[a] == name)
-			return (int)a;
-	return -1;
+			m |= 1u << a;
+	return m;
+}
+
+/*
+ * The model axes that make up axis ref r, in *m: 1 when they cover it
+ * exactly, 0 when r is a sub-axis the model's pieces do not add up to
+ * (*m is then its whole axis), -1 when r is not an axis of the mesh.
+ */
+static int
+ref_mask(const sli_cost_model *cm, const sl_axis_ref *r, uint32_t *m)
+{
+	uint32_t whole = axis_mask(cm, r->name);
+	*m = whole;
+	if (!whole)
+		return -1;
+	if (!r->sub)
+		return 1;
+	uint32_t part = 0;
+	int64_t size = 1;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if ((whole >> a & 1) && cm->axis_pre[a] >= r->pre &&
+		    cm->axis_pre[a] * cm->axis_size[a] <= r->pre * r->size) {
+			part |= 1u << a;
+			size *= cm->axis_size[a];
+		}
+	if (!part || size != r->size)
+		return 0;
+	/* consecutive pieces from r's pre-size whose sizes multiply to r's */
+	uint32_t first = 0;
+	while (!(part >> first & 1))
+		first++;
+	if (cm->axis_pre[first] != r->pre)
+		return 0;
+	*m = part;
+	return 1;
+}
+
+sl_axis_ref
+sli_cost_axis_ref(const sli_cost_model *cm, uint32_t a)
+{
+	if (cm->axis_pre[a] == 1 && cm->axis_size[a] == cm->axis_whole[a])
+		return sli_axis_full(cm->axis_name[a]);
+	return sli_axis_sub(cm->axis_name[a], cm->axis_pre[a], cm->axis_size[a]);
 }
 
 /* The mesh declared as @name at the top of the module, or NULL. */
@@ -174,15 +218,16 @@ mesh_named(const sli_cost_model *cm, sl_sym name)
 /*
  * What from_sharding made of a sharding: the model holds it exactly (any
  * axis order; an empty mesh, which Shardy replaces by the mesh it meets,
- * counts as the model's), holds its full axes but not its sub-axes, or
- * cannot hold it (another mesh, a rank mismatch, an unknown axis).
+ * counts as the model's), holds its full axes but not its sub-axes (those
+ * its pieces do not add up to, or all without --sub-axes), or cannot hold
+ * it (another mesh, a rank mismatch, an unknown axis).
  */
 enum { SH_EXACT, SH_SUBAXES, SH_OTHER };
 
 /*
  * Converts a sharding into per-axis form (q) and per-dim axis lists in the
- * user's order (pin, or NULL).  With SH_SUBAXES, q and pin hold the full
- * axes and the parents of the sub-axes are kept off the tensor
+ * user's order (pin, or NULL).  With SH_SUBAXES, q and pin hold what the
+ * model can and the axes of the sub-axes it cannot are kept off the tensor
  * (pin->replicated); with SH_OTHER, q is replicated and pin->any false.
  */
 static int
@@ -191,6 +236,7 @@ from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
 {
 	sli_cost_pin tmp;
 	int kind = SH_EXACT;
+	uint32_t used = 0, m;
 	if (!pin)
 		pin = &tmp;
 	memset(q->a, SLI_COST_NONE, sizeof q->a);
@@ -210,39 +256,38 @@ from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
 		uint32_t n = 0;
 		pin->closed[d] = !ds->open;
 		for (uint32_t k = 0; k < ds->axes.n; k++) {
-			const sl_axis_ref *r = &ds->axes.v[k];
-			int a = axis_index(cm, r->name);
-			if (a < 0 || (!r->sub && q->a[a] != SLI_COST_NONE))
+			int exact = ref_mask(cm, &ds->axes.v[k], &m);
+			if (exact < 0 || (m & used))
 				goto other;
-			if (r->sub) {
+			if (!exact) {
 				kind = SH_SUBAXES;
-				pin->replicated |= 1u << a;
+				pin->replicated |= m;
 				continue;
 			}
-			q->a[a] = (int8_t)d;
-			pin->axes[d][n++] = (int8_t)a;
+			used |= m;
+			for (uint32_t a = 0; a < cm->naxes; a++)
+				if (m >> a & 1) {
+					q->a[a] = (int8_t)d;
+					pin->axes[d][n++] = (int8_t)a;
+				}
 		}
 	}
 	for (uint32_t k = 0; k < s->replicated.n; k++) {
-		int a = axis_index(cm, s->replicated.v[k].name);
-		if (a < 0)
+		int exact = ref_mask(cm, &s->replicated.v[k], &m);
+		if (exact < 0)
 			goto other;
-		if (s->replicated.v[k].sub)
+		if (!exact)
 			kind = SH_SUBAXES;
-		pin->replicated |= 1u << a;
+		pin->replicated |= m;
 	}
-	/* a full axis beside a sub-axis of itself: not a sharding we know */
-	for (uint32_t a = 0; a < cm->naxes; a++)
-		if (kind == SH_SUBAXES && q->a[a] != SLI_COST_NONE &&
-		    (pin->replicated >> a & 1))
-			goto other;
-	/* unreduced axes may not shard the tensor either (a full axis is
-	 * kept off even when only a sub-axis of it is unreduced) */
-	for (uint32_t k = 0; k < s->unreduced.n; k++) {
-		int a = axis_index(cm, s->unreduced.v[k].name);
-		if (a >= 0)
-			pin->replicated |= 1u << a;
-	}
+	/* an axis beside a sub-axis of itself the model cannot hold */
+	if (used & pin->replicated)
+		goto other;
+	/* unreduced axes may not shard the tensor either (a whole axis is
+	 * kept off when the pieces do not add up to its unreduced sub-axis) */
+	for (uint32_t k = 0; k < s->unreduced.n; k++)
+		if (ref_mask(cm, &s->unreduced.v[k], &m) >= 0)
+			pin->replicated |= m;
 	return kind;
 other:
 	memset(q->a, SLI_COST_NONE, sizeof q->a);
@@ -878,9 +923,7 @@ manual_axes_mask(builder *b, const sl_op *op)
 	if (!a || a->kind != SL_ATTR_MANUAL_AXES)
 		return 0;
 	for (uint32_t k = 0; k < a->u.axes.n; k++) {
-		int x = axis_index(b->cm, a->u.axes.v[k].name);
-		if (x >= 0)
-			mask |= 1u << x;
+		mask |= axis_mask(b->cm, a->u.axes.v[k].name);
 	}
 	return mask;
 }
@@ -1312,10 +1355,185 @@ mesh_of(const sl_op *op, bool big)
 	return big ? NULL : &a->u.mesh;
 }
 
+/* {--------------------------------------------------------------------
+ * Sub-axes: the pieces each mesh axis is split into
+ * --------------------------------------------------------------------- */
+
+#define MAX_CUTS 16
+
+/* Where the sub-axes written in the module start and end, per mesh axis. */
+typedef struct cuts {
+	const sl_mesh *mesh;
+	int64_t at[SLI_COST_MAX_AXES][MAX_CUTS];
+	uint32_t n[SLI_COST_MAX_AXES];
+} cuts;
+
+static void
+cut_ref(cuts *c, const sl_axis_ref *r)
+{
+	if (!r->sub)
+		return;
+	int x = sli_mesh_axis_index(c->mesh, r->name);
+	if (x < 0)
+		return;
+	int64_t ends[2] = {r->pre, r->pre * r->size};
+	for (int e = 0; e < 2; e++) {
+		bool have = false;
+		for (uint32_t k = 0; k < c->n[x]; k++)
+			have |= c->at[x][k] == ends[e];
+		if (!have && c->n[x] < MAX_CUTS)
+			c->at[x][c->n[x]++] = ends[e];
+	}
+}
+
+static void
+cut_list(cuts *c, const sl_axis_list *l)
+{
+	for (uint32_t k = 0; k < l->n; k++)
+		cut_ref(c, &l->v[k]);
+}
+
+static void
+cut_attr(cuts *c, const sl_attr *a)
+{
+	if (!a)
+		return;
+	switch (a->kind) {
+	case SL_ATTR_SHARDING:
+		for (uint32_t d = 0; d < a->u.sharding.rank; d++)
+			cut_list(c, &a->u.sharding.dims[d].axes);
+		cut_list(c, &a->u.sharding.replicated);
+		cut_list(c, &a->u.sharding.unreduced);
+		break;
+	case SL_ATTR_SHARDING_PER_VALUE:
+		for (uint32_t i = 0; i < a->u.spv.n; i++) {
+			sl_attr tmp;
+			tmp.kind = SL_ATTR_SHARDING;
+			tmp.u.sharding = *a->u.spv.v[i];
+			cut_attr(c, &tmp);
+		}
+		break;
+	case SL_ATTR_ARRAY:
+		for (uint32_t i = 0; i < a->u.arr.n; i++)
+			cut_attr(c, a->u.arr.v[i]);
+		break;
+	case SL_ATTR_DICT:
+		for (uint32_t i = 0; i < a->u.dict.n; i++)
+			cut_attr(c, a->u.dict.v[i].attr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+cut_block(cuts *c, const sl_block *b)
+{
+	for (uint32_t i = 0; i < b->nargs; i++)
+		for (uint32_t k = 0; k < b->args[i].nattrs; k++)
+			cut_attr(c, b->args[i].attrs[k].attr);
+	for (const sl_op *op = b->first; op; op = op->next) {
+		for (uint32_t k = 0; k < op->nattrs; k++)
+			cut_attr(c, op->attrs[k].attr);
+		for (uint32_t k = 0; k < op->nprops; k++)
+			cut_attr(c, op->props[k].attr);
+		for (uint32_t r = 0; r < op->nregions; r++)
+			for (const sl_block *inner = op->regions[r].first; inner;
+			     inner = inner->next)
+				cut_block(c, inner);
+	}
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /*
- * The mesh of the model: the one with axes, where one of several has an
- * axis that can shard (a mesh of size-1 axes beside it shards nothing).
+ * Splits n (a factor of an axis between two cuts) into its prime factors,
+ * smallest first, onto piece[*np..] (at most `room` of them; the rest of
+ * n goes whole into the last).  Factors past 65535 stay whole.
  */
+static void
+split_primes(int64_t n, int64_t *piece, uint32_t *np, uint32_t room)
+{
+	uint32_t k = 0;
+	for (int64_t p = 2; p * p <= n && p < 65536 && k + 1 < room; p++)
+		while (n % p == 0 && k + 1 < room) {
+			piece[(*np)++] = p;
+			n /= p;
+			k++;
+		}
+	if (n > 1 || k == 0)
+		piece[(*np)++] = n;
+}
+
+/*
+ * The pieces of each mesh axis, in device order: the axis itself, or with
+ * sub_axes its prime factors, taken smallest first between the places
+ * where the module's sub-axes start and end (so that "x":(1)2, "x":(2)2
+ * of an axis of 4 are two model axes, and "x":(3)2 of an axis of 6 is
+ * one); a place that does not divide the next (another sub-axis of the
+ * same axis crosses it) is left out and that sub-axis stays outside the
+ * model.  At most SLI_COST_MAX_AXES pieces in all: past that, the last
+ * two pieces of the axis with the most are joined, and a warning says so.
+ */
+static void
+split_axes(builder *b, const sl_mesh *mesh,
+           int64_t piece[SLI_COST_MAX_AXES][SLI_COST_MAX_AXES],
+           uint32_t npiece[SLI_COST_MAX_AXES])
+{
+	uint32_t total = 0;
+	cuts c;
+	memset(&c, 0, sizeof c);
+	c.mesh = mesh;
+	if (b->cm->params.sub_axes && b->cm->m->top)
+		for (uint32_t r = 0; r < b->cm->m->top->nregions; r++)
+			for (const sl_block *blk = b->cm->m->top->regions[r].first; blk;
+			     blk = blk->next)
+				cut_block(&c, blk);
+	for (uint32_t x = 0; x < mesh->naxes; x++) {
+		int64_t n = mesh->axes[x].size;
+		npiece[x] = 0;
+		if (!b->cm->params.sub_axes || n <= 1) {
+			piece[x][npiece[x]++] = n;
+			total++;
+			continue;
+		}
+		/* the cuts that keep a chain 1 | c1 | c2 | ... | n */
+		qsort(c.at[x], c.n[x], sizeof c.at[x][0], cmp_i64);
+		int64_t last = 1;
+		for (uint32_t k = 0; k < c.n[x]; k++) {
+			int64_t at = c.at[x][k];
+			if (at <= last || at >= n || at % last || n % at ||
+			    npiece[x] + 1 >= SLI_COST_MAX_AXES)
+				continue;
+			split_primes(at / last, piece[x], &npiece[x],
+			             SLI_COST_MAX_AXES - 1 - npiece[x]);
+			last = at;
+		}
+		split_primes(n / last, piece[x], &npiece[x], SLI_COST_MAX_AXES - npiece[x]);
+		total += npiece[x];
+	}
+	if (total > SLI_COST_MAX_AXES && b->cm->params.report)
+		sli_diag(b->ctx, SL_DIAG_WARNING, sli_loc_none(), "--sub-axes: %u "
+		         "pieces of the mesh axes, the model takes %d; the largest "
+		         "axes are split less finely", total, SLI_COST_MAX_AXES);
+	while (total > SLI_COST_MAX_AXES) {
+		uint32_t w = 0;
+		for (uint32_t x = 1; x < mesh->naxes; x++)
+			if (npiece[x] > npiece[w])
+				w = x;
+		npiece[w]--;
+		piece[w][npiece[w] - 1] *= piece[w][npiece[w]];
+		total--;
+	}
+}
+
+/* }-------------------------------------------------------------------- */
+
 static int
 find_mesh(builder *b, sl_block *body)
 {
@@ -1346,19 +1564,31 @@ find_mesh(builder *b, sl_block *body)
 		          "takes %d at most", mesh->naxes, SLI_COST_MAX_AXES);
 		return -1;
 	}
-	cm->naxes = mesh->naxes;
-	for (uint32_t a = 0; a < mesh->naxes; a++) {
-		cm->axis_name[a] = mesh->axes[a].name;
-		cm->axis_size[a] = mesh->axes[a].size;
-		cm->axis_bw[a] = 1;
-		cm->axis_lat[a] = 0;
+	cm->mesh = mesh;
+	int64_t piece[SLI_COST_MAX_AXES][SLI_COST_MAX_AXES];
+	uint32_t npiece[SLI_COST_MAX_AXES];
+	split_axes(b, mesh, piece, npiece);
+	cm->naxes = 0;
+	for (uint32_t x = 0; x < mesh->naxes; x++) {
+		double bw = 1, lat = 0;
 		for (uint32_t k = 0; k < cm->params.naxes; k++) {
 			const sli_cost_axis *p = &cm->params.axes[k];
-			if (strcmp(p->name, sl_sym_str(b->ctx, mesh->axes[a].name)))
+			if (strcmp(p->name, sl_sym_str(b->ctx, mesh->axes[x].name)))
 				continue;
 			if (p->bandwidth > 0)
-				cm->axis_bw[a] = p->bandwidth;
-			cm->axis_lat[a] = p->latency;
+				bw = p->bandwidth;
+			lat = p->latency;
+		}
+		int64_t pre = 1;
+		for (uint32_t k = 0; k < npiece[x]; k++) {
+			uint32_t a = cm->naxes++;
+			cm->axis_name[a] = mesh->axes[x].name;
+			cm->axis_whole[a] = mesh->axes[x].size;
+			cm->axis_pre[a] = pre;
+			cm->axis_size[a] = piece[x][k];
+			cm->axis_bw[a] = bw;
+			cm->axis_lat[a] = lat;
+			pre *= piece[x][k];
 		}
 	}
 	return 0;

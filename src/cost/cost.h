@@ -44,6 +44,11 @@ typedef struct sli_cost_params {
 	 */
 	bool extend_results;
 	bool report;		/* warn of user shardings the model approximates */
+	/*
+	 * split each mesh axis into sub-axes of prime size (smallest first),
+	 * so that a sharding may use part of an axis; false: whole axes only
+	 */
+	bool sub_axes;
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -129,8 +134,16 @@ typedef struct sli_cost_model {
 	sl_module *m;
 	sli_cost_params params;
 	sl_sym mesh_name;
+	const sl_mesh *mesh;
+	/*
+	 * The model's axes: the mesh axes in mesh order, or with sub_axes
+	 * their pieces, each the sub-axis "name":(pre)size of a mesh axis of
+	 * size whole (a whole axis: pre 1, size whole); the pieces of one
+	 * mesh axis are consecutive, by pre-size.
+	 */
 	uint32_t naxes;
 	int64_t axis_size[SLI_COST_MAX_AXES];
+	int64_t axis_pre[SLI_COST_MAX_AXES], axis_whole[SLI_COST_MAX_AXES];
 	sl_sym axis_name[SLI_COST_MAX_AXES];
 	double axis_bw[SLI_COST_MAX_AXES], axis_lat[SLI_COST_MAX_AXES];
 	SL_VEC(sli_cost_tensor) tensors;
@@ -167,6 +180,8 @@ bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
  */
 uint32_t sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
                            const sli_cost_asg *q, uint32_t d, int8_t *out);
+/* Model axis a as an axis ref: a full axis, or a sub-axis of one. */
+sl_axis_ref sli_cost_axis_ref(const sli_cost_model *cm, uint32_t a);
 /* Whether s is a valid factor assignment of op o. */
 bool sli_cost_op_allows(const sli_cost_model *cm, uint32_t o,
                         const sli_cost_asg *s);

@@ -127,6 +127,48 @@ expect_grep "$tmp/meshes.solved.mlir" '%arg1: tensor<8x8xf32> \{sdy\.sharding = 
 expect_grep "$tmp/meshes.solved.mlir" '%arg2: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@maximal, \[\]>\}' "the maximal-mesh sharding is kept as written"
 expect_grep "$tmp/meshes.solved.mlir" '%arg3: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@mesh, \[\{"a":\(1\)2\}, \{\}\]>\}' "the sub-axis sharding is kept as written"
 
+# --sub-axes: the model's axes are "a":(1)2, "a":(2)2 and "b", so the
+# sub-axis pin is held exactly (no warning) and kept as written
+run "$SHARDLP" solve --sub-axes -o "$tmp/meshes.sub.mlir" "$tmp/meshes.mlir"
+expect_rc 0 "solve --sub-axes with a sub-axis pin"
+checks=$((checks + 1))
+if grep -q 'sub-axes' "$tmp/err"; then
+	fail "--sub-axes still warns of the sub-axis pin"
+else
+	pass "--sub-axes holds the sub-axis pin exactly"
+fi
+expect_grep "$tmp/meshes.sub.mlir" '%arg3: tensor<8x8xf32> \{sdy\.sharding = #sdy\.sharding<@mesh, \[\{"a":\(1\)2\}, \{\}\]>\}' "--sub-axes: the sub-axis pin is kept"
+run "$SHARDLP" verify -q "$tmp/meshes.sub.mlir"
+expect_rc 0 "--sub-axes: the solved module verifies"
+
+# dims of size 2 on an axis of 4: only half of "x" fits each, so with
+# --sub-axes the optimum splits "x" between them and costs less
+cat >"$tmp/halves.mlir" <<'MLIR'
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%a: tensor<2x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}, {}]>}, %w: tensor<1024x2xf32>) -> tensor<2x2xf32> {
+  %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<2x1024xf32>, tensor<1024x2xf32>) -> tensor<2x2xf32>
+  %1 = stablehlo.add %0, %0 : tensor<2x2xf32>
+  return %1 : tensor<2x2xf32>
+}
+MLIR
+run "$SHARDLP" solve -q --sub-axes -o "$tmp/halves.sub.mlir" "$tmp/halves.mlir"
+expect_rc 0 "solve --sub-axes"
+expect_grep "$tmp/halves.sub.mlir" '%1 = stablehlo\.add .*\[\{"x":\(1\)2, \?\}, \{"x":\(2\)2, \?\}\]' "--sub-axes: the result takes one half of \"x\" per dim"
+run "$SHARDLP" compare --csv "$tmp/halves.mlir"
+expect_rc 0 "compare, whole axes"
+whole=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+run "$SHARDLP" compare --csv --sub-axes "$tmp/halves.mlir"
+expect_rc 0 "compare --sub-axes"
+sub=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+checks=$((checks + 1))
+if [ -n "$sub" ] && [ -n "$whole" ] && awk -v a="$sub" -v b="$whole" 'BEGIN { exit !(a < b) }' &&
+   awk -F, 'NR > 1 && $2 == "ilp" { ilp = $4 } NR > 1 && $2 != "ilp" { g[$2] = $4 }
+	END { for (k in g) if (ilp > g[k] * (1 + 1e-9)) exit 1; exit ilp == "" }' "$tmp/out"; then
+	pass "--sub-axes optimum $sub below the whole-axis one $whole, and at most every greedy cost"
+else
+	fail "--sub-axes optimum ${sub:-none}, whole axes ${whole:-none}"
+fi
+
 cat >"$tmp/infeasible.mlir" <<'MLIR'
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {

@@ -215,6 +215,124 @@ test_brute_force(void)
 	        agree + infeasible, total, infeasible);
 }
 
+/*
+ * A random dim pair for the mesh "a"=4, "b"=2 with sub-axes: each dim
+ * takes nothing, "a":(1)2, "a":(2)2, "a" or "b", never overlapping.
+ */
+static void
+rand_sub_dims(char *out, size_t n)
+{
+	static const char *ax[] = {"", "\"a\":(1)2", "\"a\":(2)2", "\"a\"", "\"b\""};
+	unsigned d0 = rnd(5), d1 = rnd(5);
+	/* a mask of the two halves of "a" and of "b" each choice uses */
+	static const unsigned use[] = {0, 1, 2, 3, 4};
+	if (use[d0] & use[d1])
+		d1 = 0;
+	bool open0 = rnd(2), open1 = rnd(2);
+	snprintf(out, n, "[{%s%s}, {%s%s}]", ax[d0], open0 ? (d0 ? ", ?" : "?") : "",
+	         ax[d1], open1 ? (d1 ? ", ?" : "?") : "");
+}
+
+/*
+ * With sub-axes on a mesh "a"=4, "b"=2 the model has the axes "a":(1)2,
+ * "a":(2)2 and "b": the ILP optimum still equals exhaustive enumeration,
+ * pins written with sub-axes are held exactly (no approximation warning),
+ * and the optimum is never above the one over whole axes when the pins
+ * use whole axes only.
+ */
+static void
+test_brute_force_sub_axes(void)
+{
+	char text[8192], dims[128];
+	int agree = 0, total = 0, split = 0;
+
+	rng_state = 777;
+	for (int iter = 0; iter < 30; iter++) {
+		bool whole = iter % 3 == 0;
+		size_t k = 0;
+		k += (size_t)snprintf(text + k, sizeof text - k,
+		        "sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\nfunc.func @f(");
+		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(2);
+		for (unsigned i = 0; i < nargs; i++) {
+			k += (size_t)snprintf(text + k, sizeof text - k, "%s%%arg%u: " T44,
+			                      i ? ", " : "", i);
+			if (whole)
+				rand_dims(dims, sizeof dims, 2);
+			else
+				rand_sub_dims(dims, sizeof dims);
+			k += (size_t)snprintf(text + k, sizeof text - k,
+			        " {sdy.sharding = #sdy.sharding<@mesh, %s>}", dims);
+		}
+		k += (size_t)snprintf(text + k, sizeof text - k, ") -> " T44 " {\n");
+		const char *prev = "%arg0";
+		char name[16];
+		for (unsigned j = 0; j < nops; j++) {
+			const char *y = nargs > 1 ? "%arg1" : "%arg0";
+			if (rnd(2))
+				k += (size_t)snprintf(text + k, sizeof text - k,
+				        "  %%%u = stablehlo.dot_general %s, %s, contracting_dims = "
+				        "[1] x [0] : (" T44 ", " T44 ") -> " T44 "\n", j, prev, y);
+			else
+				k += (size_t)snprintf(text + k, sizeof text - k,
+				        "  %%%u = stablehlo.add %s, %s : " T44 "\n", j, prev, y);
+			snprintf(name, sizeof name, "%%%u", j);
+			prev = name;
+		}
+		snprintf(text + k, sizeof text - k, "  return %s : " T44 "\n}\n", prev);
+
+		sl_context *ctx = sl_context_new();
+		sl_module *m = test_parse(ctx, text);
+		if (!m || sl_module_verify(m)) {
+			fprintf(stderr, "\nrandom program does not verify:\n%s%s", text,
+			        test_diags());
+			CU_FAIL("random program does not verify");
+			sl_module_free(m);
+			sl_context_free(ctx);
+			continue;
+		}
+		sli_solve_opts so;
+		sli_solve_opts_init(&so);
+		so.cost.sub_axes = true;
+		so.cost.report = true;
+		sli_cost_model cm;
+		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+		CU_ASSERT_EQUAL(cm.naxes, 3);
+		CU_ASSERT(strstr(test_diags(), "sub-axes") == NULL);
+		size_t combos;
+		double brute = brute_force(&cm, &combos);
+		sli_cost_model_fini(&cm);
+
+		double base = INFINITY;
+		if (whole) {
+			sl_module *m0 = test_parse(ctx, text);
+			sli_solve_opts s0;
+			sli_solve_opts_init(&s0);
+			sli_solve_result r0;
+			if (m0 && sli_solve(m0, &s0, &r0) == 0)
+				base = r0.objective;
+			sl_module_free(m0);
+		}
+		sli_solve_result r;
+		int rc = sli_solve(m, &so, &r);
+		total++;
+		bool ok = isinf(brute) ? rc == 1
+		          : rc == 0 && fabs(r.objective - brute) <= 1e-6 * fmax(1, brute) &&
+		            fabs(r.parts.total - brute) <= 1e-6 * fmax(1, brute) &&
+		            r.objective <= base + 1e-9 * fmax(1, base);
+		if (!ok)
+			fprintf(stderr, "\nsub-axes: brute force %.9g, ILP %.9g, evaluator "
+			        "%.9g, whole axes %.9g (rc %d)\n%s%s", brute, r.objective,
+			        r.parts.total, base, rc, text, test_diags());
+		CU_ASSERT(ok);
+		agree += ok;
+		split += rc == 0 && r.objective < base - 1e-9 * fmax(1, base);
+		sl_module_free(m);
+		sl_context_free(ctx);
+	}
+	fprintf(stderr, "[sub-axes: %d/%d agree, %d cheaper than whole axes] ",
+	        agree, total, split);
+}
+
 /* A group forced apart by two closed pins is infeasible, named. */
 static void
 test_infeasible_group(void)
@@ -602,6 +720,7 @@ CU_TestInfo tests_solver[] = {
 	{"infeasible sharding group", test_infeasible_group},
 	{"memory budget too small", test_memory_budget},
 	{"ILP optimum equals brute force", test_brute_force},
+	{"ILP with sub-axes equals brute force", test_brute_force_sub_axes},
 	{"axes out of mesh order are kept", test_axis_order_kept},
 	{"the checker sees a reordered closed dim", test_check_reordered},
 	{"shardings on other meshes are kept", test_other_meshes_kept},
