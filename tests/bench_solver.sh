@@ -12,8 +12,11 @@
 # layers 3 / 6 / 13 s (before symmetry, tie breaking and reuse across
 # prices: 6.6 / 18 / 40 s), 4x2 0.25 / 0.4 / 1.3 s.
 #
+# A mesh written 4x2+sub is solved and compared with --sub-axes (the 4x2
+# mesh's "x"=4 split into "x":(1)2 and "x":(2)2, so 3 model axes).
+#
 # Environment: SHARDLP (the program), BENCH_LAYERS (default "12 96 1000"),
-# BENCH_MESHES (default "4x2 2x2x2"), BENCH_TIME_LIMIT (seconds per
+# BENCH_MESHES (default "4x2 2x2x2 4x2+sub"), BENCH_TIME_LIMIT (seconds per
 # solve, default 600), BENCH_CBC_MAX (largest layer count given to CBC,
 # per mesh: default "4x2=96 2x2x2=4"; on this model CBC took 81 s for 96
 # layers on 4x2 and had not finished 12 layers on 2x2x2 in 600 s),
@@ -25,7 +28,7 @@ LC_ALL=C
 export LC_ALL
 SHARDLP=${SHARDLP:-./shardlp}
 layers=${BENCH_LAYERS:-12 96 1000}
-meshes=${BENCH_MESHES:-4x2 2x2x2}
+meshes=${BENCH_MESHES:-4x2 2x2x2 4x2+sub}
 limit=${BENCH_TIME_LIMIT:-600}
 cbc_max=${BENCH_CBC_MAX:-4x2=96 2x2x2=4}
 cbc_limit_s=${BENCH_CBC_TIME_LIMIT:-$limit}
@@ -52,17 +55,19 @@ cbc_limit() {
 	echo 0
 }
 
-printf '%-6s %5s %6s %-8s %12s %8s %8s %8s %11s %8s %8s  %s\n' mesh layers \
+printf '%-7s %5s %6s %-8s %12s %8s %8s %8s %11s %8s %8s  %s\n' mesh layers \
 	ops status cost gap time_s s/layer blocks/dist cbc_s cbc_ok \
 	"greedy/optimal (best, then each)"
 for mesh in $meshes; do
+	sub=
+	case $mesh in *+sub) sub=--sub-axes ;; esac
 	for L in $layers; do
 		f=$tmp/t$L-$mesh.mlir
-		"$SHARDLP" gen transformer --layers "$L" --mesh "$mesh" -o "$f" || exit 1
+		"$SHARDLP" gen transformer --layers "$L" --mesh "${mesh%+sub}" -o "$f" || exit 1
 		ops=$(grep -c ' = stablehlo\.' "$f")
 
 		t0=$(now)
-		"$SHARDLP" solve --time-limit "$limit" -o /dev/null "$f" 2>"$tmp/err"
+		"$SHARDLP" solve $sub --time-limit "$limit" -o /dev/null "$f" 2>"$tmp/err"
 		rc=$?
 		t1=$(now)
 		wall=$(secs "$t0" "$t1")
@@ -78,7 +83,7 @@ for mesh in $meshes; do
 		rm -f "$tmp/m.mps"
 		if [ $have_cbc = 1 ] && [ "$L" -le "$(cbc_limit "$mesh")" ]; then
 			# exit 3 after the 1 s limit: only the file is wanted
-			"$SHARDLP" solve --no-decompose --write-mps "$tmp/m.mps" \
+			"$SHARDLP" solve $sub --no-decompose --write-mps "$tmp/m.mps" \
 			    --time-limit 1 -q -o /dev/null "$f" 2>/dev/null
 		fi
 		if [ -s "$tmp/m.mps" ]; then
@@ -101,7 +106,7 @@ for mesh in $meshes; do
 
 		ratios=-
 		if [ "${BENCH_NO_COMPARE:-0}" != 1 ]; then
-			ratios=$("$SHARDLP" compare --csv --time-limit "$limit" "$f" 2>/dev/null |
+			ratios=$("$SHARDLP" compare $sub --csv --time-limit "$limit" "$f" 2>/dev/null |
 			    awk -F, 'NR > 1 && $2 == "ilp" { opt = $4 }
 			             NR > 1 && $2 != "ilp" { m[$2] = $4; s[$2] = $3; k[++n] = $2 }
 			             END {
@@ -119,7 +124,7 @@ for mesh in $meshes; do
 			                 print out
 			             }')
 		fi
-		printf '%-6s %5s %6s %-8s %12s %8s %8s %8.4f %11s %8s %8s  %s\n' \
+		printf '%-7s %5s %6s %-8s %12s %8s %8s %8.4f %11s %8s %8s  %s\n' \
 			"$mesh" "$L" "$ops" "${status:-?}" "${cost:--}" "${gap:--}" \
 			"$wall" "$(awk -v w="$wall" -v l="$L" 'BEGIN { print w / l }')" \
 			"${blocks:-whole}" "$cbc_s" "$cbc_ok" "$ratios"
