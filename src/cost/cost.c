@@ -139,6 +139,15 @@ sli_cost_value_sharding(const sl_value *v)
 	case SL_OP_SDY_RESHARD:
 	case SL_OP_SDY_DATA_FLOW_EDGE:
 		return as_sharding(sli_op_get(op, SLS_sharding));
+	case SL_OP_SDY_ALL_GATHER:
+	case SL_OP_SDY_ALL_SLICE:
+	case SL_OP_SDY_ALL_TO_ALL:
+	case SL_OP_SDY_COLLECTIVE_PERMUTE:
+	case SL_OP_SDY_ALL_REDUCE:
+	case SL_OP_SDY_REDUCE_SCATTER:
+	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
+	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
+		return as_sharding(sli_op_get(op, SLS_out_sharding));
 	case SL_OP_SDY_MANUAL_COMPUTATION:
 	case SL_OP_SDY_NAMED_COMPUTATION:
 		return spv_at(sli_op_get(op, SLS_out_shardings), v->index);
@@ -972,6 +981,21 @@ block_args(builder *b, sl_block *blk, uint32_t forbidden, bool pinnable)
 		add_tensor(b, &blk->args[i], forbidden, pinnable);
 }
 
+/* Fixes tensor t (if any) to the sharding it has now (none: replicated). */
+static void
+fix_current(builder *b, uint32_t t)
+{
+	sli_cost_model *cm = b->cm;
+	if (t == NO_TENSOR || cm->tensors.v[t].fixed)
+		return;
+	sli_cost_tensor *ct = &cm->tensors.v[t];
+	const sl_sharding *s = sli_cost_value_sharding(ct->v);
+	ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
+	memset(ct->fixed->a, SLI_COST_NONE, sizeof ct->fixed->a);
+	if (s)
+		from_sharding(cm, s, ct->rank, ct->fixed, NULL);
+}
+
 static void
 visit(builder *b, sl_op *op, uint32_t forbidden)
 {
@@ -1114,6 +1138,29 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 			return;
 		}
 		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		return;
+	case SL_OP_SDY_ALL_GATHER:
+	case SL_OP_SDY_ALL_SLICE:
+	case SL_OP_SDY_ALL_TO_ALL:
+	case SL_OP_SDY_COLLECTIVE_PERMUTE:
+	case SL_OP_SDY_ALL_REDUCE:
+	case SL_OP_SDY_REDUCE_SCATTER:
+	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
+	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
+		/*
+		 * An explicit collective: what it moves is fixed, its operand
+		 * and its result (out_sharding) held as they are (the verifier
+		 * ties the two), and it costs the reshard from the one to the
+		 * other, as a reshard would.
+		 */
+		for (uint32_t i = 0; i < op->noperands; i++)
+			fix_current(b, sli_cost_tensor_of(cm, op->operands[i]));
+		for (uint32_t i = 0; i < op->nresults; i++)
+			fix_current(b, sli_cost_tensor_of(cm, &op->results[i]));
+		if (identity_rule(b, op, &rule) == 0)
+			add_op(b, op, SLI_COST_IDENTITY, &rule, forbidden);
+		else
+			add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
 		return;
 	default:
 		break;
