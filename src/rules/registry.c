@@ -1786,10 +1786,10 @@ gs_read(builder *b, gs *g, const char *attrname, const char *prefix,
 		return bad(b, "expected attribute '%s'", attrname);
 	if (opaque_fields(a, keys, 5, v, found) < 0)
 		rc = bad(b, "malformed '%s'", attrname);
-	else if (!found[4] || v[4].n != 1)
-		rc = bad(b, "expected 'index_vector_dim' in '%s'", attrname);
-	else
-		g->ivd = v[4].v[0];
+	else if (found[4] && v[4].n != 1)
+		rc = bad(b, "expected one 'index_vector_dim' in '%s'", attrname);
+	else	/* StableHLO leaves out an index_vector_dim of 0 */
+		g->ivd = found[4] ? v[4].v[0] : 0;
 	g->offset = v[0];
 	g->collapsed = v[1];
 	g->in_batch = v[2];

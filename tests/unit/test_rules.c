@@ -285,6 +285,24 @@ test_gather_scatter(void)
 		"  return %0 : tensor<3x4x2xf32>\n}\n", "stablehlo.scatter", false,
 		"#sdy.op_sharding_rule<([n, k, m], [i, j, o], [i, j, l, m])->([n, k, m]) "
 		"{i=2, j=3, k=4, l=2, m=2, n=3, o=2} reduction={i, j} need_replication={k, l, o}>"));
+	/* StableHLO leaves out an index_vector_dim of 0 (JAX exports do) */
+	static const char *const ivd[] = {"", ", index_vector_dim = 0"};
+	for (int k = 0; k < 2; k++) {
+		char text[1024];
+		snprintf(text, sizeof text,
+			"func.func @f(%%a: tensor<3xi32>, %%b: tensor<1xi32>, %%c: tensor<i32>) "
+			"-> tensor<3xi32> {\n"
+			"  %%0 = \"stablehlo.scatter\"(%%a, %%b, %%c) ({\n"
+			"  ^bb0(%%x: tensor<i32>, %%y: tensor<i32>):\n"
+			"    stablehlo.return %%y : tensor<i32>\n"
+			"  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = "
+			"[0], scatter_dims_to_operand_dims = [0]%s>} : "
+			"(tensor<3xi32>, tensor<1xi32>, tensor<i32>) -> tensor<3xi32>\n"
+			"  return %%0 : tensor<3xi32>\n}\n", ivd[k]);
+		CU_ASSERT(expect_rule(text, "stablehlo.scatter", false,
+			"#sdy.op_sharding_rule<([i], [j], [])->([i]) {i=3, j=1} "
+			"need_replication={j}>"));
+	}
 }
 
 static void
