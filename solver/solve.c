@@ -430,47 +430,37 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
+	/*
+	 * An exported model is always the whole one; the solve goes by parts
+	 * where the structure allows (solve_decomposed returns 1 when not).
+	 */
 	bool decompose = !o->no_decompose && !o->no_solve;
-	if (decompose && !o->write_lp && !o->write_mps) {
-		rc = solve_decomposed(m, &cm, o, be, r);
-		if (rc <= 0) {
-			sli_cost_model_fini(&cm);
-			return rc;
+	bool whole = false;
+	if (o->write_lp || o->write_mps || o->no_solve) {
+		if (sli_form_build(&f, &cm))
+			goto infeasible;
+		whole = true;
+		model_size(&f, r);
+		if (export(m, o, be, &f)) {
+			rc = -1;
+			goto out;
 		}
+		if (o->no_solve)
+			goto out;
+	}
+	if (decompose) {
+		rc = solve_decomposed(m, &cm, o, be, r);
+		if (rc <= 0)
+			goto out;
 		rc = 0;
 		r->status = SLI_LP_ERROR;
 	}
-	if (sli_form_build(&f, &cm)) {
-		sli_form_fini(&f);
-		sli_cost_model_fini(&cm);
-		r->status = SLI_LP_INFEASIBLE;
-		return 1;
+	if (!whole) {
+		if (sli_form_build(&f, &cm))
+			goto infeasible;
+		whole = true;
 	}
 	model_size(&f, r);
-	if (export(m, o, be, &f)) {
-		rc = -1;
-		goto out;
-	}
-	if (o->no_solve)
-		goto out;
-	if (decompose && (o->write_lp || o->write_mps)) {
-		/* exported whole; solved by parts when the structure allows */
-		sli_form_fini(&f);
-		rc = solve_decomposed(m, &cm, o, be, r);
-		if (rc <= 0) {
-			sli_cost_model_fini(&cm);
-			return rc;
-		}
-		rc = 0;
-		r->status = SLI_LP_ERROR;
-		if (sli_form_build(&f, &cm)) {
-			sli_form_fini(&f);
-			sli_cost_model_fini(&cm);
-			r->status = SLI_LP_INFEASIBLE;
-			return 1;
-		}
-		model_size(&f, r);
-	}
 
 	/* the incumbent: another module's shardings of the same program */
 	double *start = NULL;
@@ -545,7 +535,13 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	rc = finish(m, &cm, o, q, r);
 	free(q);
 out:
-	sli_form_fini(&f);
+	if (whole)
+		sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
 	return rc;
+infeasible:
+	sli_form_fini(&f);
+	sli_cost_model_fini(&cm);
+	r->status = SLI_LP_INFEASIBLE;
+	return 1;
 }
