@@ -147,13 +147,15 @@ struct sl_attr {
 		bool b;
 		struct { int64_t v; sl_type *type; bool big; sl_sym text; } i;
 		struct { sl_sym text; sl_type *type; } f;
-		struct { const char *p; size_t n; } s;
+		/* sym1: the interned text + 1, or 0 until sli_attr_sym looks */
+		struct { const char *p; size_t n; sl_sym sym1; } s;
 		struct { sl_attr **v; uint32_t n; } arr;
 		struct { sl_named_attr *v; uint32_t n; } dict;	/* sorted by name text */
 		struct { sl_type *elem; int64_t *v; uint32_t n; sl_sym text; } darr;
 		struct { const char *body; size_t n; sl_type *type; } dense;
 		sl_type *type;
-		struct { const char *p; size_t n; } text;	/* symref (no '@'), opaque, loc */
+		/* symref (no '@'), opaque, loc; sym1 as for s (symrefs only) */
+		struct { const char *p; size_t n; sl_sym sym1; } text;
 		sl_mesh mesh;
 		sl_sharding sharding;
 		struct { sl_sharding **v; uint32_t n; } spv;

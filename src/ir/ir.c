@@ -1,6 +1,7 @@
 /* ir.c - op, block and region construction, attribute access, walks. */
 #include "ir/ir.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,12 +229,26 @@ sli_op_set_prop(sl_module *m, sl_op *op, sl_sym name, sl_attr *attr)
 }
 
 sl_sym
+sli_attr_sym(sl_context *ctx, sl_attr *a)
+{
+	if (a->kind == SL_ATTR_SYMREF) {
+		if (!a->u.text.sym1)
+			a->u.text.sym1 = sl_sym_intern(ctx, a->u.text.p, a->u.text.n) + 1;
+		return a->u.text.sym1 - 1;
+	}
+	assert(a->kind == SL_ATTR_STRING);
+	if (!a->u.s.sym1)
+		a->u.s.sym1 = sl_sym_intern(ctx, a->u.s.p, a->u.s.n) + 1;
+	return a->u.s.sym1 - 1;
+}
+
+sl_sym
 sli_op_sym_name(const sl_module *m, const sl_op *op)
 {
 	sl_attr *a = sli_op_get(op, SLS_sym_name);
 	if (!a || a->kind != SL_ATTR_STRING)
 		return 0;
-	return sl_sym_intern(m->ctx, a->u.s.p, a->u.s.n);
+	return sli_attr_sym(m->ctx, a);
 }
 
 sl_op *

@@ -144,6 +144,12 @@ sl_op *sli_lookup_mesh(const sl_module *m, const sl_op *from, sl_sym name);
 sl_op *sli_lookup_func(const sl_module *m, sl_sym name);
 /* The sym_name of an op with one (string attribute), else 0. */
 sl_sym sli_op_sym_name(const sl_module *m, const sl_op *op);
+/*
+ * The text of a string or symbol-reference attribute, interned.  The
+ * symbol is kept in the attribute: symbol tables, calls and function
+ * lookups ask for the same names over and over.
+ */
+sl_sym sli_attr_sym(sl_context *ctx, sl_attr *a);
 
 /* Use counts: fills value->id with the number of uses of each value. */
 void sli_compute_use_counts(sl_op *root);

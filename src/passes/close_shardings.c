@@ -7,11 +7,52 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
-static sl_sharding *
-close_one(sl_module *m, sl_op *op, const sl_sharding *s, void *ud)
+#include <stdint.h>
+#include <stdlib.h>
+
+/*
+ * Closed shardings by the sharding they close.  Propagation leaves one
+ * sharding shared by many values, so most lookups hit, and equal inputs
+ * keep sharing one output.  Shardings are never mutated.
+ */
+typedef struct closer {
+	const sl_sharding **from;	/* open addressing; NULL = empty */
+	sl_sharding **to;		/* NULL: already closed */
+	size_t n, cap;			/* cap: a power of two, or 0 */
+} closer;
+
+static size_t
+slot(const closer *c, const sl_sharding *s)
 {
-	(void)op;
-	(void)ud;
+	size_t mask = c->cap - 1;
+	size_t j = (size_t)(((uintptr_t)s >> 3) * 0x9E3779B97F4A7C15ULL) & mask;
+	while (c->from[j] && c->from[j] != s)
+		j = (j + 1) & mask;
+	return j;
+}
+
+static void
+grow(closer *c)
+{
+	closer g = {NULL, NULL, 0, c->cap ? c->cap * 2 : 256};
+	g.from = sli_xcalloc(g.cap, sizeof *g.from);
+	g.to = sli_xcalloc(g.cap, sizeof *g.to);
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->from[i])
+			continue;
+		size_t j = slot(&g, c->from[i]);
+		g.from[j] = c->from[i];
+		g.to[j] = c->to[i];
+	}
+	g.n = c->n;
+	free(c->from);
+	free(c->to);
+	*c = g;
+}
+
+static sl_sharding *
+close_new(sl_module *m, const sl_sharding *s)
+{
 	bool open = s->replicated.n > 0;
 	for (uint32_t d = 0; d < s->rank; d++)
 		open |= s->dims[d].open;
@@ -29,10 +70,29 @@ close_one(sl_module *m, sl_op *op, const sl_sharding *s, void *ud)
 	return r;
 }
 
+static sl_sharding *
+close_one(sl_module *m, sl_op *op, const sl_sharding *s, void *ud)
+{
+	(void)op;
+	closer *c = ud;
+	if (c->n * 2 >= c->cap)
+		grow(c);
+	size_t j = slot(c, s);
+	if (!c->from[j]) {
+		c->from[j] = s;
+		c->to[j] = close_new(m, s);
+		c->n++;
+	}
+	return c->to[j];
+}
+
 int
 sli_pass_close_shardings(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	sli_transform_shardings(m, close_one, NULL);
+	closer c = {NULL, NULL, 0, 0};
+	sli_transform_shardings(m, close_one, &c);
+	free(c.from);
+	free(c.to);
 	return 0;
 }

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef SL_VEC(sl_sym) symvec;
+/* A set of symbols: member s when s < n and v[s] (constant-time tests). */
+typedef SL_VEC(bool) symvec;
 
 typedef struct splitter {
 	sl_module *m;
@@ -26,17 +27,18 @@ typedef struct splitter {
 static bool
 has_sym(const symvec *v, sl_sym s)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->v[i] == s)
-			return true;
-	return false;
+	return s < v->n && v->v[s];
 }
 
 static void
 add_sym(symvec *v, sl_sym s)
 {
-	if (!has_sym(v, s))
-		SL_VEC_PUSH(*v, s);
+	if (s >= v->n) {
+		SL_VEC_RESERVE(*v, (size_t)s + 1);
+		memset(v->v + v->n, 0, sizeof *v->v * ((size_t)s + 1 - v->n));
+		v->n = (size_t)s + 1;
+	}
+	v->v[s] = true;
 }
 
 /* op->id marks, reset for every region */
@@ -48,7 +50,7 @@ nc_name(splitter *S, const sl_op *nc)
 	sl_attr *a = sli_op_get(nc, SLS_name);
 	if (!a || a->kind != SL_ATTR_STRING)
 		return 0;
-	return sl_sym_intern(S->m->ctx, a->u.s.p, a->u.s.n);
+	return sli_attr_sym(S->m->ctx, a);
 }
 
 static bool
@@ -235,6 +237,7 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 		ops.v[i]->id = MARK_NONE;
 	S->constants.n = S->expansions.n = 0;
 	sli_dense_uses_compute(&S->uses, owner);
+	bool nonconst = false;	/* the names below are added once per region */
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
 		if (op->kind == SL_OP_FUNC || op->kind == SL_OP_SDY_SHARDING_GROUP)
@@ -244,7 +247,9 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 			SL_VEC_PUSH(S->constants, op);
 			continue;
 		}
-		if (!is_constant_preserving(S, op) && !(sli_op_info[op->kind].traits & T_TERM)) {
+		if (!nonconst && !is_constant_preserving(S, op) &&
+		    !(sli_op_info[op->kind].traits & T_TERM)) {
+			nonconst = true;
 			if (owner != func)
 				add_sym(&S->nonconst_ncs, nc_name(S, owner));
 			add_sym(&S->nonconst_funcs, sli_func_original_name(S->m, func));
@@ -262,6 +267,8 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 	}
 	SL_VEC_FREE(ops);
 	sli_dense_uses_fini(&S->uses);
+	if (!S->expansions.n && !S->constants.n)
+		return;		/* nothing to erase: the uses are not needed */
 	sli_dense_uses uses;
 	sli_dense_uses_compute(&uses, owner);
 	for (size_t i = 0; i < S->expansions.n; i++)

@@ -119,7 +119,7 @@ sli_call_callee(sl_module *m, const sl_op *call)
 	sl_attr *a = sli_op_get(call, SLS_callee);
 	if (!a || a->kind != SL_ATTR_SYMREF)
 		return 0;
-	return sl_sym_intern(m->ctx, a->u.text.p, a->u.text.n);
+	return sli_attr_sym(m->ctx, a);
 }
 
 void
@@ -147,7 +147,7 @@ sli_func_original_name(sl_module *m, const sl_op *func)
 {
 	sl_attr *a = sli_op_attr(func, sli_sym(m, "sdy.original_func_name"));
 	if (a && a->kind == SL_ATTR_STRING)
-		return sl_sym_intern(m->ctx, a->u.s.p, a->u.s.n);
+		return sli_attr_sym(m->ctx, a);
 	return sli_op_sym_name(m, func);
 }
 
@@ -808,27 +808,29 @@ dense_known(const sli_dense_uses *u, const sl_value *v)
 	return v->id < u->values.n && u->values.v[v->id] == v;
 }
 
+/* Numbers the values used under the root and counts their uses. */
+typedef struct dense_numbering {
+	sli_dense_uses *u;
+	SL_VEC(uint32_t) count;
+} dense_numbering;
+
 static int
 dense_number(sl_op *op, void *ud)
 {
-	sli_dense_uses *u = ud;
+	dense_numbering *d = ud;
+	sli_dense_uses *u = d->u;
 	for (uint32_t i = 0; i < op->noperands; i++) {
 		sl_value *v = op->operands[i];
-		if (!v || dense_known(u, v))
+		if (!v)
 			continue;
+		if (dense_known(u, v)) {
+			d->count.v[v->id]++;
+			continue;
+		}
 		v->id = (uint32_t)u->values.n;
 		SL_VEC_PUSH(u->values, v);
+		SL_VEC_PUSH(d->count, 1);
 	}
-	return 0;
-}
-
-static int
-dense_count(sl_op *op, void *ud)
-{
-	sli_dense_uses *u = ud;
-	for (uint32_t i = 0; i < op->noperands; i++)
-		if (op->operands[i])
-			u->count[op->operands[i]->id]++;
 	return 0;
 }
 
@@ -850,11 +852,12 @@ void
 sli_dense_uses_compute(sli_dense_uses *u, sl_op *root)
 {
 	memset(u, 0, sizeof *u);
-	sli_walk(root, dense_number, u);
+	dense_numbering d = {u, {0}};
+	sli_walk(root, dense_number, &d);
 	size_t n = u->values.n ? u->values.n : 1;
 	u->first = sli_xcalloc(n, sizeof *u->first);
-	u->count = sli_xcalloc(n, sizeof *u->count);
-	sli_walk(root, dense_count, u);
+	SL_VEC_RESERVE(d.count, 1);
+	u->count = d.count.v;
 	size_t total = 0;
 	for (size_t i = 0; i < u->values.n; i++) {
 		u->first[i] = (uint32_t)total;

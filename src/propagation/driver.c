@@ -116,7 +116,7 @@ callee_of(sl_module *m, const sl_op *call)
 	sl_attr *c = sli_op_get(call, SLS_callee);
 	if (!c || c->kind != SL_ATTR_SYMREF)
 		return 0;
-	return sl_sym_intern(m->ctx, c->u.text.p, c->u.text.n);
+	return sli_attr_sym(m->ctx, c);
 }
 
 void
@@ -404,6 +404,20 @@ cacheable(const sli_prop *P, const sl_value *v)
 }
 
 static const sl_sharding *load(sli_prop *P, sl_value *v);
+static const sl_sharding *intern(sli_prop *P, const sl_sharding *s);
+
+/*
+ * The sharding of cacheable value v for P->cur.  It is interned, so that
+ * equal shardings read from the IR share one address with each other and
+ * with step results, and steps on them hit the step memo.  Shardings on
+ * inline meshes hash by the mesh's address and would gain nothing.
+ */
+static const sl_sharding *
+load_cached(sli_prop *P, sl_value *v)
+{
+	const sl_sharding *s = load(P, v);
+	return s && !s->mesh ? intern(P, s) : s;
+}
 
 /* P->getslot: not looked at yet, no sharding, not cached; else id + 1 */
 enum { GET_UNKNOWN = 0, GET_NONE = -1, GET_LOAD = -2 };
@@ -415,7 +429,7 @@ sli_prop_get(sli_prop *P, sl_value *v)
 	if (slot && *slot > 0) {
 		uint32_t k = (uint32_t)*slot - 1;
 		if (P->cur[k] == P->unloaded)
-			P->cur[k] = load(P, P->values[k]);
+			P->cur[k] = load_cached(P, P->values[k]);
 		return P->cur[k];
 	}
 	if (slot && *slot == GET_NONE)
@@ -434,7 +448,7 @@ sli_prop_get(sli_prop *P, sl_value *v)
 	if (slot)
 		*slot = (int32_t)v->id + 1;
 	if (P->cur[v->id] == P->unloaded)
-		P->cur[v->id] = load(P, v);
+		P->cur[v->id] = load_cached(P, v);
 	return P->cur[v->id];
 }
 
@@ -1009,14 +1023,61 @@ typedef struct step_args {
 } step_args;
 
 /*
- * The direction of every factor of a step (scratch memory), or NULL when
- * no factor may move: then the step does nothing, whatever the shardings.
+ * Directions of steps by rule.  Equal ops share their rule, so few entries
+ * serve every op, and equal directions share one address (the step memo
+ * compares them by address).
+ */
+typedef struct dirs_entry {
+	const sl_rule *rule, *attached;
+	uint8_t pt, other;
+	const uint8_t *dirs;	/* as step_dirs returns them; may be NULL */
+} dirs_entry;
+
+static uint64_t
+dirs_hash(const sl_rule *rule, uint8_t pt, uint8_t other)
+{
+	return mix(mix(1469598103934665603ULL, (uint64_t)(uintptr_t)rule), pt * 4u + other);
+}
+
+/* The slot of (rule, attached, pt, other): its entry, or an empty slot. */
+static dirs_entry **
+dirs_slot(sli_prop *P, const sl_rule *rule, const sl_rule *attached, uint8_t pt,
+          uint8_t other)
+{
+	if (P->ndirs_cache * 2 >= P->dirs_cache_cap) {
+		uint32_t cap = P->dirs_cache_cap ? P->dirs_cache_cap * 2 : 256;
+		dirs_entry **t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->dirs_cache_cap; i++) {
+			dirs_entry *x = P->dirs_cache[i];
+			if (!x)
+				continue;
+			uint32_t j = (uint32_t)dirs_hash(x->rule, x->pt, x->other) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = x;
+		}
+		free(P->dirs_cache);
+		P->dirs_cache = t;
+		P->dirs_cache_cap = cap;
+	}
+	uint32_t mask = P->dirs_cache_cap - 1;
+	uint32_t j = (uint32_t)dirs_hash(rule, pt, other) & mask;
+	for (; P->dirs_cache[j]; j = (j + 1) & mask) {
+		const dirs_entry *e = P->dirs_cache[j];
+		if (e->rule == rule && e->attached == attached && e->pt == pt && e->other == other)
+			break;
+	}
+	return &P->dirs_cache[j];
+}
+
+/*
+ * The direction of every factor of a step (P->memomem), or NULL when no
+ * factor may move: then the step does nothing, whatever the shardings.
  */
 static const uint8_t *
 step_dirs(sli_prop *P, const step_args *a)
 {
 	const sl_rule *rule = a->rule;
-	uint8_t *dirs = sli_arena_alloc(&P->scratch, rule->nfactors + 1);
 	uint8_t pt, other;
 	if (a->dirmode == DIR_FIXED || P->level < 0) {
 		pt = other = (uint8_t)(a->dirmode == DIR_FIXED ? a->dir : SL_DIR_BOTH);
@@ -1027,6 +1088,10 @@ step_dirs(sli_prop *P, const step_args *a)
 	}
 	if (pt == SL_DIR_NONE && other == SL_DIR_NONE)
 		return NULL;
+	dirs_entry **slot = dirs_slot(P, rule, a->attached, pt, other);
+	if (*slot)
+		return (*slot)->dirs;
+	uint8_t *dirs = sli_arena_alloc(&P->memomem, rule->nfactors + 1);
 	const sl_rule *k = a->attached;
 	bool kinds = pt != other && k && (k->reduction.n || k->need_replication.n ||
 	                                  k->permutation.n);
@@ -1040,6 +1105,14 @@ step_dirs(sli_prop *P, const step_args *a)
 			dirs[f] = pt;
 		any_dir |= dirs[f] != SL_DIR_NONE;
 	}
+	dirs_entry *e = SL_NEW(&P->memomem, dirs_entry);
+	e->rule = rule;
+	e->attached = a->attached;
+	e->pt = pt;
+	e->other = other;
+	e->dirs = any_dir ? dirs : NULL;
+	*slot = e;
+	P->ndirs_cache++;
 	return any_dir ? dirs : NULL;
 }
 
@@ -1065,13 +1138,20 @@ sync_group(sli_prop *P, sl_value *v, const sl_sharding *s, bool notify)
 	}
 }
 
+/* A hash of the addresses of the shardings of a step's tensors. */
 static uint64_t
-step_sig(const sli_prop *P, const step_args *a, const stensor *ts, uint32_t nt,
-         const uint8_t *dirs)
+shardings_hash(const stensor *ts, uint32_t nt)
 {
 	uint64_t h = 1469598103934665603ULL;
 	for (uint32_t i = 0; i < nt; i++)
 		h = mix(h, (uint64_t)(uintptr_t)ts[i].s);
+	return h;
+}
+
+/* The signature of a step (nonzero) from shardings_hash h of its tensors. */
+static uint64_t
+step_sig(const sli_prop *P, const step_args *a, uint64_t h, const uint8_t *dirs)
+{
 	for (uint32_t f = 0; f < a->rule->nfactors; f++)
 		h = mix(h, dirs[f]);
 	h = mix(h, (uint64_t)(P->aggressive * 2 + a->conservative));
@@ -1106,7 +1186,11 @@ agree(const sli_proj *p)
 	return true;
 }
 
-/* Whether a step on the shardings now on the op's tensors would agree(). */
+/*
+ * Whether a step on the shardings now on the op's tensors would agree().
+ * last (or NULL) is the projection of the step that wrote them, upd its
+ * updates and was its inputs.
+ */
 static bool
 settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint32_t nres,
         const sl_mesh *mesh, const sli_proj *last, const stensor *was, const bool *upd)
@@ -1116,7 +1200,7 @@ settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint3
 	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
 	for (uint32_t i = 0; i < nops + nres; i++) {
 		/* a tensor the step left alone is still projected in `last` */
-		if (!upd[i] && ts[i].s == was[i].s)
+		if (last && !upd[i] && ts[i].s == was[i].s)
 			p.t[i] = last->t[i];
 		else if (i < nops)
 			sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
@@ -1145,6 +1229,111 @@ set_quiet(sli_prop *P, const step_args *a, uint8_t key)
 {
 	if (a->plain)
 		P->quiet[a->op->id] = key;
+}
+
+/*
+ * The step memo.  What a step computes is a function of its rule, the
+ * shardings of its tensors (never mutated, so compared by address), the
+ * directions and the strategy.  Layers of a model repeat the same ops on
+ * the same shardings, so the outcome of a step is kept and replayed:
+ * the sharding each tensor gets, and whether a step that changed nothing
+ * agree()s.  Entries without dirs record settled(): whether the shardings
+ * an op has after a change agree().  Rules live as long as the pass
+ * (P->rulemem: built, shared by equal ops, or identity_rule), shardings
+ * as long as the module; entries live in P->memomem.
+ */
+typedef struct step_memo {
+	uint64_t hash;
+	const sl_rule *rule;
+	const sl_mesh *mesh;
+	const uint8_t *dirs;		/* from step_dirs; NULL: a settled() entry */
+	const sl_sharding **in;		/* nt */
+	const sl_sharding **out;	/* nt: the sharding written, or NULL */
+	uint32_t nt;
+	uint8_t flags;
+	bool quiet;			/* moved nothing and agree()s, or settled() */
+} step_memo;
+
+static bool
+memo_equal(const step_memo *a, const step_memo *b)
+{
+	if (a->hash != b->hash || a->rule != b->rule || a->mesh != b->mesh ||
+	    a->flags != b->flags || a->nt != b->nt || a->dirs != b->dirs)
+		return false;
+	for (uint32_t i = 0; i < a->nt; i++)
+		if (a->in[i] != b->in[i])
+			return false;
+	return true;
+}
+
+/*
+ * The slot of key k (hash set): its entry, or an empty slot to fill.  h is
+ * the shardings_hash of k->in.
+ */
+static step_memo **
+memo_slot(sli_prop *P, step_memo *k, uint64_t h)
+{
+	if (P->nmemo * 2 >= P->memo_cap) {
+		uint32_t cap = P->memo_cap ? P->memo_cap * 2 : 1024;
+		step_memo **t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->memo_cap; i++) {
+			step_memo *x = P->memo[i];
+			if (!x)
+				continue;
+			uint32_t j = (uint32_t)x->hash & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = x;
+		}
+		free(P->memo);
+		P->memo = t;
+		P->memo_cap = cap;
+	}
+	h = mix(mix(h, (uint64_t)(uintptr_t)k->rule), (uint64_t)(uintptr_t)k->mesh);
+	k->hash = mix(mix(h, (uint64_t)(uintptr_t)k->dirs), k->flags);
+	uint32_t mask = P->memo_cap - 1;
+	uint32_t j = (uint32_t)k->hash & mask;
+	while (P->memo[j] && !memo_equal(P->memo[j], k))
+		j = (j + 1) & mask;
+	return &P->memo[j];
+}
+
+/* Fills an empty slot with a copy of k (its arrays too). */
+static void
+memo_put(sli_prop *P, step_memo **slot, const step_memo *k)
+{
+	sli_arena *a = &P->memomem;
+	step_memo *e = SL_NEW(a, step_memo);
+	*e = *k;
+	e->in = sli_arena_dup(a, k->in, sizeof *k->in * k->nt);
+	if (k->out)
+		e->out = sli_arena_dup(a, k->out, sizeof *k->out * k->nt);
+	*slot = e;
+	P->nmemo++;
+}
+
+/*
+ * settled() through the memo when `memo`; last may be NULL (see settled).
+ * h is the shardings_hash of now.
+ */
+static bool
+settled_memo(sli_prop *P, const step_args *a, const stensor *now, uint64_t h,
+             uint32_t nops, uint32_t nres, const sl_mesh *mesh, const sli_proj *last,
+             const stensor *was, const bool *upd, bool memo)
+{
+	if (!memo)
+		return settled(P, a, now, nops, nres, mesh, last, was, upd);
+	uint32_t nt = nops + nres;
+	const sl_sharding **in = sli_arena_alloc(&P->scratch, sizeof *in * (nt + 1));
+	for (uint32_t i = 0; i < nt; i++)
+		in[i] = now[i].s;
+	step_memo k = {0, a->rule, mesh, NULL, in, NULL, nt, 0, false};
+	step_memo **slot = memo_slot(P, &k, h);
+	if (*slot)
+		return (*slot)->quiet;
+	k.quiet = settled(P, a, now, nops, nres, mesh, last, was, upd);
+	memo_put(P, slot, &k);
+	return k.quiet;
 }
 
 static bool
@@ -1194,42 +1383,78 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 	 * pointer), the directions and the strategy: an op that changed
 	 * nothing with the same inputs is not projected again.
 	 */
-	uint64_t sig = 0;
+	uint64_t sig = 0, h = shardings_hash(ts, nt);
 	bool cache = !a->func_sync && a->op->id < P->nops && P->ops[a->op->id] == a->op;
 	if (cache) {
-		sig = step_sig(P, a, ts, nt, dirs);
+		sig = step_sig(P, a, h, dirs);
 		if (P->sig[a->op->id] == sig) {
 			set_quiet(P, a, quiet_key(P, a->op));
 			return false;
 		}
 	}
 
-	sli_proj p;
-	sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
-	for (uint32_t i = 0; i < nops; i++)
-		sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
-	for (uint32_t i = 0; i < nres; i++)
-		sli_proj_tensor(&p, nops + i, &rule->results[i], ts[nops + i].s);
-	sli_proj before;
-	if (P->debug)
-		sli_proj_copy(&before, &p);
-	bool *upd = sli_arena_alloc(&P->scratch, sizeof *upd * (nt + 1));
-	if (P->aggressive)
-		sli_propagate_aggressive(&p, dirs, a->conservative, a->elementwise, upd);
-	else
-		sli_propagate_basic(&p, dirs, a->conservative, upd);
+	/* out[i]: the sharding tensor i gets, or NULL (the debug hooks need p) */
+	bool memo = !P->debug;
+	step_memo key = {0, rule, mesh, dirs, NULL, NULL, nt,
+	                 (uint8_t)(P->aggressive * 4 + a->conservative * 2 + a->elementwise),
+	                 false};
+	step_memo **slot = NULL;
+	if (memo) {
+		const sl_sharding **in = sli_arena_alloc(&P->scratch, sizeof *in * (nt + 1));
+		for (uint32_t i = 0; i < nt; i++)
+			in[i] = ts[i].s;
+		key.in = in;
+		slot = memo_slot(P, &key, h);
+	}
+	sli_proj p, before;
+	bool *upd = NULL;
+	const sl_sharding **out;
+	if (slot && *slot) {
+		out = (*slot)->out;
+		key.quiet = (*slot)->quiet;
+	} else {
+		sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
+		for (uint32_t i = 0; i < nops; i++)
+			sli_proj_tensor(&p, i, &rule->operands[i], ts[i].s);
+		for (uint32_t i = 0; i < nres; i++)
+			sli_proj_tensor(&p, nops + i, &rule->results[i], ts[nops + i].s);
+		if (P->debug)
+			sli_proj_copy(&before, &p);
+		upd = sli_arena_alloc(&P->scratch, sizeof *upd * (nt + 1));
+		if (P->aggressive)
+			sli_propagate_aggressive(&p, dirs, a->conservative, a->elementwise, upd);
+		else
+			sli_propagate_basic(&p, dirs, a->conservative, upd);
+		const sl_sharding **o = sli_arena_zalloc(&P->scratch, sizeof *o * (nt + 1));
+		bool moved = false;
+		for (uint32_t i = 0; i < nt; i++) {
+			if (!upd[i])
+				continue;
+			moved = true;
+			const sl_sharding *was = ts[i].s;
+			const sl_sharding *nw = sli_proj_back(&P->scratch, &p, i, mesh_name,
+			                                      inline_mesh);
+			if ((!was && empty_axes(nw)) || (was && sharding_eq(nw, was)))
+				continue;
+			o[i] = intern(P, nw);
+		}
+		out = o;
+		/* an op that moves nothing and agrees is quiet for good (plain) */
+		key.quiet = !moved && agree(&p);
+		if (slot) {
+			key.out = out;
+			memo_put(P, slot, &key);
+		}
+	}
 
 	bool changed = false;
 	bool *written = sli_arena_zalloc(&P->scratch, sizeof *written * (nt + 1));
 	sl_value **vals = sli_arena_zalloc(&P->scratch, sizeof *vals * (nt + 1));
 	for (uint32_t i = 0; i < nt; i++) {
-		if (!upd[i])
+		const sl_sharding *nw = out[i];
+		if (!nw)
 			continue;
 		stensor *t = &ts[i];
-		const sl_sharding *nw = sli_proj_back(&P->scratch, &p, i, mesh_name, inline_mesh);
-		if ((!t->s && empty_axes(nw)) || (t->s && sharding_eq(nw, t->s)))
-			continue;
-		nw = intern(P, nw);
 		changed = true;
 		written[i] = true;
 		if (!t->v) {
@@ -1265,16 +1490,15 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 				stensor *now = sli_arena_alloc(&P->scratch, sizeof *now * (nt + 1));
 				for (uint32_t i = 0; i < nt; i++)
 					plain(P, &now[i], ts[i].v);
-				if (settled(P, a, now, nops, nres, mesh, &p, ts, upd)) {
-					sig = step_sig(P, a, now, nt, dirs);
+				uint64_t hn = shardings_hash(now, nt);
+				if (settled_memo(P, a, now, hn, nops, nres, mesh, upd ? &p : NULL, ts,
+				                 upd, memo)) {
+					sig = step_sig(P, a, hn, dirs);
 					quiet = QUIET_ALWAYS;
 				}
 			}
 		} else if (a->plain) {
-			bool moved = false;
-			for (uint32_t i = 0; i < nt; i++)
-				moved |= upd[i];
-			quiet = !moved && agree(&p) ? QUIET_ALWAYS : quiet_key(P, a->op);
+			quiet = key.quiet ? QUIET_ALWAYS : quiet_key(P, a->op);
 		}
 		P->sig[a->op->id] = sig;
 		set_quiet(P, a, quiet);
@@ -1451,11 +1675,10 @@ has_no_rule(const sl_op *op)
 	}
 }
 
+/* run_worklist has skipped ops without a rule and ops idle at this level. */
 static void
 visit_generic(sli_prop *P, sl_op *op)
 {
-	if (has_no_rule(op) || sli_op_priority_idle(P, op, P->level))
-		return;
 	uint8_t q = P->quiet[op->id];
 	if (q && (q == QUIET_ALWAYS || q == quiet_key(P, op)))
 		return;
@@ -1478,6 +1701,59 @@ visit_generic(sli_prop *P, sl_op *op)
 	step(P, &a, ts, op->noperands, op->nresults);
 }
 
+/*
+ * Identity rules (edges, barriers, result syncs) by type and arity, built
+ * once in P->rulemem: every rule a step sees lives as long as the pass,
+ * so steps through edges are memoised too.
+ */
+typedef struct identity_entry {
+	const sl_type *type;
+	uint32_t nops, nres;
+	sl_rule rule;
+} identity_entry;
+
+static uint64_t
+identity_hash(const sl_type *type, uint32_t nops, uint32_t nres)
+{
+	return mix(mix(mix(1469598103934665603ULL, (uint64_t)(uintptr_t)type), nops), nres);
+}
+
+static const sl_rule *
+identity_rule(sli_prop *P, const sl_type *type, uint32_t nops, uint32_t nres)
+{
+	if (P->nidrules * 2 >= P->idrules_cap) {
+		uint32_t cap = P->idrules_cap ? P->idrules_cap * 2 : 64;
+		identity_entry **t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->idrules_cap; i++) {
+			identity_entry *x = P->idrules[i];
+			if (!x)
+				continue;
+			uint32_t j = (uint32_t)identity_hash(x->type, x->nops, x->nres) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = x;
+		}
+		free(P->idrules);
+		P->idrules = t;
+		P->idrules_cap = cap;
+	}
+	uint32_t mask = P->idrules_cap - 1;
+	uint32_t j = (uint32_t)identity_hash(type, nops, nres) & mask;
+	for (; P->idrules[j]; j = (j + 1) & mask) {
+		identity_entry *e = P->idrules[j];
+		if (e->type == type && e->nops == nops && e->nres == nres)
+			return &e->rule;
+	}
+	identity_entry *e = SL_NEW(&P->rulemem, identity_entry);
+	e->type = type;
+	e->nops = nops;
+	e->nres = nres;
+	sli_rule_identity(&P->rulemem, type, nops, nres, &e->rule);
+	P->idrules[j] = e;
+	P->nidrules++;
+	return &e->rule;
+}
+
 static void
 visit_barrier(sli_prop *P, sl_op *op)
 {
@@ -1485,12 +1761,11 @@ visit_barrier(sli_prop *P, sl_op *op)
 		return;
 	sl_attr *d = sli_op_get(op, SLS_allowed_direction);
 	int dir = d && d->kind == SL_ATTR_DIRECTION ? d->u.direction : SL_DIR_NONE;
-	sl_rule rule;
-	sli_rule_identity(&P->scratch, op->results[0].type, 1, 1, &rule);
+	const sl_rule *rule = identity_rule(P, op->results[0].type, 1, 1);
 	stensor ts[2];
 	plain(P, &ts[0], op->operands[0]);
 	plain(P, &ts[1], &op->results[0]);
-	step_args a = {op, &rule, NULL, DIR_FIXED, dir, false, true, true, false, NULL, false};
+	step_args a = {op, rule, NULL, DIR_FIXED, dir, false, true, true, false, NULL, false};
 	step(P, &a, ts, 1, 1);
 }
 
@@ -1509,27 +1784,29 @@ visit_edge(sli_prop *P, sl_op *e)
 	if (!e->noperands || !e->nresults || !is_static_tensor(e->results[0].type))
 		return;
 	sl_value *owner = e->operands[0];
-	SL_VEC(sl_value *) src = {0};
-	stensor target;
-	plain(P, &target, &e->results[0]);
 	sl_op *d = owner->def;
 	uint32_t k = owner->index;
+	/* the sources, then the target: at most one source per region, or two */
+	uint32_t cap = (d ? d->nregions : 0) + 2, n = 0;
+	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (cap + 1));
+	stensor target;
+	plain(P, &target, &e->results[0]);
 	if (d) {
 		switch (d->kind) {
 		case SL_OP_WHILE:
 			if (k < d->noperands)
-				SL_VEC_PUSH(src, d->operands[k]);
+				plain(P, &ts[n++], d->operands[k]);
 			if (d->nregions > 1 && terminator_operand(&d->regions[1], k))
-				SL_VEC_PUSH(src, terminator_operand(&d->regions[1], k));
+				plain(P, &ts[n++], terminator_operand(&d->regions[1], k));
 			break;
 		case SL_OP_CASE:
 			for (uint32_t r = 0; r < d->nregions; r++)
 				if (terminator_operand(&d->regions[r], k))
-					SL_VEC_PUSH(src, terminator_operand(&d->regions[r], k));
+					plain(P, &ts[n++], terminator_operand(&d->regions[r], k));
 			break;
 		case SL_OP_OPTIMIZATION_BARRIER:
 			if (k < d->noperands)
-				SL_VEC_PUSH(src, d->operands[k]);
+				plain(P, &ts[n++], d->operands[k]);
 			break;
 		case SL_OP_SDY_MANUAL_COMPUTATION:
 			target.view = VIEW_MC_RES;
@@ -1539,7 +1816,7 @@ visit_edge(sli_prop *P, sl_op *e)
 			/* fall through */
 		case SL_OP_SDY_NAMED_COMPUTATION:
 			if (d->nregions && terminator_operand(&d->regions[0], k))
-				SL_VEC_PUSH(src, terminator_operand(&d->regions[0], k));
+				plain(P, &ts[n++], terminator_operand(&d->regions[0], k));
 			break;
 		default:
 			break;
@@ -1548,7 +1825,7 @@ visit_edge(sli_prop *P, sl_op *e)
 		sl_op *o = owner->block->parent->parent;
 		if (o && (o->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
 		          o->kind == SL_OP_SDY_NAMED_COMPUTATION) && k < o->noperands) {
-			SL_VEC_PUSH(src, o->operands[k]);
+			plain(P, &ts[n++], o->operands[k]);
 			if (o->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
 				target.view = VIEW_MC_ARG;
 				target.mc = o;
@@ -1558,19 +1835,11 @@ visit_edge(sli_prop *P, sl_op *e)
 			}
 		}
 	}
-	if (!src.n) {
-		SL_VEC_FREE(src);
+	if (!n)
 		return;
-	}
-	uint32_t n = (uint32_t)src.n;
-	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (n + 1));
-	for (uint32_t i = 0; i < n; i++)
-		plain(P, &ts[i], src.v[i]);
 	ts[n] = target;
-	SL_VEC_FREE(src);
-	sl_rule rule;
-	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
+	const sl_rule *rule = identity_rule(P, e->results[0].type, n, 1);
+	step_args a = {e, rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1580,33 +1849,29 @@ visit_func_edge(sli_prop *P, sl_op *e)
 	if (!e->noperands || !e->nresults || !is_static_tensor(e->results[0].type))
 		return;
 	sl_value *v = e->operands[0];
-	SL_VEC(sl_value *) src = {0};
+	sl_op **calls = NULL, *ret = NULL;
+	uint32_t cap = 1, n = 0;
 	if (!v->def && is_func_arg(v)) {
-		sl_op *f = v->block->parent->parent;
-		for (sl_op **c = P->calls[f->id]; c && *c; c++)
-			if (v->index < (*c)->noperands)
-				SL_VEC_PUSH(src, (*c)->operands[v->index]);
+		calls = P->calls[v->block->parent->parent->id];
+		for (sl_op **c = calls; c && *c; c++)
+			cap++;
 	} else if (v->def && v->def->kind == SL_OP_CALL) {
 		sl_op *f = sli_lookup_func(P->m, callee_of(P->m, v->def));
-		if (f && f->nregions && f->regions[0].first) {
-			sl_op *ret = f->regions[0].first->last;
-			if (ret && v->index < ret->noperands)
-				SL_VEC_PUSH(src, ret->operands[v->index]);
-		}
+		if (f && f->nregions && f->regions[0].first)
+			ret = f->regions[0].first->last;
 	}
-	if (!src.n) {
-		SL_VEC_FREE(src);
+	/* the sources (callers' operands, or the callee's returned value), then e */
+	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (cap + 1));
+	for (sl_op **c = calls; c && *c; c++)
+		if (v->index < (*c)->noperands)
+			plain(P, &ts[n++], (*c)->operands[v->index]);
+	if (ret && v->index < ret->noperands)
+		plain(P, &ts[n++], ret->operands[v->index]);
+	if (!n)
 		return;
-	}
-	uint32_t n = (uint32_t)src.n;
-	stensor *ts = sli_arena_alloc(&P->scratch, sizeof *ts * (n + 1));
-	for (uint32_t i = 0; i < n; i++)
-		plain(P, &ts[i], src.v[i]);
 	plain(P, &ts[n], &e->results[0]);
-	SL_VEC_FREE(src);
-	sl_rule rule;
-	sli_rule_identity(&P->scratch, e->results[0].type, n, 1, &rule);
-	step_args a = {e, &rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
+	const sl_rule *rule = identity_rule(P, e->results[0].type, n, 1);
+	step_args a = {e, rule, NULL, DIR_STRATEGY, 0, false, false, true, false, NULL, false};
 	step(P, &a, ts, n, 1);
 }
 
@@ -1635,9 +1900,8 @@ sync_func_results(sli_prop *P)
 		ts[1].func = f;
 		ts[1].res = i;
 		ts[1].s = sli_prop_func_result(P, f, i);
-		sl_rule rule;
-		sli_rule_identity(&P->scratch, t, 1, 1, &rule);
-		step_args a = {f, &rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true, NULL, false};
+		const sl_rule *rule = identity_rule(P, t, 1, 1);
+		step_args a = {f, rule, NULL, DIR_FIXED, SL_DIR_BOTH, false, false, false, true, NULL, false};
 		step(P, &a, ts, 1, 1);
 	}
 }
@@ -1940,6 +2204,7 @@ sli_propagate(sl_module *m, const sli_prop_opts *o)
 	P.ropts.warn = true;
 	sli_arena_init(&P.scratch);
 	sli_arena_init(&P.rulemem);
+	sli_arena_init(&P.memomem);
 	static const sl_rule no_rule;
 	P.no_rule = &no_rule;
 	sli_prop_index(&P);
@@ -1972,6 +2237,10 @@ done:
 	sli_rule_opts_fini(&P.ropts);
 	free_tables(&P);
 	free(P.interned);
+	free(P.memo);
+	free(P.dirs_cache);
+	free(P.idrules);
+	sli_arena_fini(&P.memomem);
 	free(P.meshes);
 	sli_arena_fini(&P.scratch);
 	sli_arena_fini(&P.rulemem);

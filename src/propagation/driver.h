@@ -45,6 +45,9 @@ struct sli_prop {
 	const sl_rule **rules;
 	const sl_rule *no_rule;
 	sli_arena rulemem;
+	/* identity rules by type and arity (identity_entry, driver.c; rulemem) */
+	struct identity_entry **idrules;
+	uint32_t nidrules, idrules_cap;		/* cap: a power of two, or 0 */
 	/* ops whose rule was built, by name, types and attributes (rule_slot) */
 	sl_op **rule_reps;
 	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
@@ -87,7 +90,21 @@ struct sli_prop {
 	const sl_sharding **interned;
 	uint32_t ninterned, interned_cap;	/* cap: a power of two, or 0 */
 
+	/* outcomes of steps by their inputs (step_memo, driver.c) */
+	struct step_memo **memo;
+	uint32_t nmemo, memo_cap;		/* cap: a power of two, or 0 */
+	/* directions of steps by rule (dirs_entry, driver.c) */
+	struct dirs_entry **dirs_cache;
+	uint32_t ndirs_cache, dirs_cache_cap;	/* cap: a power of two, or 0 */
+	sli_arena memomem;			/* memo and dirs_cache entries */
+
 	int level;			/* op-priority level, -1 for none */
+	/*
+	 * sli_op_priority_dirs at level prio_level by op class (C_* bits of
+	 * opclass): 0 when not computed yet, else 1 + pass_through * 4 + other
+	 */
+	uint8_t prio_dirs[32];
+	int prio_level;
 	bool aggressive;		/* factor propagation of the current run */
 	sli_rule_opts ropts;
 	sli_prop_debug *debug;
@@ -107,13 +124,11 @@ void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass
                           uint8_t *other);
 /* The op-priority class of op (its traits; nonzero). */
 uint8_t sli_op_priority_class(sli_prop *P, const sl_op *op);
-/* sli_op_priority_idle for an op of class k. */
-bool sli_op_priority_idle_class(uint8_t k, int level);
 /*
- * Whether no factor of op may move at `level` whatever its rule, so that
- * the rule need not be built yet.
+ * Whether no factor of an op of class k may move at `level` whatever its
+ * rule, so that the rule need not be built yet.
  */
-bool sli_op_priority_idle(sli_prop *P, const sl_op *op, int level);
+bool sli_op_priority_idle_class(uint8_t k, int level);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 

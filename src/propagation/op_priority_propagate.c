@@ -136,24 +136,27 @@ sli_op_priority_idle_class(uint8_t k, int level)
 	return level == 0 && (k & C_MULTI_USE);
 }
 
-bool
-sli_op_priority_idle(sli_prop *P, const sl_op *op, int level)
-{
-	return sli_op_priority_idle_class((uint8_t)op_class(P, op), level);
-}
-
 void
 sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                      uint8_t *other)
 {
+	/* a function of the class and the level: every op asks, few classes */
 	unsigned k = op_class(P, op);
-	int dp = SL_DIR_NONE, doth = SL_DIR_NONE;
-	for (int h = 0; h <= level; h++) {
-		dp = dir_union(dp, heuristic(k, true, h));
-		doth = dir_union(doth, heuristic(k, false, h));
+	if (level != P->prio_level) {
+		memset(P->prio_dirs, 0, sizeof P->prio_dirs);
+		P->prio_level = level;
 	}
-	*pass_through = (uint8_t)dp;
-	*other = (uint8_t)doth;
+	uint8_t *c = &P->prio_dirs[k & 31];
+	if (!*c) {
+		int dp = SL_DIR_NONE, doth = SL_DIR_NONE;
+		for (int h = 0; h <= level; h++) {
+			dp = dir_union(dp, heuristic(k, true, h));
+			doth = dir_union(doth, heuristic(k, false, h));
+		}
+		*c = (uint8_t)(1 + dp * 4 + doth);
+	}
+	*pass_through = (uint8_t)((*c - 1) / 4);
+	*other = (uint8_t)((*c - 1) % 4);
 }
 
 void

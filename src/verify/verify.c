@@ -2367,7 +2367,7 @@ verify_call(verifier *v, sl_op *op)
 
 	if (!a || a->kind != SL_ATTR_SYMREF)
 		return 0;
-	name = sl_sym_intern(v->ctx, a->u.text.p, a->u.text.n);
+	name = sli_attr_sym(v->ctx, a);
 	f = sli_lookup_func(v->m, name);
 	if (!f)
 		return op_error(v, NULL, "'%s' does not reference a valid function",

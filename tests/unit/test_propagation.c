@@ -607,6 +607,33 @@ test_quirk_a19_same_value_twice(void)
 	free(out);
 }
 
+/*
+ * Equal steps (same rule, same shardings) are replayed from the step
+ * memo: the second chain must get what the first got.
+ */
+static void
+test_step_memo_replays(void)
+{
+	char *out = run_pass("sdy-aggressive-propagate", NULL,
+		"sdy.mesh @m = <[\"x\"=2, \"y\"=2]>\n"
+		"func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{\"x\"}, {}]>},\n"
+		"                %b: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{\"x\"}, {}]>})\n"
+		"    -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+		"  %0 = stablehlo.negate %a : tensor<8x8xf32>\n"
+		"  %1 = stablehlo.negate %b : tensor<8x8xf32>\n"
+		"  %2 = stablehlo.negate %0 : tensor<8x8xf32>\n"
+		"  %3 = stablehlo.negate %1 : tensor<8x8xf32>\n"
+		"  return %2, %3 : tensor<8x8xf32>, tensor<8x8xf32>\n"
+		"}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	const char *want = "{sdy.sharding = #sdy.sharding_per_value<[<@m, [{\"x\", ?}, {?}]>]>}";
+	int n = 0;
+	for (const char *p = strstr(out, want); p; p = strstr(p + 1, want))
+		n++;
+	CU_ASSERT_EQUAL(n, 4);
+	free(out);
+}
+
 /* Section 6.3: user priorities reserve axes until their round. */
 static void
 test_user_priority_example(void)
@@ -787,6 +814,7 @@ CU_TestInfo tests_propagation[] = {
 	{"quirk A14: priorities dropped on update", test_quirk_a14_priorities_dropped},
 	{"quirk A16: result edges under result 0", test_quirk_a16_result_edges},
 	{"quirk A19: same value twice", test_quirk_a19_same_value_twice},
+	{"step memo replays equal steps", test_step_memo_replays},
 	{"user priorities (6.3)", test_user_priority_example},
 	{"op priorities (5.4)", test_op_priority_example},
 	{"group conflict warning", test_group_conflict_warning},
