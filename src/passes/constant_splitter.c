@@ -19,8 +19,11 @@ typedef struct splitter {
 	sli_symtab syms;
 	symvec nonconst_ncs;	/* names of non-constant named computations */
 	symvec nonconst_funcs;	/* original names of non-constant functions */
+	bool groups;		/* the module has sharding groups */
 	/* per region */
 	sli_opvec constants, expansions;
+	sl_op *owner;		/* the region's op */
+	bool have_uses;		/* uses computed */
 	sli_dense_uses uses;	/* of the region before it changes */
 } splitter;
 
@@ -159,6 +162,14 @@ clone_sub(splitter *S, sl_value *r, sli_vmap *map)
 			sli_call_set_callee(S->m, c, sli_op_sym_name(S->m, cf));
 		}
 	}
+	if (!S->groups)
+		return;
+	/* the first clone is the region's first change: its uses are still
+	 * those of the region as it was */
+	if (!S->have_uses) {
+		sli_dense_uses_compute(&S->uses, S->owner);
+		S->have_uses = true;
+	}
 	size_t n;
 	const sli_use *u = sli_dense_uses_of(&S->uses, r, &n);
 	for (size_t i = 0; i < n; i++)
@@ -236,7 +247,8 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 	for (size_t i = 0; i < ops.n; i++)
 		ops.v[i]->id = MARK_NONE;
 	S->constants.n = S->expansions.n = 0;
-	sli_dense_uses_compute(&S->uses, owner);
+	S->owner = owner;
+	S->have_uses = false;
 	bool nonconst = false;	/* the names below are added once per region */
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
@@ -266,7 +278,8 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 		}
 	}
 	SL_VEC_FREE(ops);
-	sli_dense_uses_fini(&S->uses);
+	if (S->have_uses)
+		sli_dense_uses_fini(&S->uses);
 	if (!S->expansions.n && !S->constants.n)
 		return;		/* nothing to erase: the uses are not needed */
 	sli_dense_uses uses;
@@ -278,13 +291,32 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 	sli_dense_uses_fini(&uses);
 }
 
+/* What the first walk finds besides turning constants into sdy ones. */
+typedef struct scan {
+	sl_module *m;
+	bool calls, named, groups;
+} scan;
+
 static int
-to_sdy_constant(sl_op *op, void *ud)
+scan_op(sl_op *op, void *ud)
 {
-	sl_module *m = ud;
-	if (op->kind == SL_OP_CONSTANT) {
+	scan *sc = ud;
+	switch (op->kind) {
+	case SL_OP_CONSTANT:
 		op->kind = SL_OP_SDY_CONSTANT;
-		op->name = sli_sym(m, "sdy.constant");
+		op->name = sli_sym(sc->m, "sdy.constant");
+		break;
+	case SL_OP_CALL:
+		sc->calls = true;
+		break;
+	case SL_OP_SDY_NAMED_COMPUTATION:
+		sc->named = true;
+		break;
+	case SL_OP_SDY_SHARDING_GROUP:
+		sc->groups = true;
+		break;
+	default:
+		break;
 	}
 	return 0;
 }
@@ -293,21 +325,37 @@ int
 sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	sli_walk(m->top, to_sdy_constant, m);
+	scan sc = {m, false, false, false};
+	sli_walk(m->top, scan_op, &sc);
 	splitter S;
 	memset(&S, 0, sizeof S);
 	S.m = m;
+	S.groups = sc.groups;
 	sli_symtab_init(&S.syms, m);
+	/*
+	 * Callees first; without calls that is module order, and without
+	 * named computations a function is one region (no walks to find out).
+	 */
 	sli_opvec funcs = {0};
-	int rc = sli_func_order(m, false, true, &funcs);
+	int rc = 0;
+	if (sc.calls) {
+		rc = sli_func_order(m, false, true, &funcs);
+	} else {
+		sl_block *body = sli_module_body(m);
+		for (sl_op *op = body ? body->first : NULL; op; op = op->next)
+			if (op->kind == SL_OP_FUNC)
+				SL_VEC_PUSH(funcs, op);
+	}
 	for (size_t i = 0; !rc && i < funcs.n; i++) {
 		sl_op *func = funcs.v[i];
-		sli_opvec ops = {0};
-		sli_collect_postorder(func, &ops);
-		for (size_t k = 0; k < ops.n; k++)
-			if (ops.v[k]->kind == SL_OP_SDY_NAMED_COMPUTATION)
-				process_region(&S, ops.v[k], func);
-		SL_VEC_FREE(ops);
+		if (sc.named) {
+			sli_opvec ops = {0};
+			sli_collect_postorder(func, &ops);
+			for (size_t k = 0; k < ops.n; k++)
+				if (ops.v[k]->kind == SL_OP_SDY_NAMED_COMPUTATION)
+					process_region(&S, ops.v[k], func);
+			SL_VEC_FREE(ops);
+		}
 		process_region(&S, func, func);
 	}
 	SL_VEC_FREE(funcs);

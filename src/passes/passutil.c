@@ -808,10 +808,19 @@ dense_known(const sli_dense_uses *u, const sl_value *v)
 	return v->id < u->values.n && u->values.v[v->id] == v;
 }
 
-/* Numbers the values used under the root and counts their uses. */
+/*
+ * Numbers the values used under the root and records each use with the
+ * number of its value, in walk order: one walk, then a counting sort.
+ */
+typedef struct dense_pair {
+	uint32_t id, i;
+	sl_op *op;
+} dense_pair;
+
 typedef struct dense_numbering {
 	sli_dense_uses *u;
 	SL_VEC(uint32_t) count;
+	SL_VEC(dense_pair) pairs;
 } dense_numbering;
 
 static int
@@ -825,25 +834,13 @@ dense_number(sl_op *op, void *ud)
 			continue;
 		if (dense_known(u, v)) {
 			d->count.v[v->id]++;
-			continue;
+		} else {
+			v->id = (uint32_t)u->values.n;
+			SL_VEC_PUSH(u->values, v);
+			SL_VEC_PUSH(d->count, 1);
 		}
-		v->id = (uint32_t)u->values.n;
-		SL_VEC_PUSH(u->values, v);
-		SL_VEC_PUSH(d->count, 1);
-	}
-	return 0;
-}
-
-static int
-dense_fill(sl_op *op, void *ud)
-{
-	sli_dense_uses *u = ud;
-	for (uint32_t i = 0; i < op->noperands; i++) {
-		const sl_value *v = op->operands[i];
-		if (!v)
-			continue;
-		sli_use x = {op, i};
-		u->pool[u->first[v->id] + u->count[v->id]++] = x;
+		dense_pair p = {v->id, i, op};
+		SL_VEC_PUSH(d->pairs, p);
 	}
 	return 0;
 }
@@ -852,7 +849,7 @@ void
 sli_dense_uses_compute(sli_dense_uses *u, sl_op *root)
 {
 	memset(u, 0, sizeof *u);
-	dense_numbering d = {u, {0}};
+	dense_numbering d = {u, {0}, {0}};
 	sli_walk(root, dense_number, &d);
 	size_t n = u->values.n ? u->values.n : 1;
 	u->first = sli_xcalloc(n, sizeof *u->first);
@@ -865,7 +862,12 @@ sli_dense_uses_compute(sli_dense_uses *u, sl_op *root)
 		u->count[i] = 0;
 	}
 	u->pool = sli_xmalloc(sizeof *u->pool * (total ? total : 1));
-	sli_walk(root, dense_fill, u);
+	for (size_t k = 0; k < d.pairs.n; k++) {
+		const dense_pair *p = &d.pairs.v[k];
+		sli_use x = {p->op, p->i};
+		u->pool[u->first[p->id] + u->count[p->id]++] = x;
+	}
+	SL_VEC_FREE(d.pairs);
 }
 
 void
