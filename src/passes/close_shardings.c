@@ -91,7 +91,7 @@ sli_pass_close_shardings(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
 	closer c = {NULL, NULL, 0, 0};
-	sli_transform_shardings(m, close_one, &c);
+	sli_transform_shardings_memo(m, close_one, &c);
 	free(c.from);
 	free(c.to);
 	return 0;

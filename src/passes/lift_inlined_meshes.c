@@ -250,7 +250,7 @@ sli_pass_lift_inlined_meshes(sl_module *m, const sli_pass_opts *opts)
 		SL_VEC_PUSH(L.map, k);
 		L.cursor = op;
 	}
-	sli_transform_shardings(m, lift_sharding, &L);
+	sli_transform_shardings_memo(m, lift_sharding, &L);
 	static const sl_op_kind collectives[] = {
 		SL_OP_ALL_GATHER, SL_OP_ALL_REDUCE, SL_OP_REDUCE_SCATTER,
 		SL_OP_ALL_TO_ALL, SL_OP_COLLECTIVE_BROADCAST,

@@ -595,11 +595,56 @@ sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
 
 /* ---- the sharding walker ---- */
 
+/* A per-value list already seen by a memoizing walk, and what it became. */
+typedef struct spv_seen {
+	sl_sharding *const *v;	/* the list's entries (never mutated) */
+	uint32_t n;
+	sl_attr *to;		/* the replacement, or NULL: kept */
+} spv_seen;
+
 typedef struct walker {
 	sl_module *m;
 	sli_sharding_fn *fn;
 	void *ud;
+	bool memo;
+	spv_seen *seen;		/* open addressing; v NULL = empty */
+	size_t nseen, cap;	/* cap: a power of two, or 0 */
 } walker;
+
+static size_t
+spv_hash(sl_sharding *const *v, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ULL ^ n;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ (uint64_t)(uintptr_t)v[i]) * 1099511628211ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* The slot of list (v, n): its entry, or an empty one. */
+static spv_seen *
+spv_slot(walker *w, sl_sharding *const *v, uint32_t n)
+{
+	if (w->nseen * 2 >= w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 256;
+		spv_seen *t = sli_xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < w->cap; i++) {
+			if (!w->seen[i].v)
+				continue;
+			size_t j = spv_hash(w->seen[i].v, w->seen[i].n) & (cap - 1);
+			while (t[j].v)
+				j = (j + 1) & (cap - 1);
+			t[j] = w->seen[i];
+		}
+		free(w->seen);
+		w->seen = t;
+		w->cap = cap;
+	}
+	size_t j = spv_hash(v, n) & (w->cap - 1);
+	while (w->seen[j].v && (w->seen[j].n != n ||
+	                        memcmp(w->seen[j].v, v, sizeof *v * n)))
+		j = (j + 1) & (w->cap - 1);
+	return &w->seen[j];
+}
 
 /* Applies fn to every entry of a per-value attribute; a new attribute when
  * any entry changed, else NULL. */
@@ -608,6 +653,12 @@ walk_spv(walker *w, sl_op *op, sl_attr *a)
 {
 	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE)
 		return NULL;
+	spv_seen *seen = NULL;
+	if (w->memo && a->u.spv.n) {
+		seen = spv_slot(w, a->u.spv.v, a->u.spv.n);
+		if (seen->v)
+			return seen->to;
+	}
 	sl_sharding **nv = NULL;
 	for (uint32_t i = 0; i < a->u.spv.n; i++) {
 		sl_sharding *r = w->fn(w->m, op, a->u.spv.v[i], w->ud);
@@ -619,7 +670,14 @@ walk_spv(walker *w, sl_op *op, sl_attr *a)
 		}
 		nv[i] = r;
 	}
-	return nv ? sli_attr_spv(w->m, nv, a->u.spv.n) : NULL;
+	sl_attr *to = nv ? sli_attr_spv(w->m, nv, a->u.spv.n) : NULL;
+	if (seen) {
+		seen->v = a->u.spv.v;
+		seen->n = a->u.spv.n;
+		seen->to = to;
+		w->nseen++;
+	}
+	return to;
 }
 
 static sl_attr *
@@ -675,8 +733,16 @@ walk_op(sl_op *op, void *ud)
 void
 sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud)
 {
-	walker w = {m, fn, ud};
+	walker w = {m, fn, ud, false, NULL, 0, 0};
 	sli_walk(m->top, walk_op, &w);
+}
+
+void
+sli_transform_shardings_memo(sl_module *m, sli_sharding_fn *fn, void *ud)
+{
+	walker w = {m, fn, ud, true, NULL, 0, 0};
+	sli_walk(m->top, walk_op, &w);
+	free(w.seen);
 }
 
 /* ==================================================================== */

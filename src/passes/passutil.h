@@ -137,6 +137,14 @@ sl_sharding *sli_spv_get(const sl_op *op, sl_sym name, uint32_t i);
 typedef sl_sharding *sli_sharding_fn(sl_module *m, sl_op *op,
                                      const sl_sharding *s, void *ud);
 void sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud);
+/*
+ * The same for an fn whose replacement of a sharding never depends on the
+ * op or on what it saw before (it may only be computed once): equal
+ * per-value lists are given once to fn and then share its replacement
+ * attribute.  Propagation leaves many equal lists, and one walk makes
+ * fewer new attributes.
+ */
+void sli_transform_shardings_memo(sl_module *m, sli_sharding_fn *fn, void *ud);
 
 /* ==================================================================== */
 /* Data-flow edges (spec 0.4)                                             */
