@@ -564,6 +564,57 @@ wake(sli_prop *P, sl_value *v)
 	}
 }
 
+/*
+ * The sdy.sharding attribute [s] of a one-result op.  Ops with equal
+ * shardings share it (no attribute is updated in place unless P->own
+ * says the op has it alone), so most ops of a large module need no
+ * attribute of their own.
+ */
+typedef struct spv1_entry {
+	const sl_sharding *s;
+	sl_attr *a;
+} spv1_entry;
+
+static uint32_t
+ptr_hash(const void *p)
+{
+	return (uint32_t)((((uint64_t)(uintptr_t)p >> 3) * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
+static sl_attr *
+spv1(sli_prop *P, const sl_sharding *s)
+{
+	if (P->nspv1 * 2 >= P->spv1_cap) {
+		uint32_t cap = P->spv1_cap ? P->spv1_cap * 2 : 256;
+		spv1_entry *t = sli_xcalloc(cap, sizeof *t);
+		for (uint32_t i = 0; i < P->spv1_cap; i++) {
+			if (!P->spv1[i].s)
+				continue;
+			uint32_t j = ptr_hash(P->spv1[i].s) & (cap - 1);
+			while (t[j].s)
+				j = (j + 1) & (cap - 1);
+			t[j] = P->spv1[i];
+		}
+		free(P->spv1);
+		P->spv1 = t;
+		P->spv1_cap = cap;
+	}
+	uint32_t mask = P->spv1_cap - 1;
+	uint32_t j = ptr_hash(s) & mask;
+	while (P->spv1[j].s && P->spv1[j].s != s)
+		j = (j + 1) & mask;
+	if (!P->spv1[j].s) {
+		sl_attr *a = sli_attr_new(P->m, SL_ATTR_SHARDING_PER_VALUE);
+		a->u.spv.n = 1;
+		a->u.spv.v = SL_NEWN(&P->m->arena, sl_sharding *, 1);
+		a->u.spv.v[0] = (sl_sharding *)s;
+		P->spv1[j].s = s;
+		P->spv1[j].a = a;
+		P->nspv1++;
+	}
+	return P->spv1[j].a;
+}
+
 void
 sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 {
@@ -605,6 +656,12 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	bool indexed = op->id < P->nops && P->ops[op->id] == op;
 	if (old && indexed && P->own[op->id] == old && v->index < old->u.spv.n) {
 		old->u.spv.v[v->index] = (sl_sharding *)s;
+		return;
+	}
+	if (op->nresults == 1) {
+		sli_op_set_attr(m, op, SLS_sdy_sharding, spv1(P, s));
+		if (indexed)
+			P->own[op->id] = NULL;
 		return;
 	}
 	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
@@ -2237,6 +2294,7 @@ done:
 	sli_rule_opts_fini(&P.ropts);
 	free_tables(&P);
 	free(P.interned);
+	free(P.spv1);
 	free(P.memo);
 	free(P.dirs_cache);
 	free(P.idrules);

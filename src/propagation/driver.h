@@ -89,6 +89,9 @@ struct sli_prop {
 	/* back-projected shardings, hash-consed (module arena; never mutated) */
 	const sl_sharding **interned;
 	uint32_t ninterned, interned_cap;	/* cap: a power of two, or 0 */
+	/* one-entry sdy.sharding attributes by their sharding (spv1, driver.c) */
+	struct spv1_entry *spv1;
+	uint32_t nspv1, spv1_cap;		/* cap: a power of two, or 0 */
 
 	/* outcomes of steps by their inputs (step_memo, driver.c) */
 	struct step_memo **memo;
