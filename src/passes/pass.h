@@ -64,6 +64,12 @@ int sli_pass_sharding_constraint_to_reshard(sl_module *m, const sli_pass_opts *o
 int sli_pass_close_shardings(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_drop_sharding_rules(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_update_non_divisible_input_output_shardings(sl_module *m, const sli_pass_opts *opts);
+/*
+ * The same pass; with nested false only for the top-level functions (the
+ * pipeline's census knows when the module holds no calls and no manual
+ * computations, the other values the pass updates).
+ */
+void sli_update_non_divisible_io(sl_module *m, bool nested);
 int sli_pass_remove_sub_axes_in_input_output_shardings(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);

@@ -89,30 +89,43 @@ fix_list(sl_module *m, sl_attr *a, sl_value *const *vals, uint32_t n)
 	return v ? sli_attr_spv(m, v, a->u.spv.n) : NULL;
 }
 
-int
-sli_pass_update_non_divisible_input_output_shardings(sl_module *m, const sli_pass_opts *opts)
+/* The arguments and results of function op. */
+static void
+fix_func(sl_module *m, sl_op *op)
 {
-	(void)opts;
+	sl_block *b = sli_func_body(op);
+	for (uint32_t i = 0; b && i < b->nargs; i++) {
+		sl_sharding *s = sli_func_arg_sharding(op, i);
+		sl_sharding *r = s ? fix(m, s, b->args[i].type) : NULL;
+		if (r)
+			sli_func_set_arg_sharding(m, op, i, r);
+	}
+	sl_attr *ft = sli_op_get(op, SLS_function_type);
+	uint32_t n = sli_func_nresults(op);
+	for (uint32_t i = 0; ft && i < n; i++) {
+		sl_sharding *s = sli_func_res_sharding(op, i);
+		sl_sharding *r = s ? fix(m, s, ft->u.type->types[ft->u.type->rank + i]) : NULL;
+		if (r)
+			sli_func_set_res_sharding(m, op, i, r);
+	}
+}
+
+void
+sli_update_non_divisible_io(sl_module *m, bool nested)
+{
+	if (!nested) {
+		sl_block *body = sli_module_body(m);
+		for (sl_op *op = body ? body->first : NULL; op; op = op->next)
+			if (op->kind == SL_OP_FUNC)
+				fix_func(m, op);
+		return;
+	}
 	sli_opvec ops = {0};
 	sli_collect_preorder(m->top, &ops);
 	for (size_t k = 0; k < ops.n; k++) {
 		sl_op *op = ops.v[k];
 		if (op->kind == SL_OP_FUNC) {
-			sl_block *b = sli_func_body(op);
-			for (uint32_t i = 0; b && i < b->nargs; i++) {
-				sl_sharding *s = sli_func_arg_sharding(op, i);
-				sl_sharding *r = s ? fix(m, s, b->args[i].type) : NULL;
-				if (r)
-					sli_func_set_arg_sharding(m, op, i, r);
-			}
-			sl_attr *ft = sli_op_get(op, SLS_function_type);
-			uint32_t n = sli_func_nresults(op);
-			for (uint32_t i = 0; ft && i < n; i++) {
-				sl_sharding *s = sli_func_res_sharding(op, i);
-				sl_sharding *r = s ? fix(m, s, ft->u.type->types[ft->u.type->rank + i]) : NULL;
-				if (r)
-					sli_func_set_res_sharding(m, op, i, r);
-			}
+			fix_func(m, op);
 		} else if (op->kind == SL_OP_CALL) {
 			for (uint32_t i = 0; i < op->nresults; i++) {
 				sl_sharding *s = sli_result_sharding(op, i);
@@ -133,5 +146,12 @@ sli_pass_update_non_divisible_input_output_shardings(sl_module *m, const sli_pas
 		}
 	}
 	SL_VEC_FREE(ops);
+}
+
+int
+sli_pass_update_non_divisible_input_output_shardings(sl_module *m, const sli_pass_opts *opts)
+{
+	(void)opts;
+	sli_update_non_divisible_io(m, true);
 	return 0;
 }

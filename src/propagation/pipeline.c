@@ -16,8 +16,9 @@
 enum { ALWAYS, DEDUP, NO_DEDUP };
 
 /* needs: census flags of which one must be present (0: always run);
- * FUNCS: functions may move; ATTRS: calls, or attributes to strip. */
-enum { FUNCS = 1u << 17, ATTRS = 1u << 18, PRIV = SLI_NEEDS_PRIVATE };
+ * FUNCS: functions may move; ATTRS: calls, or attributes to strip;
+ * NONE_OF: none of the flags may be present. */
+enum { FUNCS = 1u << 17, ATTRS = 1u << 18, NONE_OF = 1u << 19, PRIV = SLI_NEEDS_PRIVATE };
 
 typedef struct step {
 	sli_pass_fn *run;
@@ -38,20 +39,40 @@ static const step import_steps[] = {
 	{sli_pass_pre_order_funcs, ALWAYS, FUNCS, 0},
 };
 
+/*
+ * sdy-update-non-divisible-input-output-shardings without calls and
+ * manual computations: only the functions' arguments and results, without
+ * a walk of their bodies.
+ */
+static int
+update_function_io(sl_module *m, const sli_pass_opts *opts)
+{
+	(void)opts;
+	sli_update_non_divisible_io(m, false);
+	return 0;
+}
+
 static const step export_steps[] = {
 	{sli_pass_propagate_to_func_results, DEDUP, 0, 0},
 	{sli_pass_sink_func_data_flow_edges, DEDUP, 0, 0},
 	{sli_pass_export_named_computations, NO_DEDUP, SLI_HAS_NAMED, SLI_HAS_CALL},
 	{sli_pass_propagate_to_func_results, NO_DEDUP, 0, 0},
-	{sli_pass_unflatten_call_graph, ALWAYS, ATTRS, 0},
+	{sli_pass_unflatten_call_graph, ALWAYS, ATTRS, SLI_HAS_CALL},
 	{sli_pass_symbol_dce, ALWAYS, PRIV, 0},
 	{sli_pass_sink_data_flow_edges, ALWAYS, SLI_HAS_EDGE | SLI_HAS_DATA_FLOW_OP, 0},
 	{sli_pass_remove_sharding_groups, ALWAYS, SLI_HAS_GROUP, 0},
 	{sli_pass_sharding_constraint_to_reshard, ALWAYS, SLI_HAS_CONSTRAINT, SLI_HAS_RESHARD},
-	{sli_pass_update_non_divisible_input_output_shardings, ALWAYS, 0, 0},
+	{sli_pass_update_non_divisible_input_output_shardings, ALWAYS,
+	 SLI_HAS_CALL | SLI_HAS_MANUAL, 0},
+	{update_function_io, ALWAYS, NONE_OF | SLI_HAS_CALL | SLI_HAS_MANUAL, 0},
 	{sli_pass_remove_sub_axes_in_input_output_shardings, ALWAYS, 0, 0},
 	{sli_pass_close_shardings, ALWAYS, 0, 0},
-	{sli_pass_drop_sharding_rules, ALWAYS, 0, 0},
+	/*
+	 * sdy-drop-sharding-rules comes last in Shardy's pipeline; here the
+	 * propagation pass has dropped every rule it did not keep, on every
+	 * op of the module, and no export step adds one, so it has nothing
+	 * left to do and its walk is saved.
+	 */
 };
 
 /* A top-level function carries an attribute that unflattening strips. */
@@ -74,6 +95,8 @@ needed(sl_module *m, const step *s, unsigned census)
 		return sli_funcs_may_move(m);
 	if (s->needs & ATTRS)
 		return (census & SLI_HAS_CALL) || func_attrs(m);
+	if (s->needs & NONE_OF)
+		return !(census & s->needs & ~NONE_OF);
 	return sli_step_needed(m, s->needs, census);
 }
 
