@@ -41,14 +41,6 @@ env_lost(void)
 	env_generation++;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Loads lp into a new GLPK problem (1-based arrays at this boundary). */
 static glp_prob *
 load(const sli_lp *lp)
@@ -308,7 +300,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
 
 	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
-	if (!done && (o->time_limit <= 0 || now() - t0 < o->time_limit))
+	if (!done && (o->time_limit <= 0 || sli_lp_clock() - t0 < o->time_limit))
 		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp);
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
@@ -362,7 +354,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	 */
 	double *inc = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		double left = o->time_limit > 0 ? o->time_limit - (now() - t0)
+		double left = o->time_limit > 0 ? o->time_limit - (sli_lp_clock() - t0)
 		                                : INFINITY;
 		double lim = pass ? left : fmin(left, RESTART);
 		ip.br_tech = pass ? GLP_BR_DTH : GLP_BR_MFV;
@@ -432,7 +424,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	glp_prob *volatile P = NULL;
 	double *volatile start = NULL;
 	groups g;
-	double t0 = now();
+	double t0 = sli_lp_clock();
 	size_t nc = sli_lp_ncols(lp);
 
 	result_init(r);
@@ -449,7 +441,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		free(start);
 		groups_fini(&g);
 		r->status = SLI_LP_ERROR;
-		r->seconds = now() - t0;
+		r->seconds = sli_lp_clock() - t0;
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
@@ -464,7 +456,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
 	free(start);
-	r->seconds = now() - t0;
+	r->seconds = sli_lp_clock() - t0;
 	return r->status == SLI_LP_ERROR ? -1 : 0;
 }
 
@@ -547,7 +539,7 @@ static int
 session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 {
 	hook h;
-	double t0 = now();
+	double t0 = sli_lp_clock();
 	result_init(r);
 	if (session_lost(s, r))
 		return -1;
@@ -556,7 +548,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	if (setjmp(h.jb)) {
 		env_lost();
 		r->status = SLI_LP_ERROR;
-		r->seconds = now() - t0;
+		r->seconds = sli_lp_clock() - t0;
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
@@ -566,7 +558,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
 	glp_error_hook(NULL, NULL);
-	r->seconds = now() - t0;
+	r->seconds = sli_lp_clock() - t0;
 	return r->status == SLI_LP_ERROR ? -1 : 0;
 }
 

@@ -110,14 +110,6 @@ typedef struct dec {
 	SL_VEC(group) groups;
 } dec;
 
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static uint64_t
 mix(uint64_t h, uint64_t x)
 {
@@ -1018,7 +1010,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		sli_lp_opts o = *d->o;
 		o.start = NULL;
 		if (o.time_limit > 0) {
-			o.time_limit -= now() - d->t0;
+			o.time_limit -= sli_lp_clock() - d->t0;
 			if (o.time_limit <= 0) {
 				d->r->status = SLI_LP_NO_SOLUTION;
 				rc = -1;
@@ -1188,7 +1180,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	d.be = be;
 	d.o = o;
 	d.r = r;
-	d.t0 = now();
+	d.t0 = sli_lp_clock();
 	d.nopt = sli_xcalloc(nt + 1, sizeof *d.nopt);
 	d.lo = sli_xmalloc((nt + 1) * sizeof *d.lo);
 	d.hi = sli_xmalloc((nt + 1) * sizeof *d.hi);
@@ -1239,7 +1231,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	r->status = slack <= 1e-9 * fmax(1, fabs(r->objective)) || r->gap <= o->gap
 	          ? SLI_LP_OPTIMAL : SLI_LP_FEASIBLE;
 out:
-	r->seconds = now() - d.t0;
+	r->seconds = sli_lp_clock() - d.t0;
 	for (size_t b = 0; b < d.blocks.n; b++)
 		free(d.blocks.v[b].tensors);
 	for (size_t g = 0; g < d.groups.n; g++) {

@@ -105,4 +105,7 @@ typedef struct sli_lp_backend {
 
 extern const sli_lp_backend sli_lp_glpk;
 
+/* Seconds on a monotonic clock, for time limits. */
+double sli_lp_clock(void);
+
 #endif

@@ -360,10 +360,13 @@ model_size(const sli_form *f, sli_solve_result *r)
 		r->nbinaries += f->lp.binary.v[j];
 }
 
+/* solve_decomposed: no chain structure, or an infeasible chain */
+enum { FALLBACK = 2 };
+
 /*
- * The decomposed solve (solver/decompose.c).  Returns 0 or -1 as
- * sli_solve does, or 1 when the model has no chain structure or the
- * chain is infeasible: the caller then solves the whole model.
+ * The decomposed solve (solver/decompose.c).  Returns 0, 1 or -1 as
+ * sli_solve does, or FALLBACK when the model has no chain structure or
+ * the chain is infeasible: the caller then solves the whole model.
  */
 static int
 solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
@@ -375,7 +378,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	int rc = sli_decomp_solve(cm, be, &o->lp, !o->no_block_reuse, q, &dr);
 	if (rc) {
 		free(q);
-		return 1;
+		return FALLBACK;
 	}
 	r->status = dr.status;
 	r->seconds = dr.seconds;
@@ -408,6 +411,19 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	return rc;
 }
 
+/*
+ * What is left of o's time limit since t_start, into left->lp; true when
+ * nothing is (there is no limit when o has none).
+ */
+static bool
+time_left(const sli_solve_opts *o, double t_start, sli_solve_opts *left)
+{
+	if (o->lp.time_limit <= 0)
+		return false;
+	left->lp.time_limit = o->lp.time_limit - (sli_lp_clock() - t_start);
+	return left->lp.time_limit <= 0;
+}
+
 int
 sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 {
@@ -422,6 +438,10 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->bound = -INFINITY;
 	r->objective = INFINITY;
 	r->gap = INFINITY;
+	/* the time limit covers everything from here: each solve gets what
+	 * is left of it (left.lp.time_limit) */
+	double t_start = sli_lp_clock();
+	sli_solve_opts left = *o;
 	/* the model of the solver lets result shardings grow, as greedy does */
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;
@@ -449,8 +469,10 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 			goto out;
 	}
 	if (decompose) {
-		rc = solve_decomposed(m, &cm, o, be, r);
-		if (rc <= 0)
+		if (time_left(o, t_start, &left))
+			goto timeout;
+		rc = solve_decomposed(m, &cm, &left, be, r);
+		if (rc != FALLBACK)
 			goto out;
 		rc = 0;
 		r->status = SLI_LP_ERROR;
@@ -490,7 +512,11 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		sli_buf_fini(&why);
 		r->start_used = start != NULL;
 	}
-	sli_lp_opts lo = o->lp;
+	if (time_left(o, t_start, &left)) {
+		free(start);
+		goto timeout;
+	}
+	sli_lp_opts lo = left.lp;
 	lo.start = start;
 	sli_lp_result lr;
 	be->solve(&f.lp, &lo, &lr);
@@ -539,6 +565,13 @@ out:
 		sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
 	return rc;
+timeout:
+	r->status = SLI_LP_NO_SOLUTION;
+	r->seconds = sli_lp_clock() - t_start;
+	sli_error(ctx, sli_loc_none(), "no solution within the time limit "
+	          "(%.1f s)", r->seconds);
+	rc = 1;
+	goto out;
 infeasible:
 	sli_form_fini(&f);
 	sli_cost_model_fini(&cm);

@@ -190,6 +190,24 @@ expect_rc 0 "the solved module with collectives verifies"
 expect_grep "$tmp/collective.solved.mlir" 'sdy\.reshard %arg0 <@mesh, \[\{\?\}, \{"y", \?\}\]>' "the operand of a collective is held"
 expect_grep "$tmp/collective.solved.mlir" 'stablehlo\.add .*\[\{"x", \?\}, \{"y", \?\}\]' "an open operand of a collective does not grow"
 
+# the time limit covers the whole solve: a model that takes minutes (a
+# 2-layer transformer on a 4x4 mesh split into sub-axes, no pins) stops
+# near the limit, with a solution or exit 3, never after the decomposed
+# solve has timed out and the whole model started again
+"$SHARDLP" gen transformer --layers 2 --mesh 4x2 -o "$tmp/t2.mlir"
+sed -e 's/<\["x"=4, "y"=2\]>/<["x"=4, "y"=4]>/' \
+    -e 's/ {sdy\.sharding = #sdy\.sharding<@mesh, [^>]*>}//g' "$tmp/t2.mlir" >"$tmp/t44.mlir"
+t0=$(date +%s.%N)
+run "$SHARDLP" solve --sub-axes --time-limit 2 -q -o /dev/null "$tmp/t44.mlir"
+t1=$(date +%s.%N)
+checks=$((checks + 1))
+if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } &&
+   awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a <= 4) }'; then
+	pass "--time-limit 2 honoured (exit $rc)"
+else
+	fail "--time-limit 2: exit $rc after $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+fi
+
 cat >"$tmp/infeasible.mlir" <<'MLIR'
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {
