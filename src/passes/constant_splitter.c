@@ -234,16 +234,26 @@ erase_if_unused(sl_op *op, const sli_dense_uses *uses)
 	sli_op_erase(op);
 }
 
-/* Processes one region: the body of `owner` (a function or a named
- * computation nested in func). */
+/*
+ * Processes one region: the body of `owner` (a function or a named
+ * computation nested in func).  ops: its ops as collect() gives them,
+ * when the caller has them (they are freed here), else NULL.
+ */
 static void
-process_region(splitter *S, sl_op *owner, sl_op *func)
+process_region(splitter *S, sl_op *owner, sl_op *func, sli_opvec *pre)
 {
 	sl_block *b = owner->nregions ? owner->regions[0].first : NULL;
-	if (!b)
-		return;
 	sli_opvec ops = {0};
-	collect(b, &ops);
+	if (pre) {
+		ops = *pre;
+		memset(pre, 0, sizeof *pre);
+	}
+	if (!b) {
+		SL_VEC_FREE(ops);
+		return;
+	}
+	if (!pre)
+		collect(b, &ops);
 	for (size_t i = 0; i < ops.n; i++)
 		ops.v[i]->id = MARK_NONE;
 	S->constants.n = S->expansions.n = 0;
@@ -291,10 +301,16 @@ process_region(splitter *S, sl_op *owner, sl_op *func)
 	sli_dense_uses_fini(&uses);
 }
 
-/* What the first walk finds besides turning constants into sdy ones. */
+/*
+ * What the first walk finds besides turning constants into sdy ones; and
+ * the ops of each top-level function in module order, as collect() gives
+ * them (the walk visits them anyway; a second walk of a large module
+ * costs as much again in cache misses).
+ */
 typedef struct scan {
 	sl_module *m;
 	bool calls, named, groups;
+	SL_VEC(sli_opvec) bodies;
 } scan;
 
 static int
@@ -321,12 +337,57 @@ scan_op(sl_op *op, void *ud)
 	return 0;
 }
 
+/*
+ * Scans the ops of b and everything nested; pushes them onto out (when
+ * not NULL) in pre-order without entering named computations, as
+ * collect() does.
+ */
+static void
+scan_block(scan *sc, sl_block *b, sli_opvec *out)
+{
+	for (sl_op *op = b->first; op; op = op->next) {
+		scan_op(op, sc);
+		if (out)
+			SL_VEC_PUSH(*out, op);
+		sli_opvec *inner = op->kind == SL_OP_SDY_NAMED_COMPUTATION ? NULL : out;
+		for (uint32_t r = 0; r < op->nregions; r++)
+			for (sl_block *bb = op->regions[r].first; bb; bb = bb->next)
+				scan_block(sc, bb, inner);
+	}
+}
+
+/* The scan of the whole module, with the bodies of its functions. */
+static void
+scan_module(scan *sc)
+{
+	sl_op *top = sc->m->top;
+	if (!top)
+		return;
+	scan_op(top, sc);
+	for (uint32_t r = 0; r < top->nregions; r++)
+		for (sl_block *b = top->regions[r].first; b; b = b->next)
+			for (sl_op *op = b->first; op; op = op->next) {
+				scan_op(op, sc);
+				sli_opvec *body = NULL;
+				if (op->kind == SL_OP_FUNC && b == sli_module_body(sc->m)) {
+					/* one per function, as funcs lists them */
+					sli_opvec none = {0};
+					SL_VEC_PUSH(sc->bodies, none);
+					body = &sc->bodies.v[sc->bodies.n - 1];
+				}
+				for (uint32_t k = 0; k < op->nregions; k++)
+					for (sl_block *bb = op->regions[k].first; bb; bb = bb->next)
+						scan_block(sc, bb, k == 0 && bb == op->regions[0].first
+						                   ? body : NULL);
+			}
+}
+
 int
 sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	scan sc = {m, false, false, false};
-	sli_walk(m->top, scan_op, &sc);
+	scan sc = {m, false, false, false, {0}};
+	scan_module(&sc);
 	splitter S;
 	memset(&S, 0, sizeof S);
 	S.m = m;
@@ -348,16 +409,22 @@ sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts)
 	}
 	for (size_t i = 0; !rc && i < funcs.n; i++) {
 		sl_op *func = funcs.v[i];
+		/* without calls funcs is in module order, as sc.bodies */
+		sli_opvec *pre = !sc.calls && !sc.named && i < sc.bodies.n
+		                 ? &sc.bodies.v[i] : NULL;
 		if (sc.named) {
 			sli_opvec ops = {0};
 			sli_collect_postorder(func, &ops);
 			for (size_t k = 0; k < ops.n; k++)
 				if (ops.v[k]->kind == SL_OP_SDY_NAMED_COMPUTATION)
-					process_region(&S, ops.v[k], func);
+					process_region(&S, ops.v[k], func, NULL);
 			SL_VEC_FREE(ops);
 		}
-		process_region(&S, func, func);
+		process_region(&S, func, func, pre);
 	}
+	for (size_t i = 0; i < sc.bodies.n; i++)
+		SL_VEC_FREE(sc.bodies.v[i]);
+	SL_VEC_FREE(sc.bodies);
 	SL_VEC_FREE(funcs);
 	SL_VEC_FREE(S.constants);
 	SL_VEC_FREE(S.expansions);

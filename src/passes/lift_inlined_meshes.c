@@ -163,6 +163,22 @@ lift_replica_groups(lifter *L, sl_op *op)
 		sli_op_set_attr(m, op, rg, na);
 }
 
+static const sl_op_kind collectives[] = {
+	SL_OP_ALL_GATHER, SL_OP_ALL_REDUCE, SL_OP_REDUCE_SCATTER,
+	SL_OP_ALL_TO_ALL, SL_OP_COLLECTIVE_BROADCAST,
+};
+
+static int
+push_collective(sl_op *op, void *ud)
+{
+	for (size_t c = 0; c < sizeof collectives / sizeof *collectives; c++)
+		if (op->kind == collectives[c]) {
+			SL_VEC_PUSH(*(sli_opvec *)ud, op);
+			break;
+		}
+	return 0;
+}
+
 /* ---- the stablehlo.mesh tag ---- */
 
 static sl_attr *
@@ -251,12 +267,9 @@ sli_pass_lift_inlined_meshes(sl_module *m, const sli_pass_opts *opts)
 		L.cursor = op;
 	}
 	sli_transform_shardings_memo(m, lift_sharding, &L);
-	static const sl_op_kind collectives[] = {
-		SL_OP_ALL_GATHER, SL_OP_ALL_REDUCE, SL_OP_REDUCE_SCATTER,
-		SL_OP_ALL_TO_ALL, SL_OP_COLLECTIVE_BROADCAST,
-	};
+	/* the collectives, kind by kind in this order, each in pre-order */
 	sli_opvec ops = {0};
-	sli_collect_preorder(m->top, &ops);
+	sli_walk(m->top, push_collective, &ops);
 	for (size_t c = 0; c < sizeof collectives / sizeof *collectives; c++)
 		for (size_t i = 0; i < ops.n; i++)
 			if (ops.v[i]->kind == collectives[c])
