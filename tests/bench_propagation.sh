@@ -21,8 +21,8 @@
 # Measured (best of 7, one core of a shared 2-core VM with a 32 MB L3, so
 # +-30% from run to run): pipeline 12 / 96 / 1000 layers 1.3M / 2.0M /
 # 1.2-1.4M ops/s, the pass alone 1.6M / 2.6M / 1.4M ops/s.  Instructions
-# grow exactly linearly (callgrind: 190M at 1000 layers, 381M at 2000,
-# 763M at 4000).  Time does too while the module stays in one level of
+# grow exactly linearly (callgrind: 165M at 1000 layers, 331M at 2000,
+# 660M at 4000; 431M at 1000 layers before this round of work).  Time does too while the module stays in one level of
 # cache, but takes one step of about 3x between 1000 and 2000 layers,
 # where the parsed module (28 MB) outgrows the L3: every walk of the ops
 # then misses (the census walk: 0.24 ms at 1000 layers, 3.5 ms at 2000);
