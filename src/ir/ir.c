@@ -42,7 +42,7 @@ sl_op *
 sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
            uint32_t nregions)
 {
-	sl_op *op = SL_NEW(&m->arena, sl_op);
+	sl_op *op = SL_NEW(&m->oparena, sl_op);
 	op->name = name;
 	const char *s = sl_sym_str(m->ctx, name);
 	op->kind = sli_op_kind_lookup(s, sli_sym_len(m->ctx, name));
@@ -515,5 +515,6 @@ sl_module_free(sl_module *m)
 		free(m->functab);
 	}
 	sli_arena_fini(&m->arena);
+	sli_arena_fini(&m->oparena);
 	free(m);
 }
