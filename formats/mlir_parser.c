@@ -2235,6 +2235,7 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 	m->input_bytes = len;
 	sli_arena_init(&m->arena);
 	sli_arena_init(&m->oparena);
+	sli_arena_init(&m->valarena);
 	struct sli_names names = {0};
 	struct sli_typecache tc = {0};
 	sli_parser P = {0};

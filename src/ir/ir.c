@@ -49,8 +49,8 @@ sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
 	op->noperands = noperands;
 	op->nresults = nresults;
 	op->nregions = nregions;
-	op->operands = noperands ? SL_NEWN(&m->arena, sl_value *, noperands) : NULL;
-	op->results = nresults ? SL_NEWN(&m->arena, sl_value, nresults) : NULL;
+	op->operands = noperands ? SL_NEWN(&m->oparena, sl_value *, noperands) : NULL;
+	op->results = nresults ? SL_NEWN(&m->valarena, sl_value, nresults) : NULL;
 	for (uint32_t i = 0; i < nresults; i++) {
 		op->results[i].def = op;
 		op->results[i].index = i;
@@ -66,7 +66,7 @@ sli_block_new(sl_module *m, uint32_t nargs)
 {
 	sl_block *b = SL_NEW(&m->arena, sl_block);
 	b->nargs = nargs;
-	b->args = nargs ? SL_NEWN(&m->arena, sl_value, nargs) : NULL;
+	b->args = nargs ? SL_NEWN(&m->valarena, sl_value, nargs) : NULL;
 	for (uint32_t i = 0; i < nargs; i++) {
 		b->args[i].block = b;
 		b->args[i].index = i;
@@ -516,5 +516,6 @@ sl_module_free(sl_module *m)
 	}
 	sli_arena_fini(&m->arena);
 	sli_arena_fini(&m->oparena);
+	sli_arena_fini(&m->valarena);
 	free(m);
 }

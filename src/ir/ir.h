@@ -96,12 +96,13 @@ struct sl_module {
 	sl_context *ctx;
 	sli_arena arena;
 	/*
-	 * The op structs alone, side by side: passes walk the ops far more
-	 * often than anything else, and a walk over contiguous ops streams
-	 * through memory instead of missing the cache on every op once the
-	 * module outgrows it.
+	 * The op structs and their operand lists side by side, and the
+	 * values (results, block arguments) likewise: passes walk the ops
+	 * and values far more often than anything else, and a walk over
+	 * contiguous structs streams through memory instead of missing the
+	 * cache on every op once the module outgrows it.
 	 */
-	sli_arena oparena;
+	sli_arena oparena, valarena;
 	sl_op *top;		/* the builtin.module op */
 	bool implicit_top;	/* no `module` was written around the ops */
 	/* #alias = attr / !alias = type definitions, kept for debuginfo */
