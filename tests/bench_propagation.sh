@@ -18,16 +18,18 @@
 #
 # Then chains of 4000, 8000 and 16000 function calls through the pipeline.
 #
-# Measured (best of 7, one core of a shared 2-core VM with a 32 MB L3, so
-# +-30% from run to run): pipeline 12 / 96 / 1000 layers 1.3M / 2.0M /
-# 1.2-1.4M ops/s, the pass alone 1.6M / 2.6M / 1.4M ops/s.  Instructions
+# Measured (best of 9, one core of a shared 2-core VM with a 32 MB L3, so
+# +-30% from run to run): pipeline 12 / 96 / 1000 / 2000 / 4000 layers
+# 1.35M / 2.10M / 1.50M / 1.25M / 1.03M ops/s, 1.72x / 2.21x / 2.40x /
+# 2.42x time per doubling; the pass alone 1.16M / 1.81M / 1.57M / 1.78M /
+# 1.66M ops/s, 1.72x / 2.08x / 1.77x / 2.14x per doubling.  Instructions
 # grow exactly linearly (callgrind: 165M at 1000 layers, 331M at 2000,
-# 660M at 4000; 431M at 1000 layers before this round of work).  Time does too while the module stays in one level of
-# cache, but takes one step of about 3x between 1000 and 2000 layers,
-# where the parsed module (28 MB) outgrows the L3: every walk of the ops
-# then misses (the census walk: 0.24 ms at 1000 layers, 3.5 ms at 2000);
-# from 2000 to 4000 layers each pass takes 2.0x again.
-#
+# 660M at 4000; 431M at 1000 layers before this round of work); time
+# follows the caches: the module (30 MB at 1000 layers) outgrows the L3
+# past 1000 layers, and the op and value arenas (ir.h) keep walks of the
+# ops streaming rather than missing on every op (before them, 1000 to
+# 2000 layers took 3x the time).
+
 # Environment: SHARDLP (default ./shardlp), BENCH_PROP_LAYERS (default
 # "12 96 1000 2000 4000"), BENCH_PROP_CALLS (default "4000 8000 16000"),
 # BENCH_REPS (default 3), BENCH_DIR (inputs kept there; default a
