@@ -32,7 +32,7 @@
 
 # Environment: SHARDLP (default ./shardlp), BENCH_PROP_LAYERS (default
 # "12 96 1000 2000 4000"), BENCH_PROP_CALLS (default "4000 8000 16000"),
-# BENCH_REPS (default 3), BENCH_DIR (inputs kept there; default a
+# BENCH_REPS (default 7), BENCH_DIR (inputs kept there; default a
 # temporary directory).
 set -eu
 LC_ALL=C
@@ -40,7 +40,7 @@ export LC_ALL
 
 SHARDLP=${SHARDLP:-./shardlp}
 layers=${BENCH_PROP_LAYERS:-12 96 1000 2000 4000}
-reps=${BENCH_REPS:-3}
+reps=${BENCH_REPS:-7}
 TIME=/usr/bin/time
 
 [ -x "$SHARDLP" ] || { echo "bench_propagation: $SHARDLP not built" >&2; exit 1; }
