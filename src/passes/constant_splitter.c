@@ -47,6 +47,17 @@ add_sym(symvec *v, sl_sym s)
 /* op->id marks, reset for every region */
 enum { MARK_NONE, MARK_CONSTANT, MARK_EXPANSION };
 
+/*
+ * The uses the splitter asks for are those of values of marked ops
+ * (constants and scalar expansions); an op outside the region may carry a
+ * stale mark, which only adds use lists nobody asks for.
+ */
+static bool
+marked_value(const sl_value *v)
+{
+	return v->def && v->def->id != MARK_NONE;
+}
+
 static sl_sym
 nc_name(splitter *S, const sl_op *nc)
 {
@@ -167,7 +178,7 @@ clone_sub(splitter *S, sl_value *r, sli_vmap *map)
 	/* the first clone is the region's first change: its uses are still
 	 * those of the region as it was */
 	if (!S->have_uses) {
-		sli_dense_uses_compute(&S->uses, S->owner);
+		sli_dense_uses_compute_if(&S->uses, S->owner, marked_value);
 		S->have_uses = true;
 	}
 	size_t n;
@@ -293,7 +304,7 @@ process_region(splitter *S, sl_op *owner, sl_op *func, sli_opvec *pre)
 	if (!S->expansions.n && !S->constants.n)
 		return;		/* nothing to erase: the uses are not needed */
 	sli_dense_uses uses;
-	sli_dense_uses_compute(&uses, owner);
+	sli_dense_uses_compute_if(&uses, owner, marked_value);
 	for (size_t i = 0; i < S->expansions.n; i++)
 		erase_if_unused(S->expansions.v[i], &uses);
 	for (size_t i = S->constants.n; i-- > 0;)

@@ -885,6 +885,7 @@ typedef struct dense_pair {
 
 typedef struct dense_numbering {
 	sli_dense_uses *u;
+	bool (*want)(const sl_value *v);
 	SL_VEC(uint32_t) count;
 	SL_VEC(dense_pair) pairs;
 } dense_numbering;
@@ -896,7 +897,7 @@ dense_number(sl_op *op, void *ud)
 	sli_dense_uses *u = d->u;
 	for (uint32_t i = 0; i < op->noperands; i++) {
 		sl_value *v = op->operands[i];
-		if (!v)
+		if (!v || (d->want && !d->want(v)))
 			continue;
 		if (dense_known(u, v)) {
 			d->count.v[v->id]++;
@@ -914,8 +915,15 @@ dense_number(sl_op *op, void *ud)
 void
 sli_dense_uses_compute(sli_dense_uses *u, sl_op *root)
 {
+	sli_dense_uses_compute_if(u, root, NULL);
+}
+
+void
+sli_dense_uses_compute_if(sli_dense_uses *u, sl_op *root,
+                          bool (*want)(const sl_value *v))
+{
 	memset(u, 0, sizeof *u);
-	dense_numbering d = {u, {0}, {0}};
+	dense_numbering d = {u, want, {0}, {0}};
 	sli_walk(root, dense_number, &d);
 	size_t n = u->values.n ? u->values.n : 1;
 	u->first = sli_xcalloc(n, sizeof *u->first);

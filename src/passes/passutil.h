@@ -208,8 +208,10 @@ bool sli_funcs_may_move(sl_module *m);
 
 /*
  * Use lists of the values used under root (root's operands included), as
- * sli_uses but in arrays indexed by value->id (which it overwrites): two
- * walks and no hashing.  A value that is not used there has no uses.
+ * sli_uses but in arrays indexed by value->id (which it overwrites): one
+ * walk and no hashing.  A value that is not used there has no uses.
+ * With sli_dense_uses_compute_if, only the values want() accepts (the
+ * others then have no uses).
  */
 typedef struct sli_dense_uses {
 	SL_VEC(const sl_value *) values;	/* value->id is the position */
@@ -218,6 +220,8 @@ typedef struct sli_dense_uses {
 } sli_dense_uses;
 
 void sli_dense_uses_compute(sli_dense_uses *u, sl_op *root);
+void sli_dense_uses_compute_if(sli_dense_uses *u, sl_op *root,
+                               bool (*want)(const sl_value *v));
 void sli_dense_uses_fini(sli_dense_uses *u);
 /* The uses of v in operand order of a pre-order walk; *n their count. */
 const sli_use *sli_dense_uses_of(const sli_dense_uses *u, const sl_value *v, size_t *n);
