@@ -18,17 +18,18 @@
 #
 # Then chains of 4000, 8000 and 16000 function calls through the pipeline.
 #
-# Measured (best of 9, one core of a shared 2-core VM with a 32 MB L3, so
-# +-30% from run to run): pipeline 12 / 96 / 1000 / 2000 / 4000 layers
-# 1.35M / 2.10M / 1.50M / 1.25M / 1.03M ops/s, 1.72x / 2.21x / 2.40x /
-# 2.42x time per doubling; the pass alone 1.16M / 1.81M / 1.57M / 1.78M /
-# 1.66M ops/s, 1.72x / 2.08x / 1.77x / 2.14x per doubling.  Instructions
-# grow exactly linearly (callgrind: 165M at 1000 layers, 331M at 2000,
-# 660M at 4000; 431M at 1000 layers before this round of work); time
-# follows the caches: the module (30 MB at 1000 layers) outgrows the L3
-# past 1000 layers, and the op and value arenas (ir.h) keep walks of the
-# ops streaming rather than missing on every op (before them, 1000 to
-# 2000 layers took 3x the time).
+# Measured (21 interleaved rounds, median and best, on one core of a
+# shared 2-core VM with a 32 MB L3, where single runs vary by +-30%):
+# pipeline 12 / 96 / 1000 / 2000 layers 1.05M / 1.41M / 1.00M / 1.19M
+# ops/s median, 1.38M / 2.10M / 1.76M / 1.46M best, 1.73x / 2.11x time per
+# doubling (best); the pass alone 1.35M / 1.71M / 1.65M / 1.60M median,
+# 1.85x / 2.02x / 2.06x per doubling (median).  Instructions grow exactly
+# linearly (callgrind: 165M at 1000 layers, 331M at 2000, 660M at 4000;
+# 431M at 1000 layers before this round of work); time follows the
+# caches: the module (30 MB at 1000 layers) outgrows the L3 past 1000
+# layers, and the op and value arenas (ir.h) keep walks of the ops
+# streaming rather than missing on every op (before them, 1000 to 2000
+# layers took 3x the time).
 
 # Environment: SHARDLP (default ./shardlp), BENCH_PROP_LAYERS (default
 # "12 96 1000 2000 4000"), BENCH_PROP_CALLS (default "4000 8000 16000"),
