@@ -92,6 +92,14 @@ sli_cost_params_init(sli_cost_params *p)
  * Shardings as written in the module
  * ===================================================================== */
 
+/* An sdy collective (all_gather, all_slice, ...): its result sharding is
+ * its out_sharding. */
+static bool
+collective(const sl_op *op)
+{
+	return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE;
+}
+
 static const sl_sharding *
 as_sharding(const sl_attr *a)
 {
@@ -139,19 +147,12 @@ sli_cost_value_sharding(const sl_value *v)
 	case SL_OP_SDY_RESHARD:
 	case SL_OP_SDY_DATA_FLOW_EDGE:
 		return as_sharding(sli_op_get(op, SLS_sharding));
-	case SL_OP_SDY_ALL_GATHER:
-	case SL_OP_SDY_ALL_SLICE:
-	case SL_OP_SDY_ALL_TO_ALL:
-	case SL_OP_SDY_COLLECTIVE_PERMUTE:
-	case SL_OP_SDY_ALL_REDUCE:
-	case SL_OP_SDY_REDUCE_SCATTER:
-	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
-	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
-		return as_sharding(sli_op_get(op, SLS_out_sharding));
 	case SL_OP_SDY_MANUAL_COMPUTATION:
 	case SL_OP_SDY_NAMED_COMPUTATION:
 		return spv_at(sli_op_get(op, SLS_out_shardings), v->index);
 	default:
+		if (collective(op))
+			return as_sharding(sli_op_get(op, SLS_out_sharding));
 		return spv_at(sli_op_get(op, SLS_sdy_sharding), v->index);
 	}
 }
@@ -1139,14 +1140,10 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		}
 		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
 		return;
-	case SL_OP_SDY_ALL_GATHER:
-	case SL_OP_SDY_ALL_SLICE:
-	case SL_OP_SDY_ALL_TO_ALL:
-	case SL_OP_SDY_COLLECTIVE_PERMUTE:
-	case SL_OP_SDY_ALL_REDUCE:
-	case SL_OP_SDY_REDUCE_SCATTER:
-	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
-	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
+	default:
+		break;
+	}
+	if (collective(op)) {
 		/*
 		 * An explicit collective: what it moves is fixed, its operand
 		 * and its result (out_sharding) held as they are (the verifier
@@ -1162,8 +1159,6 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		else
 			add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
 		return;
-	default:
-		break;
 	}
 	sli_rule_opts ro;
 	memset(&ro, 0, sizeof ro);

@@ -518,17 +518,9 @@ single_sharding_prop(const sl_op *op)
 	case SL_OP_SDY_RESHARD:
 	case SL_OP_SDY_DATA_FLOW_EDGE:
 		return SLS_sharding;
-	case SL_OP_SDY_ALL_GATHER:
-	case SL_OP_SDY_ALL_SLICE:
-	case SL_OP_SDY_ALL_TO_ALL:
-	case SL_OP_SDY_COLLECTIVE_PERMUTE:
-	case SL_OP_SDY_ALL_REDUCE:
-	case SL_OP_SDY_REDUCE_SCATTER:
-	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
-	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
-		return SLS_out_sharding;
 	default:
-		return 0;
+		return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE
+		       ? SLS_out_sharding : 0;
 	}
 }
 
