@@ -61,6 +61,13 @@ sli_buf_putc(sli_buf *b, char c)
 
 uint64_t sli_hash(const void *p, size_t n);
 
+/* A hash of an address for tables keyed by pointer (its high bits mixed). */
+static inline uint32_t
+sli_ptr_hash(const void *p)
+{
+	return (uint32_t)((((uint64_t)(uintptr_t)p >> 3) * 0x9E3779B97F4A7C15ULL) >> 32);
+}
+
 /* Reads a whole file (or stdin for "-") into a NUL-terminated heap buffer. */
 char *sli_read_file(const char *path, size_t *len);
 

@@ -25,7 +25,7 @@ static size_t
 slot(const closer *c, const sl_sharding *s)
 {
 	size_t mask = c->cap - 1;
-	size_t j = (size_t)(((uintptr_t)s >> 3) * 0x9E3779B97F4A7C15ULL) & mask;
+	size_t j = sli_ptr_hash(s) & mask;
 	while (c->from[j] && c->from[j] != s)
 		j = (j + 1) & mask;
 	return j;

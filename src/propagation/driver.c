@@ -575,12 +575,6 @@ typedef struct spv1_entry {
 	sl_attr *a;
 } spv1_entry;
 
-static uint32_t
-ptr_hash(const void *p)
-{
-	return (uint32_t)((((uint64_t)(uintptr_t)p >> 3) * 0x9E3779B97F4A7C15ULL) >> 32);
-}
-
 static sl_attr *
 spv1(sli_prop *P, const sl_sharding *s)
 {
@@ -590,7 +584,7 @@ spv1(sli_prop *P, const sl_sharding *s)
 		for (uint32_t i = 0; i < P->spv1_cap; i++) {
 			if (!P->spv1[i].s)
 				continue;
-			uint32_t j = ptr_hash(P->spv1[i].s) & (cap - 1);
+			uint32_t j = sli_ptr_hash(P->spv1[i].s) & (cap - 1);
 			while (t[j].s)
 				j = (j + 1) & (cap - 1);
 			t[j] = P->spv1[i];
@@ -600,7 +594,7 @@ spv1(sli_prop *P, const sl_sharding *s)
 		P->spv1_cap = cap;
 	}
 	uint32_t mask = P->spv1_cap - 1;
-	uint32_t j = ptr_hash(s) & mask;
+	uint32_t j = sli_ptr_hash(s) & mask;
 	while (P->spv1[j].s && P->spv1[j].s != s)
 		j = (j + 1) & mask;
 	if (!P->spv1[j].s) {
