@@ -1,9 +1,13 @@
 /*
  * backend_glpk.c - the GLPK backend: the only file that includes glpk.h.
- * The LP relaxation is solved first by the dual simplex method (presolve
- * on, under the time limit); an integral point of the same value, found
- * directly or by breaking ties in the objective, ends the solve, else
- * branch and cut from that basis with the time left.
+ * The LP relaxation is solved first by the dual simplex method; an
+ * integral point of the same value, found directly or by breaking ties
+ * in the objective, ends the solve, else branch and cut from that basis
+ * with the time left.
+ * The time limit is hard: every simplex call gets what is left of it
+ * (GLPK's own check, every iteration), and branch and cut is stopped by
+ * its callback (glp_ios_terminate) once the clock passes the deadline.
+ * GLPK's presolver is not used: its work is outside GLPK's clock.
  * Sessions keep one problem between solves to start from the last basis.
  * A GLPK abort becomes an error through glp_error_hook, and GLPK's
  * statuses become sli_lp_status.
@@ -99,16 +103,38 @@ load(const sli_lp *lp)
 /* seconds of most fractional branching before the default rule takes over */
 #define RESTART 0.5
 
+/* Milliseconds left until end, as GLPK's tm_lim (at least 1). */
+static int
+ms_left(double end)
+{
+	if (isinf(end))
+		return INT32_MAX;
+	return (int)fmax(1, fmin((end - sli_lp_clock()) * 1000, INT32_MAX));
+}
+
+static bool
+expired(double end)
+{
+	return sli_lp_clock() >= end;
+}
+
 typedef struct cbdata {
 	const double *start;	/* 1-based incumbent, or NULL */
 	bool given;
 	double bound;
+	double end;		/* deadline */
+	bool stopped;		/* glp_ios_terminate was called */
 } cbdata;
 
 static void
 callback(glp_tree *T, void *info)
 {
 	cbdata *d = info;
+	if (!d->stopped && expired(d->end)) {
+		d->stopped = true;
+		glp_ios_terminate(T);
+		return;
+	}
 	if (glp_ios_reason(T) == GLP_IHEUR && d->start && !d->given) {
 		d->given = true;
 		glp_ios_heur_sol(T, d->start);
@@ -221,7 +247,7 @@ integral(glp_prob *P, size_t nc, const unsigned char *binary)
  */
 static bool
 perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-        double obj_const, double bound, const glp_smcp *sp)
+        double obj_const, double bound, const glp_smcp *sp, double end)
 {
 	double tol = 1e-9 * fmax(1, fabs(bound));
 	double eps = 1e-6 * fmax(1, fabs(bound));
@@ -239,6 +265,7 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	pp.presolve = GLP_OFF;
 	pp.msg_lev = GLP_MSG_OFF;
 	pp.meth = GLP_PRIMAL;	/* the basis stays primal feasible */
+	pp.tm_lim = ms_left(end);
 	bool ok = !glp_simplex(P, &pp) && glp_get_status(P) == GLP_OPT &&
 	          integral(P, nc, binary);
 	for (size_t e = 0; e < n; e++)
@@ -254,31 +281,36 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 
 /*
  * Solves the problem in P: the LP relaxation by the simplex method (from
- * the current basis when warm, with presolve otherwise); a search for an
+ * the current basis, primal when only the objective changed since the
+ * last optimal one, dual otherwise); a search for an
  * integral point of the same value (perturb); and only when that fails,
- * branch and cut from the LP basis with the time left.
+ * branch and cut from the LP basis with the time left.  Nothing runs past
+ * end (a deadline on sli_lp_clock()); a solve stopped there keeps the
+ * best integral point found, if any (SLI_LP_FEASIBLE).
  */
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-         double obj_const, const sli_lp_opts *o, bool warm, bool primal,
-         const double *start, double t0, sli_lp_result *r)
+         double obj_const, const sli_lp_opts *o, bool primal,
+         const double *start, double end, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
-	sp.presolve = o->presolve && !warm ? GLP_ON : GLP_OFF;
+	sp.presolve = GLP_OFF;
 	sp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
 	/* the dual simplex is 1.5-2x faster on these degenerate LPs, and a
 	 * warm start after bound changes keeps a dual feasible basis; after
 	 * objective changes the basis stays primal feasible instead */
 	sp.meth = primal ? GLP_PRIMAL : GLP_DUALP;
-	if (o->time_limit > 0)
-		sp.tm_lim = (int)fmax(1, fmin(o->time_limit * 1000, INT32_MAX));
 	int rc = 0;
-	if (nc) {
+	if (nc && expired(end))
+		rc = GLP_ETMLIM;
+	else if (nc) {
+		sp.tm_lim = ms_left(end);
 		rc = glp_simplex(P, &sp);
-		if (rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) {
+		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
+		    !expired(end)) {
 			glp_adv_basis(P, 0);
-			sp.presolve = GLP_OFF;
+			sp.tm_lim = ms_left(end);
 			rc = glp_simplex(P, &sp);
 		}
 	}
@@ -300,8 +332,8 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
 
 	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
-	if (!done && (o->time_limit <= 0 || sli_lp_clock() - t0 < o->time_limit))
-		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp);
+	if (!done && !expired(end))
+		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp, end);
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
@@ -322,17 +354,21 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		 * of P; the next solve of a session starts from here, so make
 		 * it optimal again (a few pivots: it is primal feasible)
 		 */
-		if (!lp_integral) {
+		if (!lp_integral && !expired(end)) {
 			glp_smcp rp = sp;
-			rp.presolve = GLP_OFF;
 			rp.msg_lev = GLP_MSG_OFF;
 			rp.meth = GLP_PRIMAL;
+			rp.tm_lim = ms_left(end);
 			glp_simplex(P, &rp);
 		}
 		return;
 	}
+	if (expired(end)) {
+		r->status = SLI_LP_NO_SOLUTION;
+		return;
+	}
 
-	cbdata cb = {start, false, r->bound};
+	cbdata cb = {start, false, r->bound, end, false};
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -343,7 +379,6 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	/* intopt starts from an optimal basis: perturb left another one,
 	 * primal feasible */
 	glp_smcp rp = sp;
-	rp.presolve = GLP_OFF;
 	rp.msg_lev = GLP_MSG_OFF;
 	rp.meth = GLP_PRIMAL;
 	/*
@@ -354,13 +389,16 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	 */
 	double *inc = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		double left = o->time_limit > 0 ? o->time_limit - (sli_lp_clock() - t0)
-		                                : INFINITY;
-		double lim = pass ? left : fmin(left, RESTART);
+		double left = end - sli_lp_clock();
 		ip.br_tech = pass ? GLP_BR_DTH : GLP_BR_MFV;
-		ip.tm_lim = isinf(lim) ? INT32_MAX
-		          : (int)fmax(1, fmin(lim * 1000, INT32_MAX));
+		ip.tm_lim = pass ? ms_left(end) : ms_left(fmin(end, sli_lp_clock() + RESTART));
+		rp.tm_lim = ms_left(end);
 		if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
+			if (expired(end)) {
+				/* keep the incumbent of the first pass, if any */
+				rc = GLP_ESTOP;
+				break;
+			}
 			r->status = SLI_LP_ERROR;
 			snprintf(r->message, sizeof r->message, "LP relaxation lost "
 			         "before branch and cut");
@@ -370,7 +408,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		cb.start = pass && inc ? inc : start;
 		cb.given = false;
 		rc = glp_intopt(P, &ip);
-		if (pass || rc != GLP_ETMLIM || left <= RESTART)
+		if (pass || rc != GLP_ETMLIM || left <= RESTART || expired(end))
 			break;
 		if (glp_mip_status(P) == GLP_FEAS) {
 			inc = sli_xmalloc((nc + 1) * sizeof *inc);
@@ -379,8 +417,25 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 				inc[j + 1] = glp_mip_col_val(P, (int)j + 1);
 		}
 	}
-	free(inc);
 	st = glp_mip_status(P);
+	if (rc == GLP_ESTOP && st != GLP_FEAS && st != GLP_OPT && inc) {
+		/* stopped between the passes: the first one's incumbent */
+		r->status = SLI_LP_FEASIBLE;
+		r->x = sli_xmalloc((nc + 1) * sizeof *r->x);
+		r->objective = obj_const;
+		for (size_t j = 0; j < nc; j++) {
+			r->x[j] = inc[j + 1];
+			r->objective += glp_get_obj_coef(P, (int)j + 1) * inc[j + 1];
+		}
+		if (cb.bound > r->bound)
+			r->bound = cb.bound;
+		if (r->bound > r->objective)
+			r->bound = r->objective;
+		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
+		free(inc);
+		return;
+	}
+	free(inc);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;
 	if (st == GLP_OPT && (rc == 0 || rc == GLP_EMIPGAP))
@@ -389,7 +444,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		r->status = SLI_LP_INFEASIBLE;
 	else if (st == GLP_FEAS)
 		r->status = rc == GLP_EMIPGAP ? SLI_LP_OPTIMAL : SLI_LP_FEASIBLE;
-	else if (rc == GLP_ETMLIM)
+	else if (rc == GLP_ETMLIM || rc == GLP_ESTOP)
 		r->status = SLI_LP_NO_SOLUTION;
 	else {
 		r->status = SLI_LP_ERROR;
@@ -451,7 +506,8 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		start[0] = 0;
 		memcpy(start + 1, o->start, nc * sizeof *start);
 	}
-	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, false, start, t0, r);
+	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, start,
+	         sli_lp_deadline(o, t0), r);
 	glp_delete_prob(P);
 	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
@@ -552,8 +608,8 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
-	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o, s->solved,
-	         s->solved && s->obj_changed, NULL, t0, r);
+	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
+	         s->solved && s->obj_changed, NULL, sli_lp_deadline(o, t0), r);
 	s->obj_changed = false;
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;

@@ -102,6 +102,7 @@ typedef struct dec {
 	const sli_lp_opts *o;
 	sli_decomp_result *r;
 	double t0;
+	double end;		/* deadline of every solve (sli_lp_deadline) */
 	size_t *nopt;		/* options per tensor */
 	uint32_t *lo, *hi;	/* span of each free tensor, lo > hi when unused */
 	uint32_t *refs;		/* edges per tensor; UINT32_MAX when tied */
@@ -1009,13 +1010,12 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			continue;
 		sli_lp_opts o = *d->o;
 		o.start = NULL;
-		if (o.time_limit > 0) {
-			o.time_limit -= sli_lp_clock() - d->t0;
-			if (o.time_limit <= 0) {
-				d->r->status = SLI_LP_NO_SOLUTION;
-				rc = -1;
-				break;
-			}
+		o.time_limit = 0;
+		o.deadline = d->end;
+		if (sli_lp_clock() >= d->end) {
+			d->r->status = SLI_LP_NO_SOLUTION;
+			rc = -1;
+			break;
 		}
 		uint32_t c = k->out_col + (uint32_t)j;
 		if (k->has_out && g->fixed != j) {
@@ -1181,6 +1181,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	d.o = o;
 	d.r = r;
 	d.t0 = sli_lp_clock();
+	d.end = sli_lp_deadline(o, d.t0);
 	d.nopt = sli_xcalloc(nt + 1, sizeof *d.nopt);
 	d.lo = sli_xmalloc((nt + 1) * sizeof *d.lo);
 	d.hi = sli_xmalloc((nt + 1) * sizeof *d.hi);

@@ -16,6 +16,15 @@ sli_lp_clock(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double
+sli_lp_deadline(const sli_lp_opts *o, double t0)
+{
+	double end = o->time_limit > 0 ? t0 + o->time_limit : INFINITY;
+	if (o->deadline > 0 && o->deadline < end)
+		end = o->deadline;
+	return end;
+}
+
 void
 sli_lp_init(sli_lp *lp)
 {
@@ -65,6 +74,28 @@ sli_lp_row_add(sli_lp *lp, size_t n, const uint32_t *idx, const double *val,
 	}
 	SL_VEC_PUSH(lp->rows, r);
 	return (uint32_t)(lp->rows.n - 1);
+}
+
+bool
+sli_lp_feasible(const sli_lp *lp, const double *x, double tol)
+{
+	for (size_t j = 0; j < sli_lp_ncols(lp); j++) {
+		if (x[j] < lp->lb.v[j] - tol || x[j] > lp->ub.v[j] + tol)
+			return false;
+		if (lp->binary.v[j] && fabs(x[j] - round(x[j])) > tol)
+			return false;
+	}
+	for (size_t i = 0; i < lp->rows.n; i++) {
+		const sli_lp_row *r = &lp->rows.v[i];
+		double a = 0;
+		for (size_t e = 0; e < r->n; e++)
+			a += lp->val.v[r->first + e] * x[lp->idx.v[r->first + e]];
+		double slack = tol * fmax(1, fabs(r->rhs));
+		if ((r->sense != SLI_LP_GE && a > r->rhs + slack) ||
+		    (r->sense != SLI_LP_LE && a < r->rhs - slack))
+			return false;
+	}
+	return true;
 }
 
 const char *

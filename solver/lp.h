@@ -44,6 +44,12 @@ sli_lp_ncols(const sli_lp *lp)
 	return lp->obj.n;
 }
 
+/*
+ * Whether x (one value per column) is within every bound and row of lp,
+ * to the absolute tolerance tol, and integral on its binaries.
+ */
+bool sli_lp_feasible(const sli_lp *lp, const double *x, double tol);
+
 /* Our own statuses; every backend maps its own onto these. */
 typedef enum sli_lp_status {
 	SLI_LP_OPTIMAL,		/* proven optimal (to the relative gap asked) */
@@ -55,10 +61,16 @@ typedef enum sli_lp_status {
 
 const char *sli_lp_status_name(sli_lp_status s);
 
+/*
+ * The limits of one solve.  time_limit counts from the call; deadline is
+ * an instant on sli_lp_clock() that the caller's whole task must end by
+ * (a chain of solves shares one); the earlier of the two holds.  Both
+ * are hard: the backend checks the clock inside its loops.
+ */
 typedef struct sli_lp_opts {
-	double time_limit;	/* seconds, <= 0: none */
+	double time_limit;	/* seconds from the call, <= 0: none */
+	double deadline;	/* sli_lp_clock() instant, <= 0: none */
 	double gap;		/* relative MIP gap, e.g. 1e-6 */
-	bool presolve;
 	bool verbose;		/* solver log on stderr */
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 } sli_lp_opts;
@@ -107,5 +119,7 @@ extern const sli_lp_backend sli_lp_glpk;
 
 /* Seconds on a monotonic clock, for time limits. */
 double sli_lp_clock(void);
+/* The instant o's limits end at for a call made at t0; INFINITY: none. */
+double sli_lp_deadline(const sli_lp_opts *o, double t0);
 
 #endif

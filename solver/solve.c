@@ -19,8 +19,8 @@ sli_solve_opts_init(sli_solve_opts *o)
 	memset(o, 0, sizeof *o);
 	sli_cost_params_init(&o->cost);
 	o->lp.time_limit = 0;
+	o->lp.deadline = 0;
 	o->lp.gap = 0;
-	o->lp.presolve = true;
 }
 
 /* {====================================================================
@@ -324,7 +324,8 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		          sli_buf_cstr(&why));
 		rc = -1;
 	} else if (fabs(r->parts.total - r->objective) >
-	           1e-6 * fmax(1, fabs(r->objective)) && r->status == SLI_LP_OPTIMAL) {
+	           1e-6 * fmax(1, fabs(r->objective)) &&
+	           (r->status == SLI_LP_OPTIMAL || r->from_start)) {
 		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g differs from "
 		          "the ILP objective %.9g (a bug in shardlp)",
 		          r->parts.total, r->objective);
@@ -364,13 +365,44 @@ model_size(const sli_form *f, sli_solve_result *r)
 enum { FALLBACK = 2 };
 
 /*
+ * The solve ended without a solution of its own (time limit): the
+ * incumbent q0 becomes the answer, feasible and not proven, scored by
+ * the evaluator.  Returns as finish does.
+ */
+static int
+use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+          const sli_cost_asg *q0, sli_solve_result *r)
+{
+	sli_cost_parts p;
+	if (sli_cost_eval_asg(cm, q0, &p, NULL))
+		return -1;	/* read_start checked this */
+	r->status = SLI_LP_FEASIBLE;
+	r->from_start = true;
+	r->objective = p.total;
+	if (r->bound > r->objective)
+		r->bound = r->objective;
+	r->gap = isinf(r->bound) ? INFINITY
+	       : (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
+	return finish(m, cm, o, q0, r);
+}
+
+static void
+no_solution(sl_context *ctx, const sli_solve_result *r)
+{
+	sli_error(ctx, sli_loc_none(), "no solution within the time limit "
+	          "(%.1f s)", r->seconds);
+}
+
+/*
  * The decomposed solve (solver/decompose.c).  Returns 0, 1 or -1 as
  * sli_solve does, or FALLBACK when the model has no chain structure or
  * the chain is infeasible: the caller then solves the whole model.
+ * q0 (or NULL) is the incumbent, the answer when time runs out.
  */
 static int
 solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-                 const sli_lp_backend *be, sli_solve_result *r)
+                 const sli_lp_backend *be, const sli_cost_asg *q0,
+                 sli_solve_result *r)
 {
 	sl_context *ctx = m->ctx;
 	sli_decomp_result dr;
@@ -398,8 +430,11 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 		rc = finish(m, cm, o, q, r);
 		break;
 	case SLI_LP_NO_SOLUTION:
-		sli_error(ctx, sli_loc_none(), "no solution within the time limit "
-		          "(%.1f s)", dr.seconds);
+		if (q0) {
+			rc = use_start(m, cm, o, q0, r);
+			break;
+		}
+		no_solution(ctx, r);
 		rc = 1;
 		break;
 	default:
@@ -412,16 +447,48 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 }
 
 /*
- * What is left of o's time limit since t_start, into left->lp; true when
- * nothing is (there is no limit when o has none).
+ * The incumbent o->start as an assignment of cm (heap, caller frees):
+ * the shardings of another module of the same program, each one of its
+ * tensor's options in cm, scored by the evaluator.  NULL, with the
+ * reason in r->start_note, when it is not such a point.
  */
-static bool
-time_left(const sli_solve_opts *o, double t_start, sli_solve_opts *left)
+static sli_cost_asg *
+read_start(const sli_cost_model *cm, const sli_solve_opts *o,
+           sli_solve_result *r)
 {
-	if (o->lp.time_limit <= 0)
-		return false;
-	left->lp.time_limit = o->lp.time_limit - (sli_lp_clock() - t_start);
-	return left->lp.time_limit <= 0;
+	sli_cost_model sm;
+	sli_cost_asg *q = NULL;
+	const char *why = NULL;
+	if (sli_cost_model_build(o->start, &o->cost, &sm))
+		return NULL;
+	if (sm.tensors.n != cm->tensors.n) {
+		why = "not the same program";
+		goto out;
+	}
+	q = sli_xcalloc(sm.tensors.n + 1, sizeof *q);
+	sli_cost_read(&sm, q, NULL);
+	for (size_t t = 0; t < cm->tensors.n && !why; t++) {
+		sli_cost_asg *opt;
+		size_t n = sli_cost_tensor_options(cm, (uint32_t)t, &opt), k;
+		for (k = 0; k < n; k++)
+			if (!memcmp(&opt[k], &q[t], sizeof q[t]))
+				break;
+		free(opt);
+		if (k == n)
+			why = "uses a sharding the model cannot express (pins it "
+			      "breaks, sub-axes)";
+	}
+	sli_cost_parts p;
+	if (!why && sli_cost_eval_asg(cm, q, &p, NULL))
+		why = "some op has no valid assignment under it";
+out:
+	if (why) {
+		snprintf(r->start_note, sizeof r->start_note, "%s", why);
+		free(q);
+		q = NULL;
+	}
+	sli_cost_model_fini(&sm);
+	return q;
 }
 
 int
@@ -431,6 +498,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	const sli_lp_backend *be = o->backend ? o->backend : &sli_lp_glpk;
 	sli_cost_model cm;
 	sli_form f;
+	sli_cost_asg *q0 = NULL;
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
@@ -438,10 +506,13 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->bound = -INFINITY;
 	r->objective = INFINITY;
 	r->gap = INFINITY;
-	/* the time limit covers everything from here: each solve gets what
-	 * is left of it (left.lp.time_limit) */
+	/* the time limit covers everything from here: every solve ends by
+	 * one deadline */
 	double t_start = sli_lp_clock();
+	double end = sli_lp_deadline(&o->lp, t_start);
 	sli_solve_opts left = *o;
+	left.lp.time_limit = 0;
+	left.lp.deadline = isinf(end) ? 0 : end;
 	/* the model of the solver lets result shardings grow, as greedy does */
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;
@@ -450,9 +521,12 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
+	if (o->start && !o->no_solve)
+		q0 = read_start(&cm, o, r);
 	/*
 	 * An exported model is always the whole one; the solve goes by parts
-	 * where the structure allows (solve_decomposed returns 1 when not).
+	 * where the structure allows (solve_decomposed returns FALLBACK when
+	 * not).
 	 */
 	bool decompose = !o->no_decompose && !o->no_solve;
 	bool whole = false;
@@ -469,9 +543,9 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 			goto out;
 	}
 	if (decompose) {
-		if (time_left(o, t_start, &left))
+		if (sli_lp_clock() >= end)
 			goto timeout;
-		rc = solve_decomposed(m, &cm, &left, be, r);
+		rc = solve_decomposed(m, &cm, &left, be, q0, r);
 		if (rc != FALLBACK)
 			goto out;
 		rc = 0;
@@ -484,35 +558,22 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	}
 	model_size(&f, r);
 
-	/* the incumbent: another module's shardings of the same program */
+	/* the incumbent, as a point of the whole model */
 	double *start = NULL;
-	if (o->start) {
-		sli_cost_model sm;
-		sli_buf why;
-		sli_buf_init(&why);
-		if (sli_cost_model_build(o->start, &o->cost, &sm) == 0) {
-			if (sm.tensors.n == cm.tensors.n) {
-				sli_cost_asg *q = sli_xcalloc(sm.tensors.n + 1, sizeof *q);
-				start = sli_xcalloc(r->ncols + 1, sizeof *start);
-				if (sli_cost_read(&sm, q, &why) || sli_form_encode(&f, q, start)) {
-					snprintf(r->start_note, sizeof r->start_note, "%s",
-					         why.n ? sli_buf_cstr(&why)
-					               : "uses a sharding the model cannot express "
-					                 "(pins it breaks, sub-axes)");
-					free(start);
-					start = NULL;
-				}
-				free(q);
-			} else {
-				snprintf(r->start_note, sizeof r->start_note,
-				         "not the same program");
-			}
-			sli_cost_model_fini(&sm);
+	if (q0) {
+		start = sli_xcalloc(r->ncols + 1, sizeof *start);
+		if (sli_form_encode(&f, q0, start) ||
+		    !sli_lp_feasible(&f.lp, start, 1e-9)) {
+			snprintf(r->start_note, sizeof r->start_note, "breaks a row "
+			         "of the model (the memory budget, a tie)");
+			free(start);
+			start = NULL;
+			free(q0);
+			q0 = NULL;
 		}
-		sli_buf_fini(&why);
-		r->start_used = start != NULL;
 	}
-	if (time_left(o, t_start, &left)) {
+	r->start_used = start != NULL;
+	if (sli_lp_clock() >= end) {
 		free(start);
 		goto timeout;
 	}
@@ -541,8 +602,11 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		rc = 1;
 		goto out;
 	case SLI_LP_NO_SOLUTION:
-		sli_error(ctx, sli_loc_none(), "no solution within the time limit "
-		          "(%.1f s)", lr.seconds);
+		if (q0) {
+			rc = use_start(m, &cm, o, q0, r);
+			goto out;
+		}
+		no_solution(ctx, r);
 		rc = 1;
 		goto out;
 	case SLI_LP_ERROR:
@@ -564,17 +628,22 @@ out:
 	if (whole)
 		sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
+	free(q0);
 	return rc;
 timeout:
 	r->status = SLI_LP_NO_SOLUTION;
 	r->seconds = sli_lp_clock() - t_start;
-	sli_error(ctx, sli_loc_none(), "no solution within the time limit "
-	          "(%.1f s)", r->seconds);
+	if (q0) {
+		rc = use_start(m, &cm, o, q0, r);
+		goto out;
+	}
+	no_solution(ctx, r);
 	rc = 1;
 	goto out;
 infeasible:
 	sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
+	free(q0);
 	r->status = SLI_LP_INFEASIBLE;
 	return 1;
 }

@@ -19,7 +19,9 @@ typedef struct sli_solve_opts {
 	bool no_solve;		/* export only */
 	bool no_decompose;	/* always solve the whole model at once */
 	bool no_block_reuse;	/* decomposed: solve every block (tests) */
-	/* an incumbent: the shardings of this module (same program), or NULL */
+	/* an incumbent: the shardings of this module (same program), or
+	 * NULL; the answer (feasible) when time runs out before the solver
+	 * finds one of its own */
 	sl_module *start;
 } sli_solve_opts;
 
@@ -37,13 +39,16 @@ typedef struct sli_solve_result {
 	size_t nsym;		/* decomposed: solves saved by symmetry (the
 				 * image of a solved one taken instead) */
 	bool start_used;	/* the incumbent was a point of the model */
+	bool from_start;	/* the answer is the incumbent: the solver found
+				 * none of its own in the time limit */
 	char start_note[256];	/* why it was not */
 } sli_solve_result;
 
 /*
- * Solves m and, with a solution, writes its shardings onto m.  Returns 0
- * with a solution (optimal or feasible), 1 when the problem is infeasible
- * or no solution was found (diagnostics name the conflicting user
+ * Solves m and, with a solution, writes its shardings onto m.  o->lp's
+ * time limit and deadline bound the whole call.  Returns 0 with a
+ * solution (optimal or feasible), 1 when the problem is infeasible or no
+ * solution was found (diagnostics name the conflicting user
  * constraints when they can), -1 on bad input or a solver error (with
  * diagnostics).  The checker runs on every solution; a disagreement
  * between the evaluator and the objective is an error.

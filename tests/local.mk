@@ -31,7 +31,8 @@ AM_TESTS_ENVIRONMENT = \
 	SHARDLP_OPT='$(abs_top_builddir)/shardlp-opt$(EXEEXT)'; export SHARDLP_OPT; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	MANDOC='$(MANDOC)'; export MANDOC;
+	MANDOC='$(MANDOC)'; export MANDOC; \
+	SANITIZERS='$(enable_sanitizers)'; export SANITIZERS;
 
 TESTS += \
 	%reldir%/cli/gen.sh \

@@ -180,7 +180,13 @@ cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
 	*text = cli_source(sink, path, &len, &name);
 	if (!*text)
 		return NULL;
-	sl_module *m = sl_module_parse(ctx, name, *text, len);
+	return cli_parse(ctx, name, *text, len);
+}
+
+sl_module *
+cli_parse(sl_context *ctx, const char *name, const char *text, size_t len)
+{
+	sl_module *m = sl_module_parse(ctx, name, text, len);
 	if (m && sl_module_verify(m)) {
 		sl_module_free(m);
 		m = NULL;

@@ -57,6 +57,8 @@ char *cli_source(cli_sink *sink, const char *path, size_t *len, const char **nam
  * printing diagnostics.
  */
 sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text);
+/* Parses and verifies text (named name) into ctx; NULL after diagnostics. */
+sl_module *cli_parse(sl_context *ctx, const char *name, const char *text, size_t len);
 
 int cmd_gen(int argc, char **argv);
 int cmd_propagate(int, char **);

@@ -54,4 +54,33 @@ extern const char cli_cost_help[];
 int cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
                         sli_cost_params *out);
 
+/*
+ * The greedy strategies that `compare` lists and `solve` takes its
+ * incumbent from, by method name and pass flag (defined in
+ * cmd_compare.c).
+ */
+typedef struct cli_greedy_strategy {
+	const char *method, *pass;
+} cli_greedy_strategy;
+
+#define CLI_NGREEDY 4
+extern const cli_greedy_strategy cli_greedy[CLI_NGREEDY];
+
+typedef struct cli_greedy_result {
+	const char *status;	/* ok, error, unscored, unavailable */
+	bool scored;
+	sli_cost_parts parts;	/* the evaluator's score when scored */
+	double seconds;		/* of the propagation */
+	sl_module *m;		/* the propagated module (caller frees) or NULL */
+} cli_greedy_result;
+
+/*
+ * Parses text (named name) afresh and runs greedy strategy g on it,
+ * scored under cost.  0 with *out filled (a failing strategy is a status,
+ * not an error), -1 when text does not load (diagnostics through ctx).
+ */
+int cli_greedy_run(sl_context *ctx, const char *name, const char *text,
+                   size_t len, size_t g, const sli_cost_params *cost,
+                   cli_greedy_result *out);
+
 #endif

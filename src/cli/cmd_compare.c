@@ -19,15 +19,14 @@ static const char usage_short[] =
 	"                       FILE...\n";
 
 /* The greedy strategies, by their pass flag (src/passes). */
-static const struct {
-	const char *method, *pass;
-} greedy[] = {
+const cli_greedy_strategy cli_greedy[CLI_NGREEDY] = {
 	{"basic", "sdy-basic-propagate"},
 	{"aggressive", "sdy-aggressive-propagate"},
 	{"op-priority", "sdy-op-priority-propagate"},
 	{"user-priority", "sdy-user-priority-propagate"},
 };
-#define NGREEDY (sizeof greedy / sizeof *greedy)
+#define NGREEDY CLI_NGREEDY
+#define greedy cli_greedy
 
 typedef struct row {
 	const char *method;
@@ -45,6 +44,38 @@ now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int
+cli_greedy_run(sl_context *ctx, const char *name, const char *text, size_t len,
+               size_t g, const sli_cost_params *cost, cli_greedy_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = "unavailable";
+	if (!sl_pass_exists(cli_greedy[g].pass))
+		return 0;
+	sl_module *m = cli_parse(ctx, name, text, len);
+	if (!m)
+		return -1;
+	char err[256];
+	double t0 = now();
+	int rc = sl_pass_run(m, cli_greedy[g].pass, "", err, sizeof err);
+	out->seconds = now() - t0;
+	if (rc) {
+		out->status = "error";
+		sl_module_free(m);
+		return 0;
+	}
+	out->status = "ok";
+	sli_buf why;
+	sli_buf_init(&why);
+	if (sli_cost_eval(m, cost, &out->parts, &why) == 0)
+		out->scored = true;
+	else
+		out->status = "unscored";
+	sli_buf_fini(&why);
+	out->m = m;
+	return 0;
 }
 
 /* Per-tensor shardings of a module under the cost model, or NULL. */
@@ -83,13 +114,19 @@ compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bo
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
-	char *text = NULL;
+	size_t len;
+	const char *name;
+	char *text = cli_source(&sink, path, &len, &name);
+	if (!text) {
+		status = EXIT_INPUT;
+		goto out;
+	}
 
 	/* the cost parameters, with this file's mesh description applied */
 	sli_solve_opts local = *opts;
 	const sli_solve_opts *base = &local;
 	if (co->mesh_xml) {
-		sl_module *m0 = cli_load(ctx, &sink, path, &text);
+		sl_module *m0 = cli_parse(ctx, name, text, len);
 		int bad = !m0 || cli_cost_params_for(co, ctx, m0, &local.cost);
 		sl_module_free(m0);
 		if (bad) {
@@ -103,46 +140,27 @@ compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bo
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < NGREEDY; g++) {
 		row *r = &rows[g + 1];
+		cli_greedy_result gr;
 		r->method = greedy[g].method;
 		r->bound = r->gap = NAN;
-		if (!sl_pass_exists(greedy[g].pass)) {
-			r->status = "unavailable";
-			continue;
-		}
-		free(text);
-		sl_module *m = cli_load(ctx, &sink, path, &text);
-		if (!m) {
+		if (cli_greedy_run(ctx, name, text, len, g, &base->cost, &gr)) {
 			status = EXIT_INPUT;
 			goto out;
 		}
-		char err[256];
-		double t0 = now();
-		int rc = sl_pass_run(m, greedy[g].pass, "", err, sizeof err);
-		r->seconds = now() - t0;
-		if (rc) {
-			r->status = "error";
-			sl_module_free(m);
-			continue;
-		}
-		r->status = "ok";
-		sli_buf why;
-		sli_buf_init(&why);
-		if (sli_cost_eval(m, &base->cost, &r->parts, &why) == 0)
-			r->scored = true;
-		else
-			r->status = "unscored";
-		sli_buf_fini(&why);
-		r->m = m;
+		r->status = gr.status;
+		r->seconds = gr.seconds;
+		r->parts = gr.parts;
+		r->scored = gr.scored;
+		r->m = gr.m;
 		if (r->scored && r->parts.total < bestcost) {
 			bestcost = r->parts.total;
-			best = m;
+			best = r->m;
 		}
 	}
 
 	row *ilp = &rows[0];
 	ilp->method = "ilp";
-	free(text);
-	sl_module *m = cli_load(ctx, &sink, path, &text);
+	sl_module *m = cli_parse(ctx, name, text, len);
 	if (!m) {
 		status = EXIT_INPUT;
 		goto out;

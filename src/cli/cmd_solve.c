@@ -197,7 +197,8 @@ cmd_solve(int argc, char **argv)
 			      "programming (GLPK) and prints the module annotated with them.\n"
 			      "  -o, --output FILE    write to FILE instead of standard output\n"
 			      "  --format mlir|xml    output format (default mlir)\n"
-			      "  --time-limit S       stop after S seconds (best solution kept)\n"
+			      "  --time-limit S       end within S seconds with the best solution\n"
+			      "                       found (at worst the best greedy one)\n"
 			      "  --gap G              stop at relative optimality gap G\n"
 			      "  --write-lp F         write the model in CPLEX LP format to F\n"
 			      "  --write-mps F        write the model in free MPS format to F\n"
@@ -253,6 +254,9 @@ cmd_solve(int argc, char **argv)
 	if (optind + 1 != argc)
 		goto usage;
 	so.cost = co.params;
+	/* the time limit counts from here: reading and greedy included */
+	if (so.lp.time_limit > 0)
+		so.lp.deadline = sli_lp_clock() + so.lp.time_limit;
 
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
@@ -260,12 +264,36 @@ cmd_solve(int argc, char **argv)
 	char *text;
 	int status = EXIT_OK;
 	sli_solve_result r;
-	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
+	size_t len;
+	const char *name;
+	sl_module *m = NULL;
+	text = cli_source(&sink, argv[optind], &len, &name);
+	if (text)
+		m = cli_parse(ctx, name, text, len);
 	if (!m || cli_cost_params_for(&co, ctx, m, &so.cost)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
+	/* the cheapest greedy result is the incumbent: the answer when the
+	 * solver finds nothing better in time */
+	sl_module *greedy[CLI_NGREEDY] = {NULL};
+	const char *best = NULL;
+	double bestcost = INFINITY;
+	for (size_t g = 0; g < CLI_NGREEDY && !so.no_solve; g++) {
+		cli_greedy_result gr;
+		if (cli_greedy_run(ctx, name, text, len, g, &so.cost, &gr))
+			continue;
+		greedy[g] = gr.m;
+		if (gr.scored && gr.parts.total < bestcost) {
+			bestcost = gr.parts.total;
+			so.start = gr.m;
+			best = cli_greedy[g].method;
+		}
+	}
 	int rc = sli_solve(m, &so, &r);
+	for (size_t g = 0; g < CLI_NGREEDY; g++)
+		sl_module_free(greedy[g]);
+	so.start = NULL;
 	if (rc < 0) {
 		status = r.status == SLI_LP_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
 		goto out;
@@ -284,6 +312,10 @@ cmd_solve(int argc, char **argv)
 			fprintf(stderr, ", %zu blocks (%zu distinct), %zu solves",
 			        r.nblocks, r.nclasses, r.nsolves);
 		fputc('\n', stderr);
+		if (r.from_start)
+			fprintf(stderr, "shardlp: %s: the time limit ended the solve "
+			        "before it found a solution of its own: this is the best "
+			        "greedy result (%s)\n", argv[optind], best);
 	}
 	FILE *out = output ? fopen(output, "w") : stdout;
 	if (!out) {

@@ -190,22 +190,58 @@ expect_rc 0 "the solved module with collectives verifies"
 expect_grep "$tmp/collective.solved.mlir" 'sdy\.reshard %arg0 <@mesh, \[\{\?\}, \{"y", \?\}\]>' "the operand of a collective is held"
 expect_grep "$tmp/collective.solved.mlir" 'stablehlo\.add .*\[\{"x", \?\}, \{"y", \?\}\]' "an open operand of a collective does not grow"
 
-# the time limit covers the whole solve: a model that takes minutes (a
-# 2-layer transformer on a 4x4 mesh split into sub-axes, no pins) stops
-# near the limit, with a solution or exit 3, never after the decomposed
-# solve has timed out and the whole model started again
+# The time limit is hard and keeps the best answer found.  A model that
+# takes minutes (a 2-layer transformer on a 4x4 mesh split into sub-axes,
+# no pins) stops at the limit: the GLPK simplex method checks the clock
+# every iteration, branch and cut is stopped by its callback, and nothing
+# runs without a deadline.  What follows the deadline (decoding, checker,
+# printing) takes about 0.1 s, 0.2 s under ASan.
 "$SHARDLP" gen transformer --layers 2 --mesh 4x2 -o "$tmp/t2.mlir"
 sed -e 's/<\["x"=4, "y"=2\]>/<["x"=4, "y"=4]>/' \
     -e 's/ {sdy\.sharding = #sdy\.sharding<@mesh, [^>]*>}//g' "$tmp/t2.mlir" >"$tmp/t44.mlir"
+# the bound of the check allows for a machine busy with other tests
+case ${SANITIZERS:-no} in yes) slack=1 ;; *) slack=0.5 ;; esac
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t0=$(date +%s.%N)
-run "$SHARDLP" solve --sub-axes --time-limit 2 -q -o /dev/null "$tmp/t44.mlir"
+run "$SHARDLP" solve --sub-axes --time-limit 2 -o "$tmp/t44.solved.mlir" "$tmp/t44.mlir"
 t1=$(date +%s.%N)
 checks=$((checks + 1))
-if { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } &&
-   awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a <= 4) }'; then
-	pass "--time-limit 2 honoured (exit $rc)"
+if awk -v a="$t0" -v b="$t1" -v s="$slack" 'BEGIN { exit !(b - a <= 2 + s) }'; then
+	pass "--time-limit 2 ended after $(seconds "$t0" "$t1") s (at most 2 + $slack)"
 else
-	fail "--time-limit 2: exit $rc after $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+	fail "--time-limit 2 ended after $(seconds "$t0" "$t1") s, more than 2 + $slack"
+fi
+# stopped early, the answer is the best one found, never worse than the
+# best greedy strategy (its incumbent; the summary prints 6 digits), and
+# labelled feasible, not optimal
+expect_rc 0 "a solve stopped by the time limit has an answer"
+expect_grep "$tmp/err" '^shardlp: .*t44\.mlir: feasible, cost ' "it is labelled feasible"
+solved=$(sed -n 's/^shardlp: .*: feasible, cost \([0-9.e+-]*\) .*/\1/p' "$tmp/err")
+run "$SHARDLP" verify -q "$tmp/t44.solved.mlir"
+expect_rc 0 "the answer of a stopped solve verifies"
+run "$SHARDLP" compare --csv --sub-axes --time-limit 0.5 "$tmp/t44.mlir"
+greedy_best=$(awk -F, '$2 != "ilp" && $3 == "ok" { if (b == "" || $4 < b) b = $4 } END { print b }' "$tmp/out")
+checks=$((checks + 1))
+if [ -n "$greedy_best" ] && [ -n "$solved" ] &&
+   awk -v s="$solved" -v g="$greedy_best" 'BEGIN { exit !(s <= g * (1 + 1e-5)) }'; then
+	pass "the answer costs $solved, the best greedy $greedy_best"
+else
+	fail "the answer costs '$solved', more than the best greedy '$greedy_best'"
+fi
+# with no incumbent (greedy breaks the memory budget) and no solution
+# in time: exit 3 and a message, no output
+rm -f "$tmp/t44.budget.mlir"
+t0=$(date +%s.%N)
+run "$SHARDLP" solve --sub-axes --memory-budget 60M --time-limit 1 -o "$tmp/t44.budget.mlir" "$tmp/t44.mlir"
+t1=$(date +%s.%N)
+expect_rc 3 "no solution within the time limit: exit 3"
+expect_grep "$tmp/err" 'error: no solution within the time limit' "no solution: the message says so"
+checks=$((checks + 1))
+if [ ! -e "$tmp/t44.budget.mlir" ] &&
+   awk -v a="$t0" -v b="$t1" -v s="$slack" 'BEGIN { exit !(b - a <= 1 + s) }'; then
+	pass "no output, ended after $(seconds "$t0" "$t1") s"
+else
+	fail "an output was written, or it ended after $(seconds "$t0" "$t1") s"
 fi
 
 cat >"$tmp/infeasible.mlir" <<'MLIR'

@@ -715,6 +715,111 @@ test_decompose_fallback(void)
 
 /* }==================================================================== */
 
+/* {====================================================================
+ * The backend's time limit
+ * ===================================================================== */
+
+/*
+ * A market split problem (Cornuejols and Dawande): 4 rows of 40 random
+ * binaries each, every right-hand side half its row's sum, the misfit
+ * s+ + s- minimised.  The LP relaxation is 0 and solved at once; branch
+ * and cut on it runs for hours, so a time limit always stops it.
+ */
+#define MS_ROWS 4
+#define MS_COLS 40
+
+static void
+market_split(sli_lp *lp, double *start)
+{
+	sli_lp_init(lp);
+	rng_state = 20261126;
+	for (int j = 0; j < MS_COLS; j++)
+		sli_lp_col(lp, 0, 0, 1, true);
+	for (int i = 0; i < MS_ROWS; i++) {
+		uint32_t idx[MS_COLS + 2];
+		double val[MS_COLS + 2], sum = 0;
+		for (int j = 0; j < MS_COLS; j++) {
+			idx[j] = (uint32_t)j;
+			val[j] = rnd(100);
+			sum += val[j];
+		}
+		double d = floor(sum / 2);
+		idx[MS_COLS] = sli_lp_col(lp, 1, 0, INFINITY, false);
+		idx[MS_COLS + 1] = sli_lp_col(lp, 1, 0, INFINITY, false);
+		val[MS_COLS] = 1;
+		val[MS_COLS + 1] = -1;
+		sli_lp_row_add(lp, MS_COLS + 2, idx, val, SLI_LP_EQ, d, NULL);
+		/* the incumbent: every binary 0, the misfit d in s+ */
+		start[idx[MS_COLS]] = d;
+	}
+}
+
+static double
+objective(const sli_lp *lp, const double *x)
+{
+	double v = lp->obj_const;
+	for (size_t j = 0; j < sli_lp_ncols(lp); j++)
+		v += lp->obj.v[j] * x[j];
+	return v;
+}
+
+/*
+ * Stopped by the time limit, the solve keeps the best point it found: a
+ * feasible one at least as good as the incumbent it was given, with the
+ * objective of that point; and it stops near the limit (GLPK's own clock
+ * inside the simplex method, the callback in branch and cut).
+ */
+static void
+test_time_limit_keeps_best(void)
+{
+	sli_lp lp;
+	double start[MS_COLS + 2 * MS_ROWS] = {0};
+	market_split(&lp, start);
+	CU_ASSERT_TRUE_FATAL(sli_lp_feasible(&lp, start, 1e-9));
+	sli_lp_opts o = {0};
+	o.time_limit = 1;
+	o.start = start;
+	sli_lp_result r;
+	sli_lp_glpk.solve(&lp, &o, &r);
+	CU_ASSERT(r.status == SLI_LP_FEASIBLE || r.status == SLI_LP_OPTIMAL);
+	CU_ASSERT(r.seconds < 1.5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.x);
+	CU_ASSERT_TRUE(sli_lp_feasible(&lp, r.x, 1e-6));
+	CU_ASSERT(r.objective <= objective(&lp, start) + 1e-9);
+	CU_ASSERT(fabs(r.objective - objective(&lp, r.x)) < 1e-6);
+	CU_ASSERT(r.bound <= r.objective + 1e-9);
+	if (r.status == SLI_LP_FEASIBLE)
+		CU_ASSERT(r.gap > 0);
+	free(r.x);
+
+	/* a deadline already past: no solve at all */
+	o.time_limit = 0;
+	o.deadline = sli_lp_clock() - 1;
+	o.start = NULL;
+	sli_lp_glpk.solve(&lp, &o, &r);
+	CU_ASSERT_EQUAL(r.status, SLI_LP_NO_SOLUTION);
+	CU_ASSERT_PTR_NULL(r.x);
+	CU_ASSERT(r.seconds < 0.5);
+	sli_lp_fini(&lp);
+}
+
+static void
+test_deadline(void)
+{
+	sli_lp_opts o = {0};
+	CU_ASSERT(isinf(sli_lp_deadline(&o, 10)));
+	o.time_limit = 5;
+	CU_ASSERT_DOUBLE_EQUAL(sli_lp_deadline(&o, 10), 15, 1e-12);
+	o.deadline = 12;
+	CU_ASSERT_DOUBLE_EQUAL(sli_lp_deadline(&o, 10), 12, 1e-12);
+	o.deadline = 20;
+	CU_ASSERT_DOUBLE_EQUAL(sli_lp_deadline(&o, 10), 15, 1e-12);
+	o.time_limit = 0;
+	CU_ASSERT_DOUBLE_EQUAL(sli_lp_deadline(&o, 10), 20, 1e-12);
+}
+
+/* }==================================================================== */
+
 CU_TestInfo tests_solver[] = {
 	{"reshard prices", test_reshard_prices},
 	{"infeasible sharding group", test_infeasible_group},
@@ -728,5 +833,7 @@ CU_TestInfo tests_solver[] = {
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
 	{"no decomposition under a memory budget", test_decompose_fallback},
+	{"the time limit keeps the best point found", test_time_limit_keeps_best},
+	{"a time limit and a deadline: the earlier holds", test_deadline},
 	CU_TEST_INFO_NULL,
 };
