@@ -51,7 +51,8 @@ EXTRA_DIST += \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/verify.sh \
-	%reldir%/conformance-floor \
+	%reldir%/conformance-check.sh \
+	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
@@ -63,7 +64,8 @@ EXTRA_DIST += \
 	%reldir%/golden/run.sh \
 	%reldir%/golden/sharding_group_import_cross_manual.mlir \
 	%reldir%/golden/transformer_basic.mlir \
-	%reldir%/golden/transformer_op_priority.mlir \
+	%reldir%/golden/spec_5_4_basic.mlir \
+	%reldir%/golden/spec_5_4_op_priority.mlir \
 	%reldir%/golden/transformer_pipeline.mlir \
 	%reldir%/golden/while_print.mlir \
 	%reldir%/man-lint.sh \

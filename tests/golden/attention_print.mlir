@@ -1,4 +1,7 @@
 // Round trip of data/attention.mlir: attention.
+// Checked: a reviewed snapshot of how MLIR prints the module (values
+// renumbered in order, nested regions after their parent); run.sh also
+// holds that printing the expected output again gives it back.
 // INPUT: data/attention.mlir
 // EXPECT:
 // module {

@@ -1,6 +1,9 @@
 // Golden case for -sdy-explicit-gather-scatter-batching (spec/import-passes.md
 // section 2.5): the slice path, select/clamp peeling, variadic scatter,
 // dead-op erasure and a non-matching iota.
+// Checked: by hand against that section when the pass was written, then
+// kept as a reviewed snapshot; the pass also passes Shardy's own test of
+// it (conformance case explicit_gather_scatter_batching/000).
 // FLAGS: -sdy-explicit-gather-scatter-batching
 
 // Slices when the indices are not a concatenate with one input per component.

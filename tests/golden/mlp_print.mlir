@@ -1,4 +1,7 @@
 // Round trip of data/mlp.mlir: the default example.
+// Checked: a reviewed snapshot of how MLIR prints the module (values
+// renumbered in order, nested regions after their parent); run.sh also
+// holds that printing the expected output again gives it back.
 // INPUT: data/mlp.mlir
 // EXPECT:
 // module {

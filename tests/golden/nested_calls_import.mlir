@@ -19,6 +19,8 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
 // Calls nested in a function called twice: the callee's body is moved into
 // a named computation for the first call and cloned for the others, and
 // every call result is redirected (in one walk at the end).
+// Checked: a reviewed snapshot; the pass passes 10 of Shardy's 13
+// import_func_calls cases in ../shared/conformance.
 // FLAGS: -sdy-import-func-calls
 // EXPECT:
 // module {

@@ -10,6 +10,9 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   return %0 : tensor<8x8xf32>
 }
 
+// A sharding group whose values sit on both sides of a manual computation.
+// Checked: the words are Shardy's own (conformance case
+// sharding_group_constraints/001 expects them for its group 90210).
 // FLAGS: -sdy-sharding-group-import
 // EXIT: 1
 // EXPECT-STDERR:

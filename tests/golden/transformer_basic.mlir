@@ -1,6 +1,9 @@
 // Propagation on a generated two-layer transformer (shardlp gen transformer
 // --layers 2 --mesh 2x2x2 --seed 3): the output of the propagation before
 // its speed-ups (rule sharing, settled steps, quiet ops), kept exact.
+// Checked: a snapshot of shardlp's own output, not of Shardy's: it pins
+// the propagation across changes made for speed.  Agreement with Shardy
+// is checked by its own propagation tests in ../shared/conformance.
 // FLAGS: -sdy-basic-propagate
 // EXPECT:
 // module {

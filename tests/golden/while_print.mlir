@@ -1,4 +1,7 @@
 // Round trip of data/while.mlir: a while loop: nested regions are numbered after their parent.
+// Checked: a reviewed snapshot of how MLIR prints the module (values
+// renumbered in order, nested regions after their parent); run.sh also
+// holds that printing the expected output again gives it back.
 // INPUT: data/while.mlir
 // EXPECT:
 // module {
