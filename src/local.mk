@@ -2,6 +2,7 @@
 
 noinst_LTLIBRARIES += libshardlp_core.la
 libshardlp_core_la_SOURCES = \
+	%reldir%/ir/access.c \
 	%reldir%/ir/arena.c \
 	%reldir%/ir/attr.c \
 	%reldir%/ir/axis.c \
@@ -56,6 +57,7 @@ libshardlp_core_la_SOURCES += $(formats_sources)
 libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
 
 noinst_HEADERS += \
+	%reldir%/ir/access.h \
 	%reldir%/ir/arena.h \
 	%reldir%/ir/attr.h \
 	%reldir%/ir/axis.h \

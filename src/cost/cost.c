@@ -127,34 +127,11 @@ arg_owner(const sl_value *v)
 const sl_sharding *
 sli_cost_value_sharding(const sl_value *v)
 {
-	sl_op *op = v->def;
-
-	if (!op) {
-		sl_op *owner = arg_owner(v);
-		if (!owner)
-			return NULL;
-		if (owner->kind == SL_OP_FUNC) {
-			if (v->block != owner->regions[0].first)
-				return NULL;
-			return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
-		}
-		if (owner->kind == SL_OP_SDY_NAMED_COMPUTATION)
-			return spv_at(sli_op_get(owner, SLS_in_shardings), v->index);
-		return spv_at(sli_op_get(owner, SLS_sdy_sharding), v->index);
-	}
-	switch (op->kind) {
-	case SL_OP_SDY_SHARDING_CONSTRAINT:
-	case SL_OP_SDY_RESHARD:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
-		return as_sharding(sli_op_get(op, SLS_sharding));
-	case SL_OP_SDY_MANUAL_COMPUTATION:
-	case SL_OP_SDY_NAMED_COMPUTATION:
-		return spv_at(sli_op_get(op, SLS_out_shardings), v->index);
-	default:
-		if (collective(op))
-			return as_sharding(sli_op_get(op, SLS_out_sharding));
-		return spv_at(sli_op_get(op, SLS_sdy_sharding), v->index);
-	}
+	const sl_op *owner = !v->def && v->block && v->block->parent
+	                     ? v->block->parent->parent : NULL;
+	if (owner && owner->kind == SL_OP_SDY_MANUAL_COMPUTATION)
+		return NULL;
+	return sli_value_sharding(v);
 }
 
 /* The model axes that are mesh axis `name` or pieces of it (a mask). */

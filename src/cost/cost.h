@@ -19,6 +19,7 @@
 #ifndef SL_COST_COST_H
 #define SL_COST_COST_H
 
+#include "ir/access.h"
 #include "ir/ir.h"
 #include "rules/rules.h"
 
@@ -236,7 +237,13 @@ int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
  */
 int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
 
-/* The sharding on a value as written in the module, or NULL. */
+
+/*
+ * The sharding the module stores for v (ir/access.h), as the model reads
+ * it: the arguments of a manual computation's body have none of their
+ * own (their in_shardings, global and with the manual axes, enter the
+ * model as ties to the operands), or NULL.
+ */
 const sl_sharding *sli_cost_value_sharding(const sl_value *v);
 
 /* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */

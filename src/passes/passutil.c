@@ -136,12 +136,6 @@ sli_call_func(sl_module *m, const sl_op *call)
 	return s ? sli_lookup_func(m, s) : NULL;
 }
 
-sl_block *
-sli_func_body(const sl_op *func)
-{
-	return func->nregions ? func->regions[0].first : NULL;
-}
-
 sl_sym
 sli_func_original_name(sl_module *m, const sl_op *func)
 {
@@ -325,40 +319,6 @@ sli_clone_func_recursively(sli_symtab *t, sl_op *func)
 /* Shardings                                                               */
 /* ==================================================================== */
 
-sl_attr *
-sli_attr_sharding(sl_module *m, const sl_sharding *s)
-{
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
-	a->u.sharding = *s;
-	return a;
-}
-
-sl_attr *
-sli_attr_spv(sl_module *m, sl_sharding *const *v, uint32_t n)
-{
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
-	a->u.spv.n = n;
-	a->u.spv.v = n ? SL_NEWN(&m->arena, sl_sharding *, n) : NULL;
-	for (uint32_t i = 0; i < n; i++)
-		a->u.spv.v[i] = v[i];
-	return a;
-}
-
-sl_sharding *
-sli_sharding_open(sl_module *m, sl_sym mesh_name, sl_mesh *mesh, uint32_t rank)
-{
-	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
-	s->mesh_name = mesh_name;
-	s->mesh = mesh_name ? NULL : mesh;
-	s->rank = rank;
-	s->dims = rank ? SL_NEWN(&m->arena, sl_dim_sharding, rank) : NULL;
-	for (uint32_t i = 0; i < rank; i++) {
-		s->dims[i].open = true;
-		s->dims[i].priority = SL_NO_PRIORITY;
-	}
-	return s;
-}
-
 const sl_mesh *
 sli_sharding_mesh(sl_module *m, const sl_sharding *s)
 {
@@ -367,125 +327,6 @@ sli_sharding_mesh(sl_module *m, const sl_sharding *s)
 	sl_op *mo = sli_lookup_mesh(m, m->top, s->mesh_name);
 	sl_attr *a = mo ? sli_op_get(mo, SLS_mesh) : NULL;
 	return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
-}
-
-uint32_t
-sli_value_rank(const sl_value *v)
-{
-	const sl_type *t = v->type;
-	return t && t->kind == SL_TYPE_TENSOR && !t->unranked ? t->rank : 0;
-}
-
-static sl_sharding *
-as_sharding(sl_attr *a)
-{
-	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-}
-
-sl_sharding *
-sli_func_arg_sharding(const sl_op *func, uint32_t i)
-{
-	sl_block *b = sli_func_body(func);
-	if (b) {
-		if (i >= b->nargs)
-			return NULL;
-		sl_value *v = &b->args[i];
-		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
-	}
-	sl_attr *aa = sli_op_get(func, SLS_arg_attrs);
-	if (!aa || aa->kind != SL_ATTR_ARRAY || i >= aa->u.arr.n)
-		return NULL;
-	sl_attr *d = aa->u.arr.v[i];
-	if (d->kind != SL_ATTR_DICT)
-		return NULL;
-	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
-}
-
-uint32_t
-sli_func_nresults(const sl_op *func)
-{
-	sl_attr *ft = sli_op_get(func, SLS_function_type);
-	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type->nres : 0;
-}
-
-sl_sharding *
-sli_func_res_sharding(const sl_op *func, uint32_t i)
-{
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	if (!ra || ra->kind != SL_ATTR_ARRAY || i >= ra->u.arr.n)
-		return NULL;
-	sl_attr *d = ra->u.arr.v[i];
-	if (d->kind != SL_ATTR_DICT)
-		return NULL;
-	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
-}
-
-/* A copy of the named-attribute array with `name` set to attr (removed
- * when NULL), sorted. */
-static sl_named_attr *
-named_set(sl_module *m, const sl_named_attr *v, uint32_t n, sl_sym name,
-          sl_attr *attr, uint32_t *nout)
-{
-	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, n + 1);
-	uint32_t k = 0;
-	bool done = false;
-	for (uint32_t i = 0; i < n; i++) {
-		if (v[i].name == name) {
-			done = true;
-			if (!attr)
-				continue;
-			nv[k].name = name;
-			nv[k++].attr = attr;
-			continue;
-		}
-		nv[k++] = v[i];
-	}
-	if (!done && attr) {
-		nv[k].name = name;
-		nv[k++].attr = attr;
-		sli_sort_named(m->ctx, nv, k);
-	}
-	*nout = k;
-	return nv;
-}
-
-void
-sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
-{
-	sl_block *b = sli_func_body(func);
-	if (!b || i >= b->nargs)
-		return;
-	sl_value *v = &b->args[i];
-	v->attrs = named_set(m, v->attrs, v->nattrs, SLS_sdy_sharding,
-	                     s ? sli_attr_sharding(m, s) : NULL, &v->nattrs);
-}
-
-void
-sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
-{
-	uint32_t n = sli_func_nresults(func);
-	if (i >= n)
-		return;
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
-	na->u.arr.n = n;
-	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n);
-	for (uint32_t k = 0; k < n; k++) {
-		sl_attr *d = ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n ? ra->u.arr.v[k] : NULL;
-		if (!d || d->kind != SL_ATTR_DICT)
-			d = sli_attr_new(m, SL_ATTR_DICT);
-		if (k == i) {
-			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
-			nd->u.dict.v = named_set(m, d->u.dict.v, d->u.dict.n, SLS_sdy_sharding,
-			                         s ? sli_attr_sharding(m, s) : NULL, &nd->u.dict.n);
-			d = nd;
-		}
-		na->u.arr.v[k] = d;
-	}
-	bool any = false;
-	for (uint32_t k = 0; k < n; k++)
-		any |= na->u.arr.v[k]->u.dict.n > 0;
-	sli_op_set_prop(m, func, SLS_res_attrs, any ? na : NULL);
 }
 
 bool
@@ -498,91 +339,6 @@ sli_sharding_equal(const sl_sharding *a, const sl_sharding *b)
 	x.u.sharding = *a;
 	y.u.sharding = *b;
 	return sli_attr_equal(&x, &y);
-}
-
-sl_sharding *
-sli_spv_get(const sl_op *op, sl_sym name, uint32_t i)
-{
-	sl_attr *a = sli_op_get(op, name);
-	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || i >= a->u.spv.n)
-		return NULL;
-	return a->u.spv.v[i];
-}
-
-/* The prop that holds the one result sharding of op, or 0. */
-static sl_sym
-single_sharding_prop(const sl_op *op)
-{
-	switch (op->kind) {
-	case SL_OP_SDY_SHARDING_CONSTRAINT:
-	case SL_OP_SDY_RESHARD:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
-		return SLS_sharding;
-	default:
-		return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE
-		       ? SLS_out_sharding : 0;
-	}
-}
-
-sl_sharding *
-sli_result_sharding(const sl_op *op, uint32_t i)
-{
-	sl_sym p = single_sharding_prop(op);
-	if (p)
-		return as_sharding(sli_op_get(op, p));
-	return sli_spv_get(op, SLS_sdy_sharding, i);
-}
-
-void
-sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i, const sl_sharding *s)
-{
-	sl_sym p = single_sharding_prop(op);
-	if (p) {
-		sli_op_set_prop(m, op, p, s ? sli_attr_sharding(m, s) : NULL);
-		return;
-	}
-	sl_attr *old = sli_op_attr(op, SLS_sdy_sharding);
-	SL_VEC(sl_sharding *) v = {0};
-	for (uint32_t k = 0; k < op->nresults; k++) {
-		sl_sharding *e = NULL;
-		if (k == i)
-			e = (sl_sharding *)s;
-		else if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
-			e = old->u.spv.v[k];
-		else if (s)
-			e = sli_sharding_open(m, s->mesh_name, s->mesh,
-			                      sli_value_rank(&op->results[k]));
-		SL_VEC_PUSH(v, e);
-	}
-	if (s)
-		sli_op_set_attr(m, op, SLS_sdy_sharding,
-		                sli_attr_spv(m, v.v, (uint32_t)v.n));
-	SL_VEC_FREE(v);
-}
-
-sl_sharding *
-sli_value_sharding(const sl_value *v)
-{
-	if (v->def)
-		return sli_result_sharding(v->def, v->index);
-	sl_block *b = v->block;
-	sl_op *parent = b && b->parent ? b->parent->parent : NULL;
-	if (parent && parent->kind == SL_OP_FUNC)
-		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
-	return NULL;
-}
-
-void
-sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
-{
-	if (v->def) {
-		sli_result_set_sharding(m, v->def, v->index, s);
-		return;
-	}
-	sl_block *b = v->block;
-	sl_op *parent = b && b->parent ? b->parent->parent : NULL;
-	if (parent && parent->kind == SL_OP_FUNC)
-		sli_func_set_arg_sharding(m, parent, v->index, s);
 }
 
 /* ---- the sharding walker ---- */
@@ -711,7 +467,7 @@ walk_op(sl_op *op, void *ud)
 			sli_op_set_prop(m, op, SLS_out_shardings, na);
 		return 0;
 	}
-	sl_sym p = single_sharding_prop(op);
+	sl_sym p = sli_single_sharding_prop(op);
 	if (p) {
 		if ((na = walk_one(w, op, sli_op_get(op, p))))
 			sli_op_set_prop(m, op, p, na);

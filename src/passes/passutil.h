@@ -9,6 +9,7 @@
 #ifndef SL_PASSES_PASSUTIL_H
 #define SL_PASSES_PASSUTIL_H
 
+#include "ir/access.h"
 #include "ir/rewrite.h"
 
 typedef SL_VEC(sl_op *) sli_opvec;
@@ -64,7 +65,6 @@ void sli_call_set_callee(sl_module *m, sl_op *call, sl_sym name);
 /* The func.func a call refers to, or NULL. */
 sl_op *sli_call_func(sl_module *m, const sl_op *call);
 /* The entry block of a function (NULL for a declaration). */
-sl_block *sli_func_body(const sl_op *func);
 /* sdy.original_func_name if present, else the function's name. */
 sl_sym sli_func_original_name(sl_module *m, const sl_op *func);
 
@@ -94,41 +94,12 @@ sl_op *sli_clone_func_recursively(sli_symtab *t, sl_op *func);
 /* Shardings                                                              */
 /* ==================================================================== */
 
-sl_attr *sli_attr_sharding(sl_module *m, const sl_sharding *s);
-sl_attr *sli_attr_spv(sl_module *m, sl_sharding *const *v, uint32_t n);
-/* A fully open sharding of `rank` on mesh_name (or inline mesh). */
-sl_sharding *sli_sharding_open(sl_module *m, sl_sym mesh_name, sl_mesh *mesh,
-                               uint32_t rank);
 /* The mesh a sharding uses (inline, or looked up), or NULL. */
 const sl_mesh *sli_sharding_mesh(sl_module *m, const sl_sharding *s);
-uint32_t sli_value_rank(const sl_value *v);
-
-/* The sharding of a function argument / result, or NULL. */
-sl_sharding *sli_func_arg_sharding(const sl_op *func, uint32_t i);
-sl_sharding *sli_func_res_sharding(const sl_op *func, uint32_t i);
-void sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i,
-                               const sl_sharding *s);
-void sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i,
-                               const sl_sharding *s);
-uint32_t sli_func_nresults(const sl_op *func);
-
-/*
- * The sharding of an op result: the sharding prop of sdy ops with one,
- * out_sharding of collectives, else entry i of `sdy.sharding`.
- */
-sl_sharding *sli_result_sharding(const sl_op *op, uint32_t i);
-/* Sets it; other entries of a new `sdy.sharding` become fully open. */
-void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
-                             const sl_sharding *s);
-/* Any value: function arguments, results; NULL for other block args. */
-sl_sharding *sli_value_sharding(const sl_value *v);
-void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
 /* Structural equality of two shardings. */
 bool sli_sharding_equal(const sl_sharding *a, const sl_sharding *b);
 
-/* Entry i of a per-value attribute of op (`name`), or NULL. */
-sl_sharding *sli_spv_get(const sl_op *op, sl_sym name, uint32_t i);
 
 /*
  * The sharding walker (spec 0.3): fn sees every sharding of the module in

@@ -9,6 +9,7 @@
 #include "propagation/driver.h"
 #include "propagation/factor_propagation.h"
 #include "formats/mlir_printer.h"
+#include "ir/access.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -452,32 +453,22 @@ sli_prop_get(sli_prop *P, sl_value *v)
 	return P->cur[v->id];
 }
 
-/* The sharding of shardable value v, read from the IR. */
+/*
+ * The sharding of shardable value v, read from the IR (ir/access.h); the
+ * arguments of a manual computation's body see their in_sharding
+ * without the manual axes.  The result of an sdy collective is read as
+ * unsharded, as it always was here: whether Shardy's propagation sees
+ * its out_sharding is not settled by any conformance case.
+ */
 static const sl_sharding *
 load(sli_prop *P, sl_value *v)
 {
-	sl_op *dfo = data_flow_block_arg(v);
-	if (dfo) {
-		const sl_sharding *s = mc_sharding(dfo, SLS_in_shardings, v->index);
-		return dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION ? erase_manual(P->m, dfo, s) : s;
-	}
-	if (!v->def)
-		return attr_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
-	sl_op *op = v->def;
-	if (computation(op))
-		return mc_sharding(op, SLS_out_shardings, v->index);
-	switch (op->kind) {
-	case SL_OP_SDY_SHARDING_CONSTRAINT:
-	case SL_OP_SDY_RESHARD:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
-		return attr_sharding(sli_op_get(op, SLS_sharding));
-	default:
-		break;
-	}
-	sl_attr *a = sli_op_attr(op, SLS_sdy_sharding);
-	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || v->index >= a->u.spv.n)
+	if (v->def && sli_op_info[v->def->kind].format == SL_FMT_SDY_COLLECTIVE)
 		return NULL;
-	return a->u.spv.v[v->index];
+	const sl_sharding *s = sli_value_sharding(v);
+	sl_op *dfo = data_flow_block_arg(v);
+	return dfo && dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION
+	       ? erase_manual(P->m, dfo, s) : s;
 }
 
 static void

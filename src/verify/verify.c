@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "formats/mlir_printer.h"
+#include "ir/access.h"
 #include "ir/axis.h"
 
 typedef struct verifier {
@@ -206,12 +207,6 @@ region_within(const sl_region *r, const sl_region *anc)
 	return false;
 }
 
-static bool
-is_entry_block(const sl_block *b)
-{
-	return b && b->parent && b->parent->first == b;
-}
-
 /* The terminator of the first block of op's first region, or NULL. */
 static sl_op *
 body_terminator(const sl_op *op)
@@ -256,12 +251,6 @@ spv_prop(const sl_op *op, sl_sym name)
 	sl_attr *a = sli_op_get(op, name);
 
 	return a && a->kind == SL_ATTR_SHARDING_PER_VALUE ? a : NULL;
-}
-
-static const sl_sharding *
-spv_at(const sl_attr *a, uint32_t i)
-{
-	return a && i < a->u.spv.n ? a->u.spv.v[i] : NULL;
 }
 
 /* The manual axes of a manual computation as a list of names. */
@@ -336,44 +325,6 @@ fully_replicated(const sl_sharding *s)
 		if (s->dims[i].axes.n)
 			return false;
 	return true;
-}
-
-/* The sharding of a value as Shardy's getSharding finds it, or NULL. */
-static const sl_sharding *
-value_sharding(verifier *v, const sl_value *val)
-{
-	sl_op *op = val->def;
-
-	if (!op) {
-		sl_op *owner = arg_owner(val);
-		sl_attr *a;
-
-		if (!owner)
-			return NULL;
-		if (owner->kind == SL_OP_FUNC) {
-			if (!is_entry_block(val->block))
-				return NULL;
-			a = sli_dict_get(val->attrs, val->nattrs, SLS_sdy_sharding);
-			return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-		}
-		if (owner->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
-		    owner->kind == SL_OP_SDY_NAMED_COMPUTATION)
-			return spv_at(spv_prop(owner, SLS_in_shardings), val->index);
-		return spv_at(spv_prop(owner, SLS_sdy_sharding), val->index);
-	}
-	switch (op->kind) {
-	case SL_OP_SDY_SHARDING_CONSTRAINT:
-	case SL_OP_SDY_RESHARD:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
-		return sharding_prop(op, SLS_sharding);
-	case SL_OP_SDY_MANUAL_COMPUTATION:
-	case SL_OP_SDY_NAMED_COMPUTATION:
-		return spv_at(spv_prop(op, SLS_out_shardings), val->index);
-	default:
-		if (is_collective(op))
-			return sharding_prop(op, SLS_out_sharding);
-		return spv_at(spv_prop(op, SLS_sdy_sharding), val->index);
-	}
 }
 
 /* The result types of a function from its function_type, or NULL. */
@@ -1094,9 +1045,9 @@ edge_ref_sharding(verifier *v, const sl_op *op, const sl_edge_ref *r)
 	if (r->index < 0)
 		return NULL;
 	if (r->result)
-		return r->index < op->nresults ? value_sharding(v, &op->results[r->index])
+		return r->index < op->nresults ? sli_value_sharding(&op->results[r->index])
 		                               : NULL;
-	return r->index < op->noperands ? value_sharding(v, op->operands[r->index])
+	return r->index < op->noperands ? sli_value_sharding(op->operands[r->index])
 	                                : NULL;
 }
 
@@ -1371,7 +1322,7 @@ verify_collective_common(verifier *v, sl_op *op, coll *c)
 	c->out = sharding_prop(op, SLS_out_sharding);
 	if (!c->out)
 		return op_error(v, NULL, "requires attribute 'out_sharding'");
-	c->in = value_sharding(v, op->operands[0]);
+	c->in = sli_value_sharding(op->operands[0]);
 	if (!c->in && !may_miss)
 		return op_error(v, NULL, "collective on operand without sharding");
 	if (verify_sharding(v, NULL, c->out, t, op))
@@ -2403,7 +2354,7 @@ input_sharding(verifier *v, const sl_value *val, const sl_op **at)
 	       val->def->noperands == 1)
 		val = val->def->operands[0];
 	*at = val->def ? val->def : arg_owner(val);
-	return value_sharding(v, val);
+	return sli_value_sharding(val);
 }
 
 static int

@@ -1,0 +1,310 @@
+/*
+ * access.c - where the IR stores each sharding (access.h has the table).
+ * The getters follow Shardy's getSharding; a setter writes where its
+ * getter reads.
+ */
+#include "ir/access.h"
+
+#include <string.h>
+
+#include "ir/attr.h"
+
+sl_block *
+sli_func_body(const sl_op *func)
+{
+	return func->nregions ? func->regions[0].first : NULL;
+}
+
+sl_attr *
+sli_attr_sharding(sl_module *m, const sl_sharding *s)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
+	a->u.sharding = *s;
+	return a;
+}
+
+sl_attr *
+sli_attr_spv(sl_module *m, sl_sharding *const *v, uint32_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	a->u.spv.n = n;
+	a->u.spv.v = n ? SL_NEWN(&m->arena, sl_sharding *, n) : NULL;
+	for (uint32_t i = 0; i < n; i++)
+		a->u.spv.v[i] = v[i];
+	return a;
+}
+
+sl_sharding *
+sli_sharding_open(sl_module *m, sl_sym mesh_name, sl_mesh *mesh, uint32_t rank)
+{
+	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
+	s->mesh_name = mesh_name;
+	s->mesh = mesh_name ? NULL : mesh;
+	s->rank = rank;
+	s->dims = rank ? SL_NEWN(&m->arena, sl_dim_sharding, rank) : NULL;
+	for (uint32_t i = 0; i < rank; i++) {
+		s->dims[i].open = true;
+		s->dims[i].priority = SL_NO_PRIORITY;
+	}
+	return s;
+}
+
+uint32_t
+sli_value_rank(const sl_value *v)
+{
+	const sl_type *t = v->type;
+	return t && t->kind == SL_TYPE_TENSOR && !t->unranked ? t->rank : 0;
+}
+
+static sl_sharding *
+as_sharding(sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
+}
+
+sl_sharding *
+sli_func_arg_sharding(const sl_op *func, uint32_t i)
+{
+	sl_block *b = sli_func_body(func);
+	if (b) {
+		if (i >= b->nargs)
+			return NULL;
+		sl_value *v = &b->args[i];
+		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+	}
+	sl_attr *aa = sli_op_get(func, SLS_arg_attrs);
+	if (!aa || aa->kind != SL_ATTR_ARRAY || i >= aa->u.arr.n)
+		return NULL;
+	sl_attr *d = aa->u.arr.v[i];
+	if (d->kind != SL_ATTR_DICT)
+		return NULL;
+	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+}
+
+uint32_t
+sli_func_nresults(const sl_op *func)
+{
+	sl_attr *ft = sli_op_get(func, SLS_function_type);
+	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type->nres : 0;
+}
+
+sl_sharding *
+sli_func_res_sharding(const sl_op *func, uint32_t i)
+{
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	if (!ra || ra->kind != SL_ATTR_ARRAY || i >= ra->u.arr.n)
+		return NULL;
+	sl_attr *d = ra->u.arr.v[i];
+	if (d->kind != SL_ATTR_DICT)
+		return NULL;
+	return as_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+}
+
+/* A copy of the named-attribute array with `name` set to attr (removed
+ * when NULL), sorted. */
+static sl_named_attr *
+named_set(sl_module *m, const sl_named_attr *v, uint32_t n, sl_sym name,
+          sl_attr *attr, uint32_t *nout)
+{
+	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, n + 1);
+	uint32_t k = 0;
+	bool done = false;
+	for (uint32_t i = 0; i < n; i++) {
+		if (v[i].name == name) {
+			done = true;
+			if (!attr)
+				continue;
+			nv[k].name = name;
+			nv[k++].attr = attr;
+			continue;
+		}
+		nv[k++] = v[i];
+	}
+	if (!done && attr) {
+		nv[k].name = name;
+		nv[k++].attr = attr;
+		sli_sort_named(m->ctx, nv, k);
+	}
+	*nout = k;
+	return nv;
+}
+
+void
+sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
+{
+	sl_block *b = sli_func_body(func);
+	if (!b || i >= b->nargs)
+		return;
+	sl_value *v = &b->args[i];
+	v->attrs = named_set(m, v->attrs, v->nattrs, SLS_sdy_sharding,
+	                     s ? sli_attr_sharding(m, s) : NULL, &v->nattrs);
+}
+
+void
+sli_func_set_res_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_sharding *s)
+{
+	uint32_t n = sli_func_nresults(func);
+	if (i >= n)
+		return;
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
+	na->u.arr.n = n;
+	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n);
+	for (uint32_t k = 0; k < n; k++) {
+		sl_attr *d = ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n ? ra->u.arr.v[k] : NULL;
+		if (!d || d->kind != SL_ATTR_DICT)
+			d = sli_attr_new(m, SL_ATTR_DICT);
+		if (k == i) {
+			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
+			nd->u.dict.v = named_set(m, d->u.dict.v, d->u.dict.n, SLS_sdy_sharding,
+			                         s ? sli_attr_sharding(m, s) : NULL, &nd->u.dict.n);
+			d = nd;
+		}
+		na->u.arr.v[k] = d;
+	}
+	bool any = false;
+	for (uint32_t k = 0; k < n; k++)
+		any |= na->u.arr.v[k]->u.dict.n > 0;
+	sli_op_set_prop(m, func, SLS_res_attrs, any ? na : NULL);
+}
+
+sl_sharding *
+sli_spv_get(const sl_op *op, sl_sym name, uint32_t i)
+{
+	sl_attr *a = sli_op_get(op, name);
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || i >= a->u.spv.n)
+		return NULL;
+	return a->u.spv.v[i];
+}
+
+sl_sym
+sli_single_sharding_prop(const sl_op *op)
+{
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		return SLS_sharding;
+	default:
+		return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE
+		       ? SLS_out_sharding : 0;
+	}
+}
+
+static bool
+computation(const sl_op *op)
+{
+	return op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
+	       op->kind == SL_OP_SDY_MANUAL_COMPUTATION;
+}
+
+/*
+ * Sets entry i of op's per-value list `name` (a prop when prop, else an
+ * attribute) of n values vals to s; the others keep their entry, or are
+ * fully open when the list is new.  A NULL s changes nothing: a list
+ * has no empty entries.
+ */
+static void
+set_spv(sl_module *m, sl_op *op, sl_sym name, bool prop, uint32_t i,
+        const sl_value *vals, uint32_t n, const sl_sharding *s)
+{
+	sl_attr *old = sli_op_get(op, name);
+	if (old && old->kind != SL_ATTR_SHARDING_PER_VALUE)
+		old = NULL;
+	if (!s)
+		return;
+	SL_VEC(sl_sharding *) v = {0};
+	for (uint32_t k = 0; k < n; k++) {
+		sl_sharding *e = NULL;
+		if (k == i)
+			e = (sl_sharding *)s;
+		else if (old && k < old->u.spv.n)
+			e = old->u.spv.v[k];
+		else if (s)
+			e = sli_sharding_open(m, s->mesh_name, s->mesh,
+			                      sli_value_rank(&vals[k]));
+		SL_VEC_PUSH(v, e);
+	}
+	sl_attr *a = sli_attr_spv(m, v.v, (uint32_t)v.n);
+	if (prop)
+		sli_op_set_prop(m, op, name, a);
+	else
+		sli_op_set_attr(m, op, name, a);
+	SL_VEC_FREE(v);
+}
+
+sl_sharding *
+sli_result_sharding(const sl_op *op, uint32_t i)
+{
+	sl_sym p = sli_single_sharding_prop(op);
+	if (p)
+		return as_sharding(sli_op_get(op, p));
+	if (computation(op))
+		return sli_spv_get(op, SLS_out_shardings, i);
+	return sli_spv_get(op, SLS_sdy_sharding, i);
+}
+
+void
+sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i, const sl_sharding *s)
+{
+	sl_sym p = sli_single_sharding_prop(op);
+	if (p) {
+		sli_op_set_prop(m, op, p, s ? sli_attr_sharding(m, s) : NULL);
+		return;
+	}
+	if (computation(op)) {
+		set_spv(m, op, SLS_out_shardings, true, i, op->results, op->nresults, s);
+		return;
+	}
+	set_spv(m, op, SLS_sdy_sharding, false, i, op->results, op->nresults, s);
+}
+
+/* The op whose region holds block argument v, or NULL. */
+static sl_op *
+arg_owner(const sl_value *v)
+{
+	if (v->def || !v->block || !v->block->parent)
+		return NULL;
+	return v->block->parent->parent;
+}
+
+sl_sharding *
+sli_value_sharding(const sl_value *v)
+{
+	if (v->def)
+		return sli_result_sharding(v->def, v->index);
+	sl_op *owner = arg_owner(v);
+	if (!owner)
+		return NULL;
+	if (owner->kind == SL_OP_FUNC) {
+		if (v->block != owner->regions[0].first)
+			return NULL;
+		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+	}
+	if (computation(owner))
+		return sli_spv_get(owner, SLS_in_shardings, v->index);
+	return sli_spv_get(owner, SLS_sdy_sharding, v->index);
+}
+
+void
+sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
+{
+	if (v->def) {
+		sli_result_set_sharding(m, v->def, v->index, s);
+		return;
+	}
+	sl_op *owner = arg_owner(v);
+	if (!owner)
+		return;
+	if (owner->kind == SL_OP_FUNC) {
+		if (v->block == owner->regions[0].first)
+			sli_func_set_arg_sharding(m, owner, v->index, s);
+		return;
+	}
+	if (computation(owner))
+		set_spv(m, owner, SLS_in_shardings, true, v->index, v->block->args,
+		        v->block->nargs, s);
+	else if (v->index < owner->nresults)
+		set_spv(m, owner, SLS_sdy_sharding, false, v->index, owner->results,
+		        owner->nresults, s);
+}
