@@ -1,7 +1,7 @@
 /*
  * cli_solve.h - what `shardlp solve` and `shardlp compare` share: the
- * cost-model options (shardlp-cost(7)) and a loader that parses and
- * verifies one file.  Defined in cmd_solve.c.
+ * cost-model options (shardlp-cost(7), defined in cmd_solve.c) and the
+ * greedy strategies that give the ILP its incumbent (cmd_compare.c).
  */
 #ifndef SL_CLI_CLI_SOLVE_H
 #define SL_CLI_CLI_SOLVE_H
