@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/terms.h"
 #include "ir/axis.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
@@ -164,7 +165,7 @@ decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 			sl_attr *d = ra->u.arr.v[i];
 			sl_attr *old = sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
 			sli_cost_asg to;
-			sli_cost_op_require(cm, (uint32_t)o, i, &q[t], &to);
+			sli_cost_term_require(cm, (uint32_t)o, i, &q[t], &to);
 			sl_sharding *s = make_sharding(m, cm, cm->tensors.v[t].rank, NULL,
 			                               &old->u.sharding, &to);
 			if (s == &old->u.sharding)
