@@ -88,7 +88,7 @@ sli_cost_params_init(sli_cost_params *p)
 }
 
 /* {====================================================================
- * Shardings as written in the module
+ * Building the model
  * ===================================================================== */
 
 /* An sdy collective (all_gather, all_slice, ...): its result sharding is
@@ -98,26 +98,6 @@ collective(const sl_op *op)
 {
 	return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE;
 }
-
-static const sl_sharding *
-as_sharding(const sl_attr *a)
-{
-	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-}
-
-static const sl_sharding *
-spv_at(const sl_attr *a, uint32_t i)
-{
-	if (!a)
-		return NULL;
-	if (a->kind == SL_ATTR_SHARDING_PER_VALUE)
-		return i < a->u.spv.n ? a->u.spv.v[i] : NULL;
-	return i == 0 ? as_sharding(a) : NULL;
-}
-
-/* {====================================================================
- * Building the model
- * ===================================================================== */
 
 typedef struct builder {
 	sli_cost_model *cm;
@@ -410,10 +390,9 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		sl_block *e = op->nregions ? op->regions[0].first : NULL;
 		if (e) {
 			block_args(b, e, inner, false);
-			sl_attr *ins = sli_op_get(op, SLS_in_shardings);
 			for (uint32_t i = 0; i < e->nargs; i++) {
 				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
-				const sl_sharding *s = spv_at(ins, i);
+				const sl_sharding *s = sli_comp_in_sharding(op, i);
 				sli_cost_asg q;
 				if (t == SLI_COST_NO_TENSOR || !s || sli_cost_from_sharding(cm, s,
 				    cm->tensors.v[t].rank, &q, NULL) == SLI_COST_SH_OTHER)
@@ -443,9 +422,8 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
 		sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
 		co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
-		sl_attr *ins = sli_op_get(op, SLS_in_shardings);
 		for (uint32_t i = 0; i < op->noperands; i++) {
-			const sl_sharding *s = spv_at(ins, i);
+			const sl_sharding *s = sli_comp_in_sharding(op, i);
 			uint32_t t = co->operands[i];
 			memset(co->req[i].a, SLI_COST_NONE, sizeof co->req[i].a);
 			if (s && t != SLI_COST_NO_TENSOR)
@@ -521,16 +499,11 @@ add_return(builder *b, sl_op *func)
 	sli_cost_model *cm = b->cm;
 	sl_block *e = func->regions[0].first;
 	sl_op *ret = e ? e->last : NULL;
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	if (!ret || ret->kind != SL_OP_RETURN || !ra || ra->kind != SL_ATTR_ARRAY)
+	if (!ret || ret->kind != SL_OP_RETURN)
 		return;
 	bool any = false;
-	for (uint32_t i = 0; i < ra->u.arr.n; i++) {
-		sl_attr *d = ra->u.arr.v[i];
-		if (d && d->kind == SL_ATTR_DICT &&
-		    sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding))
-			any = true;
-	}
+	for (uint32_t i = 0; i < sli_func_nresults(func); i++)
+		any |= sli_func_res_sharding(func, i) != NULL;
 	if (!any)
 		return;
 	add_op(b, ret, SLI_COST_OPAQUE, NULL, 0);
@@ -538,10 +511,7 @@ add_return(builder *b, sl_op *func)
 	co->req = SL_NEWN(&cm->arena, sli_cost_asg, ret->noperands + 1);
 	for (uint32_t i = 0; i < ret->noperands; i++) {
 		uint32_t t = co->operands[i];
-		const sl_sharding *s = NULL;
-		if (i < ra->u.arr.n && ra->u.arr.v[i]->kind == SL_ATTR_DICT)
-			s = as_sharding(sli_dict_get(ra->u.arr.v[i]->u.dict.v,
-			                ra->u.arr.v[i]->u.dict.n, SLS_sdy_sharding));
+		const sl_sharding *s = sli_func_res_sharding(func, i);
 		if (!s || t == SLI_COST_NO_TENSOR) {
 			/* no requirement: the edge is free */
 			co->operands[i] = SLI_COST_NO_TENSOR;
