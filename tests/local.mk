@@ -5,6 +5,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/main.c \
 	%reldir%/unit/test_access.c \
 	%reldir%/unit/test_axis.c \
+	%reldir%/unit/test_cost.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_parser.c \
 	%reldir%/unit/test_passes.c \
