@@ -321,7 +321,8 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		return;
 	case SL_OP_SDY_SHARDING_GROUP: {
 		sl_attr *g = sli_op_get(op, SLS_group_id);
-		uint32_t t = op->noperands ? sli_cost_tensor_of(cm, op->operands[0]) : SLI_COST_NO_TENSOR;
+		uint32_t t = op->noperands ? sli_cost_tensor_of(cm, op->operands[0])
+		                           : SLI_COST_NO_TENSOR;
 		if (!g || g->kind != SL_ATTR_INT || t == SLI_COST_NO_TENSOR)
 			return;
 		for (size_t i = 0; i < b->groups.n; i++) {
@@ -394,8 +395,9 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
 				const sl_sharding *s = sli_comp_in_sharding(op, i);
 				sli_cost_asg q;
-				if (t == SLI_COST_NO_TENSOR || !s || sli_cost_from_sharding(cm, s,
-				    cm->tensors.v[t].rank, &q, NULL) == SLI_COST_SH_OTHER)
+				if (t == SLI_COST_NO_TENSOR || !s ||
+				    sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &q,
+				                           NULL) == SLI_COST_SH_OTHER)
 					continue;
 				/* the local view: manual axes gone, the rest fixed */
 				sli_cost_tensor *ct = &cm->tensors.v[t];
@@ -519,7 +521,8 @@ add_return(builder *b, sl_op *func)
 		}
 		/* one outside the model is held as written, approximated */
 		sli_cost_pin pin;
-		int kind = sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], &pin);
+		int kind = sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank,
+		                                  &co->req[i], &pin);
 		if (kind != SLI_COST_SH_EXACT)
 			report(b, s->loc, kind);
 		if (kind != SLI_COST_SH_OTHER && cm->params.extend_results)

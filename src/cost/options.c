@@ -29,8 +29,9 @@ sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
 
 bool
 sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
-       const sli_cost_pin *pin, const int8_t (*major)[SLI_COST_MAX_AXES],
-       const sli_cost_asg *q)
+                    const sli_cost_pin *pin,
+                    const int8_t (*major)[SLI_COST_MAX_AXES],
+                    const sli_cost_asg *q)
 {
 	if (ct->fixed)
 		return !memcmp(ct->fixed->a, q->a, cm->naxes);
@@ -113,7 +114,24 @@ sli_cost_op_allows(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s)
 	return true;
 }
 
-/* Calls fn for every assignment of naxes axes to {-1, 0..n-1}. */
+/*
+ * Steps q to the next assignment of its first naxes axes to {-1, 0..n-1}
+ * (axis 0 counting fastest, from all -1); false after the last.
+ */
+static bool
+next_asg(sli_cost_asg *q, uint32_t naxes, uint32_t n)
+{
+	for (uint32_t a = 0; a < naxes; a++) {
+		if (q->a[a] + 1 < (int)n) {
+			q->a[a]++;
+			return true;
+		}
+		q->a[a] = SLI_COST_NONE;
+	}
+	return false;
+}
+
+/* The assignments of naxes axes to {-1, 0..n-1} that ok takes, in order. */
 static size_t
 enumerate(uint32_t naxes, uint32_t n, bool (*ok)(const sli_cost_model *, uint32_t,
           const sli_cost_asg *), const sli_cost_model *cm, uint32_t idx,
@@ -122,21 +140,10 @@ enumerate(uint32_t naxes, uint32_t n, bool (*ok)(const sli_cost_model *, uint32_
 	SL_VEC(sli_cost_asg) v = {0};
 	sli_cost_asg q;
 	memset(q.a, SLI_COST_NONE, sizeof q.a);
-	for (;;) {
+	do {
 		if (ok(cm, idx, &q))
 			SL_VEC_PUSH(v, q);
-		uint32_t a = 0;
-		while (a < naxes) {
-			if (q.a[a] + 1 < (int)n) {
-				q.a[a]++;
-				break;
-			}
-			q.a[a] = SLI_COST_NONE;
-			a++;
-		}
-		if (a == naxes)
-			break;
-	}
+	} while (next_asg(&q, naxes, n));
 	*out = v.v;
 	return v.n;
 }
@@ -156,11 +163,6 @@ sli_cost_op_options(const sli_cost_model *cm, uint32_t o, sli_cost_asg **out)
 	return enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, out);
 }
 
-/*
- * The requirements operand i of return op co may take: the result
- * sharding as written (req), then every other valid sharding of the
- * operand that extends it in its open dims, as an argument's may grow.
- */
 void
 sli_cost_result_options(sli_cost_model *cm, sli_cost_op *co, uint32_t i,
                         const sli_cost_pin *pin)
@@ -175,22 +177,11 @@ sli_cost_result_options(sli_cost_model *cm, sli_cost_op *co, uint32_t i,
 	SL_VEC_PUSH(v, co->req[i]);
 	sli_cost_asg q;
 	memset(q.a, SLI_COST_NONE, sizeof q.a);
-	for (;;) {
+	do {
 		if (sli_cost_pin_allows(cm, ct, pin, pin->axes, &q) &&
 		    memcmp(q.a, co->req[i].a, sizeof q.a))
 			SL_VEC_PUSH(v, q);
-		uint32_t a = 0;
-		while (a < cm->naxes) {
-			if (q.a[a] + 1 < (int)ct->rank) {
-				q.a[a]++;
-				break;
-			}
-			q.a[a] = SLI_COST_NONE;
-			a++;
-		}
-		if (a == cm->naxes)
-			break;
-	}
+	} while (next_asg(&q, cm->naxes, ct->rank));
 	if (!co->ropt) {
 		co->ropt = SL_NEWN(&cm->arena, sli_cost_asg *, co->noperands + 1);
 		co->nropt = SL_NEWN(&cm->arena, uint32_t, co->noperands + 1);

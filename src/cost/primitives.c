@@ -55,7 +55,8 @@ sli_cost_gather(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
 	return cm->params.comm_weight *
-	       (bytes / SLI_COST_MB * (n - 1) / cm->axis_bw[a] + cm->axis_lat[a]);
+	       (bytes / SLI_COST_MB * (n - 1) / cm->axis_bw[a] +
+	        cm->axis_lat[a]);
 }
 
 double
@@ -63,7 +64,8 @@ sli_cost_all_to_all(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
 	return cm->params.comm_weight *
-	       (bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] + cm->axis_lat[a]);
+	       (bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] +
+	        cm->axis_lat[a]);
 }
 
 double
@@ -71,7 +73,8 @@ sli_cost_all_reduce(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
 	return cm->params.comm_weight *
-	       (2 * bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] + cm->axis_lat[a]);
+	       (2 * bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] +
+	        cm->axis_lat[a]);
 }
 
 double
@@ -103,7 +106,8 @@ sli_cost_factor_shards(const sli_cost_model *cm, const sli_cost_asg *s, uint32_t
 
 int
 sli_cost_factor_dim(const sli_cost_model *cm, const sl_rule *r,
-                    const sl_tensor_mapping *tm, const sli_cost_asg *s, uint32_t f)
+                    const sl_tensor_mapping *tm, const sli_cost_asg *s,
+                    uint32_t f)
 {
 	for (uint32_t d = 0; d < tm->rank; d++) {
 		const sl_dim_mapping *dm = &tm->dims[d];
@@ -148,7 +152,7 @@ sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
 	for (uint32_t a = 0; a < cm->naxes; a++)
 		if (s->a[a] >= 0)
 			out->a[a] = (int8_t)sli_cost_factor_dim(cm, &co->rule, tm, s,
-			                               (uint32_t)s->a[a]);
+			                                        (uint32_t)s->a[a]);
 }
 
 double

@@ -12,6 +12,7 @@
 #include "cost/primitives.h"
 #include "ir/axis.h"
 
+/* The op whose region holds block argument v, or NULL. */
 static sl_op *
 arg_owner(const sl_value *v)
 {
@@ -23,8 +24,7 @@ arg_owner(const sl_value *v)
 const sl_sharding *
 sli_cost_value_sharding(const sl_value *v)
 {
-	const sl_op *owner = !v->def && v->block && v->block->parent
-	                     ? v->block->parent->parent : NULL;
+	const sl_op *owner = arg_owner(v);
 	if (owner && owner->kind == SL_OP_SDY_MANUAL_COMPUTATION)
 		return NULL;
 	return sli_value_sharding(v);
@@ -105,8 +105,8 @@ mesh_named(const sli_cost_model *cm, sl_sym name)
  * (pin->replicated); with SLI_COST_SH_OTHER, q is replicated and pin->any false.
  */
 int
-sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s, uint32_t rank,
-              sli_cost_asg *q, sli_cost_pin *pin)
+sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
+                       uint32_t rank, sli_cost_asg *q, sli_cost_pin *pin)
 {
 	sli_cost_pin tmp;
 	int kind = SLI_COST_SH_EXACT;
