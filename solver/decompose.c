@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost/terms.h"
 #include "solver/formulate.h"
 
 #define NONE UINT32_MAX
@@ -1193,7 +1194,8 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 		d.nopt[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt);
 		if (d.nopt[t] == 1) {
 			q[t] = opt[0];
-			fixed += sli_cost_memory(cm, sli_cost_tensor_bytes(cm, (uint32_t)t, &opt[0]));
+			double b = sli_cost_term_bytes(cm, (uint32_t)t, &opt[0]);
+			fixed += sli_cost_term_memory(cm, b);
 		}
 		free(opt);
 		if (!d.nopt[t])

@@ -308,3 +308,33 @@ sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
 		set_spv(m, owner, SLS_sdy_sharding, false, v->index, owner->results,
 		        owner->nresults, s);
 }
+
+/* used by cost and solver */
+
+sl_sharding *
+sli_comp_in_sharding(const sl_op *op, uint32_t i)
+{
+	return computation(op) ? sli_spv_get(op, SLS_in_shardings, i) : NULL;
+}
+
+void
+sli_result_set_shardings(sl_module *m, sl_op *op, sl_sharding *const *v, uint32_t n)
+{
+	if (sli_single_sharding_prop(op)) {
+		if (n)
+			sli_result_set_sharding(m, op, 0, v[0]);
+		return;
+	}
+	sl_attr *a = sli_attr_spv(m, v, n);
+	if (computation(op))
+		sli_op_set_prop(m, op, SLS_out_shardings, a);
+	else
+		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+}
+
+void
+sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_sharding *const *v, uint32_t n)
+{
+	if (computation(op))
+		sli_op_set_prop(m, op, SLS_in_shardings, sli_attr_spv(m, v, n));
+}

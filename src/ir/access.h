@@ -63,4 +63,25 @@ void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
 sl_sharding *sli_value_sharding(const sl_value *v);
 void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
+/* used by cost and solver */
+
+/*
+ * The sharding operand i of a named or manual computation enters its
+ * body with (its in_shardings[i], the body's argument i), or NULL.
+ */
+sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
+/*
+ * Sets the shardings of all n results of op at once, where
+ * sli_result_sharding reads them: the one prop of a constraint, reshard,
+ * edge or collective (n is 1), else one new per-value list of v.
+ */
+void sli_result_set_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
+                              uint32_t n);
+/*
+ * Sets the shardings of all n arguments of the body of a named or
+ * manual computation at once: one new in_shardings list of v.
+ */
+void sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
+                               uint32_t n);
+
 #endif
