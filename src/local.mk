@@ -51,6 +51,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
+	%reldir%/util/hash.c \
+	%reldir%/util/uf.c \
 	%reldir%/verify/verify.c \
 	%reldir%/version.c
 libshardlp_core_la_SOURCES += $(formats_sources)
@@ -74,6 +76,8 @@ noinst_HEADERS += \
 	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
+	%reldir%/util/hash.h \
+	%reldir%/util/uf.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h
 
