@@ -55,7 +55,7 @@ free_tables(sli_prop *P)
 	free(P->ops);
 	free(P->values);
 	free(P->rules);
-	free(P->rule_reps);
+	sli_htab_fini(&P->rule_reps);
 	sli_arena_fini(&P->tabmem);
 	for (size_t i = 0; i < P->groups.n; i++)
 		free(P->groups.v[i]);
@@ -69,8 +69,6 @@ free_tables(sli_prop *P)
 	P->edge = NULL;
 	P->group = NULL;
 	P->rules = NULL;
-	P->rule_reps = NULL;
-	P->nrule_reps = P->rule_reps_cap = 0;
 	P->sig = NULL;
 	P->opclass = NULL;
 	P->cur = NULL;
@@ -566,38 +564,27 @@ typedef struct spv1_entry {
 	sl_attr *a;
 } spv1_entry;
 
+static bool
+spv1_eq(const void *item, const void *key)
+{
+	return ((const spv1_entry *)item)->s == key;
+}
+
 static sl_attr *
 spv1(sli_prop *P, const sl_sharding *s)
 {
-	if (P->nspv1 * 2 >= P->spv1_cap) {
-		uint32_t cap = P->spv1_cap ? P->spv1_cap * 2 : 256;
-		spv1_entry *t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->spv1_cap; i++) {
-			if (!P->spv1[i].s)
-				continue;
-			uint32_t j = sli_ptr_hash(P->spv1[i].s) & (cap - 1);
-			while (t[j].s)
-				j = (j + 1) & (cap - 1);
-			t[j] = P->spv1[i];
-		}
-		free(P->spv1);
-		P->spv1 = t;
-		P->spv1_cap = cap;
+	uint64_t h = sli_ptr_hash(s);
+	sli_hslot *slot = sli_htab_slot(&P->spv1, h, spv1_eq, s, 256);
+	if (!slot->item) {
+		spv1_entry *e = SL_NEW(&P->memomem, spv1_entry);
+		e->s = s;
+		e->a = sli_attr_new(P->m, SL_ATTR_SHARDING_PER_VALUE);
+		e->a->u.spv.n = 1;
+		e->a->u.spv.v = SL_NEWN(&P->m->arena, sl_sharding *, 1);
+		e->a->u.spv.v[0] = (sl_sharding *)s;
+		sli_htab_fill(&P->spv1, slot, h, e);
 	}
-	uint32_t mask = P->spv1_cap - 1;
-	uint32_t j = sli_ptr_hash(s) & mask;
-	while (P->spv1[j].s && P->spv1[j].s != s)
-		j = (j + 1) & mask;
-	if (!P->spv1[j].s) {
-		sl_attr *a = sli_attr_new(P->m, SL_ATTR_SHARDING_PER_VALUE);
-		a->u.spv.n = 1;
-		a->u.spv.v = SL_NEWN(&P->m->arena, sl_sharding *, 1);
-		a->u.spv.v[0] = (sl_sharding *)s;
-		P->spv1[j].s = s;
-		P->spv1[j].a = a;
-		P->nspv1++;
-	}
-	return P->spv1[j].a;
+	return ((spv1_entry *)slot->item)->a;
 }
 
 void
@@ -784,30 +771,19 @@ dup_axes(sli_arena *a, const sl_axis_list *l)
  * the step signatures, which compare shardings by address, hit more often
  * and the module grows only by shardings that are new.
  */
+static bool
+interned_eq(const void *item, const void *key)
+{
+	return sharding_eq(item, key);
+}
+
 static const sl_sharding *
 intern(sli_prop *P, const sl_sharding *s)
 {
-	if (P->ninterned * 2 >= P->interned_cap) {
-		uint32_t cap = P->interned_cap ? P->interned_cap * 2 : 1024;
-		const sl_sharding **t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->interned_cap; i++) {
-			const sl_sharding *x = P->interned[i];
-			if (!x)
-				continue;
-			uint32_t j = (uint32_t)sharding_hash(x) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = x;
-		}
-		free(P->interned);
-		P->interned = t;
-		P->interned_cap = cap;
-	}
-	uint32_t mask = P->interned_cap - 1;
-	uint32_t j = (uint32_t)sharding_hash(s) & mask;
-	for (; P->interned[j]; j = (j + 1) & mask)
-		if (sharding_eq(P->interned[j], s))
-			return P->interned[j];
+	uint64_t h = sharding_hash(s);
+	sli_hslot *slot = sli_htab_slot(&P->interned, h, interned_eq, s, 1024);
+	if (slot->item)
+		return slot->item;
 	sli_arena *a = &P->m->arena;
 	sl_sharding *c = SL_NEW(a, sl_sharding);
 	*c = *s;
@@ -818,8 +794,7 @@ intern(sli_prop *P, const sl_sharding *s)
 	}
 	c->replicated = dup_axes(a, &s->replicated);
 	c->unreduced = dup_axes(a, &s->unreduced);
-	P->interned[j] = c;
-	P->ninterned++;
+	sli_htab_fill(&P->interned, slot, h, c);
 	return c;
 }
 
@@ -1081,35 +1056,12 @@ dirs_hash(const sl_rule *rule, uint8_t pt, uint8_t other)
 	return mix(mix(1469598103934665603ULL, (uint64_t)(uintptr_t)rule), pt * 4u + other);
 }
 
-/* The slot of (rule, attached, pt, other): its entry, or an empty slot. */
-static dirs_entry **
-dirs_slot(sli_prop *P, const sl_rule *rule, const sl_rule *attached, uint8_t pt,
-          uint8_t other)
+static bool
+dirs_eq(const void *item, const void *key)
 {
-	if (P->ndirs_cache * 2 >= P->dirs_cache_cap) {
-		uint32_t cap = P->dirs_cache_cap ? P->dirs_cache_cap * 2 : 256;
-		dirs_entry **t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->dirs_cache_cap; i++) {
-			dirs_entry *x = P->dirs_cache[i];
-			if (!x)
-				continue;
-			uint32_t j = (uint32_t)dirs_hash(x->rule, x->pt, x->other) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = x;
-		}
-		free(P->dirs_cache);
-		P->dirs_cache = t;
-		P->dirs_cache_cap = cap;
-	}
-	uint32_t mask = P->dirs_cache_cap - 1;
-	uint32_t j = (uint32_t)dirs_hash(rule, pt, other) & mask;
-	for (; P->dirs_cache[j]; j = (j + 1) & mask) {
-		const dirs_entry *e = P->dirs_cache[j];
-		if (e->rule == rule && e->attached == attached && e->pt == pt && e->other == other)
-			break;
-	}
-	return &P->dirs_cache[j];
+	const dirs_entry *e = item, *k = key;
+	return e->rule == k->rule && e->attached == k->attached && e->pt == k->pt &&
+	       e->other == k->other;
 }
 
 /*
@@ -1130,9 +1082,11 @@ step_dirs(sli_prop *P, const step_args *a)
 	}
 	if (pt == SL_DIR_NONE && other == SL_DIR_NONE)
 		return NULL;
-	dirs_entry **slot = dirs_slot(P, rule, a->attached, pt, other);
-	if (*slot)
-		return (*slot)->dirs;
+	dirs_entry key = {rule, a->attached, pt, other, NULL};
+	uint64_t h = dirs_hash(rule, pt, other);
+	sli_hslot *slot = sli_htab_slot(&P->dirs_cache, h, dirs_eq, &key, 256);
+	if (slot->item)
+		return ((const dirs_entry *)slot->item)->dirs;
 	uint8_t *dirs = sli_arena_alloc(&P->memomem, rule->nfactors + 1);
 	const sl_rule *k = a->attached;
 	bool kinds = pt != other && k && (k->reduction.n || k->need_replication.n ||
@@ -1148,14 +1102,10 @@ step_dirs(sli_prop *P, const step_args *a)
 		any_dir |= dirs[f] != SL_DIR_NONE;
 	}
 	dirs_entry *e = SL_NEW(&P->memomem, dirs_entry);
-	e->rule = rule;
-	e->attached = a->attached;
-	e->pt = pt;
-	e->other = other;
+	*e = key;
 	e->dirs = any_dir ? dirs : NULL;
-	*slot = e;
-	P->ndirs_cache++;
-	return any_dir ? dirs : NULL;
+	sli_htab_fill(&P->dirs_cache, slot, h, e);
+	return e->dirs;
 }
 
 /* Writes s onto v's group members (spec 7.7). */
@@ -1285,7 +1235,6 @@ set_quiet(sli_prop *P, const step_args *a, uint8_t key)
  * as long as the module; entries live in P->memomem.
  */
 typedef struct step_memo {
-	uint64_t hash;
 	const sl_rule *rule;
 	const sl_mesh *mesh;
 	const uint8_t *dirs;		/* from step_dirs; NULL: a settled() entry */
@@ -1297,10 +1246,11 @@ typedef struct step_memo {
 } step_memo;
 
 static bool
-memo_equal(const step_memo *a, const step_memo *b)
+memo_equal(const void *item, const void *key)
 {
-	if (a->hash != b->hash || a->rule != b->rule || a->mesh != b->mesh ||
-	    a->flags != b->flags || a->nt != b->nt || a->dirs != b->dirs)
+	const step_memo *a = item, *b = key;
+	if (a->rule != b->rule || a->mesh != b->mesh || a->flags != b->flags ||
+	    a->nt != b->nt || a->dirs != b->dirs)
 		return false;
 	for (uint32_t i = 0; i < a->nt; i++)
 		if (a->in[i] != b->in[i])
@@ -1309,40 +1259,20 @@ memo_equal(const step_memo *a, const step_memo *b)
 }
 
 /*
- * The slot of key k (hash set): its entry, or an empty slot to fill.  h is
- * the shardings_hash of k->in.
+ * The slot of key k: its entry, or an empty slot to fill.  h is the
+ * shardings_hash of k->in; *hk gets the hash of the whole key.
  */
-static step_memo **
-memo_slot(sli_prop *P, step_memo *k, uint64_t h)
+static sli_hslot *
+memo_slot(sli_prop *P, const step_memo *k, uint64_t h, uint64_t *hk)
 {
-	if (P->nmemo * 2 >= P->memo_cap) {
-		uint32_t cap = P->memo_cap ? P->memo_cap * 2 : 1024;
-		step_memo **t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->memo_cap; i++) {
-			step_memo *x = P->memo[i];
-			if (!x)
-				continue;
-			uint32_t j = (uint32_t)x->hash & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = x;
-		}
-		free(P->memo);
-		P->memo = t;
-		P->memo_cap = cap;
-	}
 	h = mix(mix(h, (uint64_t)(uintptr_t)k->rule), (uint64_t)(uintptr_t)k->mesh);
-	k->hash = mix(mix(h, (uint64_t)(uintptr_t)k->dirs), k->flags);
-	uint32_t mask = P->memo_cap - 1;
-	uint32_t j = (uint32_t)k->hash & mask;
-	while (P->memo[j] && !memo_equal(P->memo[j], k))
-		j = (j + 1) & mask;
-	return &P->memo[j];
+	*hk = mix(mix(h, (uint64_t)(uintptr_t)k->dirs), k->flags);
+	return sli_htab_slot(&P->memo, *hk, memo_equal, k, 1024);
 }
 
-/* Fills an empty slot with a copy of k (its arrays too). */
+/* Fills an empty slot (key hash hk) with a copy of k (its arrays too). */
 static void
-memo_put(sli_prop *P, step_memo **slot, const step_memo *k)
+memo_put(sli_prop *P, sli_hslot *slot, uint64_t hk, const step_memo *k)
 {
 	sli_arena *a = &P->memomem;
 	step_memo *e = SL_NEW(a, step_memo);
@@ -1350,8 +1280,7 @@ memo_put(sli_prop *P, step_memo **slot, const step_memo *k)
 	e->in = sli_arena_dup(a, k->in, sizeof *k->in * k->nt);
 	if (k->out)
 		e->out = sli_arena_dup(a, k->out, sizeof *k->out * k->nt);
-	*slot = e;
-	P->nmemo++;
+	sli_htab_fill(&P->memo, slot, hk, e);
 }
 
 /*
@@ -1369,12 +1298,13 @@ settled_memo(sli_prop *P, const step_args *a, const stensor *now, uint64_t h,
 	const sl_sharding **in = sli_arena_alloc(&P->scratch, sizeof *in * (nt + 1));
 	for (uint32_t i = 0; i < nt; i++)
 		in[i] = now[i].s;
-	step_memo k = {0, a->rule, mesh, NULL, in, NULL, nt, 0, false};
-	step_memo **slot = memo_slot(P, &k, h);
-	if (*slot)
-		return (*slot)->quiet;
+	step_memo k = {a->rule, mesh, NULL, in, NULL, nt, 0, false};
+	uint64_t hk;
+	sli_hslot *slot = memo_slot(P, &k, h, &hk);
+	if (slot->item)
+		return ((const step_memo *)slot->item)->quiet;
 	k.quiet = settled(P, a, now, nops, nres, mesh, last, was, upd);
-	memo_put(P, slot, &k);
+	memo_put(P, slot, hk, &k);
 	return k.quiet;
 }
 
@@ -1437,23 +1367,25 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 
 	/* out[i]: the sharding tensor i gets, or NULL (the debug hooks need p) */
 	bool memo = !P->debug;
-	step_memo key = {0, rule, mesh, dirs, NULL, NULL, nt,
+	step_memo key = {rule, mesh, dirs, NULL, NULL, nt,
 	                 (uint8_t)(P->aggressive * 4 + a->conservative * 2 + a->elementwise),
 	                 false};
-	step_memo **slot = NULL;
+	sli_hslot *slot = NULL;
+	uint64_t hk = 0;
 	if (memo) {
 		const sl_sharding **in = sli_arena_alloc(&P->scratch, sizeof *in * (nt + 1));
 		for (uint32_t i = 0; i < nt; i++)
 			in[i] = ts[i].s;
 		key.in = in;
-		slot = memo_slot(P, &key, h);
+		slot = memo_slot(P, &key, h, &hk);
 	}
 	sli_proj p, before;
 	bool *upd = NULL;
 	const sl_sharding **out;
-	if (slot && *slot) {
-		out = (*slot)->out;
-		key.quiet = (*slot)->quiet;
+	if (slot && slot->item) {
+		const step_memo *hit = slot->item;
+		out = hit->out;
+		key.quiet = hit->quiet;
 	} else {
 		sli_proj_init(&p, &P->scratch, mesh, rule->factor_sizes, rule->nfactors, nops, nres);
 		for (uint32_t i = 0; i < nops; i++)
@@ -1485,7 +1417,7 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 		key.quiet = !moved && agree(&p);
 		if (slot) {
 			key.out = out;
-			memo_put(P, slot, &key);
+			memo_put(P, slot, hk, &key);
 		}
 	}
 
@@ -1618,31 +1550,10 @@ op_key_equal(const sl_op *a, const sl_op *b)
 	       attrs_equal(a->attrs, a->nattrs, b->attrs, b->nattrs, SLS_sdy_sharding);
 }
 
-/* The slot of op's key in the table: an equal op, or an empty slot. */
-static sl_op **
-rule_slot(sli_prop *P, const sl_op *op)
+static bool
+op_key_eq(const void *item, const void *key)
 {
-	if (P->nrule_reps * 2 >= P->rule_reps_cap) {
-		uint32_t cap = P->rule_reps_cap ? P->rule_reps_cap * 2 : 256;
-		sl_op **t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->rule_reps_cap; i++) {
-			sl_op *x = P->rule_reps[i];
-			if (!x)
-				continue;
-			uint32_t j = (uint32_t)op_key_hash(x) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = x;
-		}
-		free(P->rule_reps);
-		P->rule_reps = t;
-		P->rule_reps_cap = cap;
-	}
-	uint32_t mask = P->rule_reps_cap - 1;
-	uint32_t j = (uint32_t)op_key_hash(op) & mask;
-	while (P->rule_reps[j] && !op_key_equal(P->rule_reps[j], op))
-		j = (j + 1) & mask;
-	return &P->rule_reps[j];
+	return op_key_equal(item, key);
 }
 
 /* A rule in P->rulemem, P->no_rule, or NULL after an error. */
@@ -1675,16 +1586,15 @@ op_rule(sli_prop *P, sl_op *op)
 	 */
 	bool attach = P->o->keep_sharding_rules || (P->o->dump_dir && *P->o->dump_dir);
 	if (!attach && sli_rule_local(op) && !sli_op_attr(op, SLS_sdy_sharding_rule)) {
-		sl_op **slot = rule_slot(P, op);
-		if (*slot) {
-			*r = P->rules[(*slot)->id];
+		uint64_t h = op_key_hash(op);
+		sli_hslot *slot = sli_htab_slot(&P->rule_reps, h, op_key_eq, op, 256);
+		if (slot->item) {
+			*r = P->rules[((const sl_op *)slot->item)->id];
 		} else {
 			const sl_rule *b = build_rule(P, op, false);
 			*r = b ? b : P->no_rule;
-			if (b) {
-				*slot = op;
-				P->nrule_reps++;
-			}
+			if (b)
+				sli_htab_fill(&P->rule_reps, slot, h, op);
 		}
 	} else {
 		const sl_rule *b = build_rule(P, op, attach);
@@ -1748,9 +1658,13 @@ visit_generic(sli_prop *P, sl_op *op)
  * once in P->rulemem: every rule a step sees lives as long as the pass,
  * so steps through edges are memoised too.
  */
-typedef struct identity_entry {
+typedef struct identity_key {
 	const sl_type *type;
 	uint32_t nops, nres;
+} identity_key;
+
+typedef struct identity_entry {
+	identity_key key;
 	sl_rule rule;
 } identity_entry;
 
@@ -1760,40 +1674,26 @@ identity_hash(const sl_type *type, uint32_t nops, uint32_t nres)
 	return mix(mix(mix(1469598103934665603ULL, (uint64_t)(uintptr_t)type), nops), nres);
 }
 
+static bool
+identity_eq(const void *item, const void *key)
+{
+	const identity_key *e = &((const identity_entry *)item)->key, *k = key;
+	return e->type == k->type && e->nops == k->nops && e->nres == k->nres;
+}
+
 static const sl_rule *
 identity_rule(sli_prop *P, const sl_type *type, uint32_t nops, uint32_t nres)
 {
-	if (P->nidrules * 2 >= P->idrules_cap) {
-		uint32_t cap = P->idrules_cap ? P->idrules_cap * 2 : 64;
-		identity_entry **t = sli_xcalloc(cap, sizeof *t);
-		for (uint32_t i = 0; i < P->idrules_cap; i++) {
-			identity_entry *x = P->idrules[i];
-			if (!x)
-				continue;
-			uint32_t j = (uint32_t)identity_hash(x->type, x->nops, x->nres) & (cap - 1);
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = x;
-		}
-		free(P->idrules);
-		P->idrules = t;
-		P->idrules_cap = cap;
+	identity_key key = {type, nops, nres};
+	uint64_t h = identity_hash(type, nops, nres);
+	sli_hslot *slot = sli_htab_slot(&P->idrules, h, identity_eq, &key, 64);
+	if (!slot->item) {
+		identity_entry *e = SL_NEW(&P->rulemem, identity_entry);
+		e->key = key;
+		sli_rule_identity(&P->rulemem, type, nops, nres, &e->rule);
+		sli_htab_fill(&P->idrules, slot, h, e);
 	}
-	uint32_t mask = P->idrules_cap - 1;
-	uint32_t j = (uint32_t)identity_hash(type, nops, nres) & mask;
-	for (; P->idrules[j]; j = (j + 1) & mask) {
-		identity_entry *e = P->idrules[j];
-		if (e->type == type && e->nops == nops && e->nres == nres)
-			return &e->rule;
-	}
-	identity_entry *e = SL_NEW(&P->rulemem, identity_entry);
-	e->type = type;
-	e->nops = nops;
-	e->nres = nres;
-	sli_rule_identity(&P->rulemem, type, nops, nres, &e->rule);
-	P->idrules[j] = e;
-	P->nidrules++;
-	return &e->rule;
+	return &((identity_entry *)slot->item)->rule;
 }
 
 static void
@@ -2278,11 +2178,11 @@ done:
 	sli_prop_debug_fini(&P);
 	sli_rule_opts_fini(&P.ropts);
 	free_tables(&P);
-	free(P.interned);
-	free(P.spv1);
-	free(P.memo);
-	free(P.dirs_cache);
-	free(P.idrules);
+	sli_htab_fini(&P.interned);
+	sli_htab_fini(&P.spv1);
+	sli_htab_fini(&P.memo);
+	sli_htab_fini(&P.dirs_cache);
+	sli_htab_fini(&P.idrules);
 	sli_arena_fini(&P.memomem);
 	free(P.meshes);
 	sli_arena_fini(&P.scratch);

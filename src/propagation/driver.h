@@ -9,6 +9,7 @@
 
 #include "ir/rewrite.h"
 #include "propagation/propagation.h"
+#include "util/hash.h"
 
 typedef struct sli_prop_mesh {
 	sl_sym name;
@@ -46,11 +47,9 @@ struct sli_prop {
 	const sl_rule *no_rule;
 	sli_arena rulemem;
 	/* identity rules by type and arity (identity_entry, driver.c; rulemem) */
-	struct identity_entry **idrules;
-	uint32_t nidrules, idrules_cap;		/* cap: a power of two, or 0 */
+	sli_htab idrules;
 	/* ops whose rule was built, by name, types and attributes (rule_slot) */
-	sl_op **rule_reps;
-	uint32_t nrule_reps, rule_reps_cap;	/* cap: a power of two, or 0 */
+	sli_htab rule_reps;
 	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
 	/* per op: op-priority traits (op_priority_propagate.c), and SLI_OPCLASS_* */
@@ -87,19 +86,16 @@ struct sli_prop {
 	sl_op *current;
 
 	/* back-projected shardings, hash-consed (module arena; never mutated) */
-	const sl_sharding **interned;
-	uint32_t ninterned, interned_cap;	/* cap: a power of two, or 0 */
-	/* one-entry sdy.sharding attributes by their sharding (spv1, driver.c) */
-	struct spv1_entry *spv1;
-	uint32_t nspv1, spv1_cap;		/* cap: a power of two, or 0 */
+	sli_htab interned;
+	/* one-entry sdy.sharding attributes by their sharding (spv1_entry,
+	 * driver.c; memomem) */
+	sli_htab spv1;
 
 	/* outcomes of steps by their inputs (step_memo, driver.c) */
-	struct step_memo **memo;
-	uint32_t nmemo, memo_cap;		/* cap: a power of two, or 0 */
+	sli_htab memo;
 	/* directions of steps by rule (dirs_entry, driver.c) */
-	struct dirs_entry **dirs_cache;
-	uint32_t ndirs_cache, dirs_cache_cap;	/* cap: a power of two, or 0 */
-	sli_arena memomem;			/* memo and dirs_cache entries */
+	sli_htab dirs_cache;
+	sli_arena memomem;			/* memo, dirs_cache and spv1 entries */
 
 	int level;			/* op-priority level, -1 for none */
 	/*
