@@ -63,4 +63,23 @@ void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
 sl_sharding *sli_value_sharding(const sl_value *v);
 void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
+/* used by propagation */
+
+/*
+ * The per-value `sdy.sharding` list of op's results as stored, whatever
+ * op's kind (NULL if none), and its setter (NULL removes it).
+ * Propagation shares one list between ops with equal shardings and
+ * updates a list it made in place.
+ */
+sl_attr *sli_op_sharding_list(const sl_op *op);
+void sli_op_set_sharding_list(sl_module *m, sl_op *op, sl_attr *a);
+/* Entry i of a named or manual computation's in_shardings, or NULL. */
+sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
+/*
+ * Sets attribute `name` of func's result i to attr (the debug attributes
+ * of propagation); other results keep theirs.
+ */
+void sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
+                           sl_attr *attr);
+
 #endif

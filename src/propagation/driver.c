@@ -316,20 +316,6 @@ is_func_arg(const sl_value *v)
 	       v->block->parent->parent->kind == SL_OP_FUNC;
 }
 
-static sl_attr *
-sharding_attr(sl_module *m, const sl_sharding *s)
-{
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
-	a->u.sharding = *s;
-	return a;
-}
-
-static const sl_sharding *
-attr_sharding(const sl_attr *a)
-{
-	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-}
-
 bool
 sli_prop_is_edge_target(sli_prop *P, sl_value *v)
 {
@@ -358,28 +344,7 @@ computation(const sl_op *op)
 static const sl_sharding *erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s);
 static const sl_sharding *add_manual(sl_module *m, const sl_op *mc,
                                      const sl_sharding *outer, const sl_sharding *inner);
-static const sl_sharding *mc_sharding(const sl_op *mc, sl_sym which, uint32_t i);
 static sl_sharding *open_like(sl_module *m, const sl_sharding *s, const sl_type *t);
-
-/* Replaces entry i of the in/out shardings of a computation. */
-static void
-set_mc_sharding(sl_module *m, sl_op *mc, sl_sym which, uint32_t i, uint32_t n,
-                const sl_value *vals, const sl_sharding *s)
-{
-	sl_attr *old = sli_op_get(mc, which);
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
-	a->u.spv.n = n;
-	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, n ? n : 1);
-	for (uint32_t k = 0; k < n; k++) {
-		if (k == i)
-			a->u.spv.v[k] = (sl_sharding *)s;
-		else if (old && old->kind == SL_ATTR_SHARDING_PER_VALUE && k < old->u.spv.n)
-			a->u.spv.v[k] = old->u.spv.v[k];
-		else
-			a->u.spv.v[k] = open_like(m, s, vals[k].type);
-	}
-	sli_op_set_prop(m, mc, which, a);
-}
 
 /* The value the sharding of v really lives on (NULL: none). */
 static sl_value *
@@ -467,27 +432,6 @@ load(sli_prop *P, sl_value *v)
 	sl_op *dfo = data_flow_block_arg(v);
 	return dfo && dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION
 	       ? erase_manual(P->m, dfo, s) : s;
-}
-
-static void
-set_named(sl_module *m, sl_named_attr **pv, uint32_t *pn, sl_sym name, sl_attr *attr)
-{
-	for (uint32_t i = 0; i < *pn; i++)
-		if ((*pv)[i].name == name) {
-			sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, *pn);
-			memcpy(nv, *pv, sizeof *nv * *pn);
-			nv[i].attr = attr;
-			*pv = nv;
-			return;
-		}
-	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, *pn + 1);
-	if (*pn)
-		memcpy(nv, *pv, sizeof *nv * *pn);
-	nv[*pn].name = name;
-	nv[*pn].attr = attr;
-	(*pn)++;
-	sli_sort_named(m->ctx, nv, *pn);
-	*pv = nv;
 }
 
 /* A fully open sharding of type t on the mesh of s. */
@@ -598,40 +542,35 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 		wake(P, v);
 	if (cacheable(P, v))
 		P->cur[v->id] = s;
-	sl_op *dfo = data_flow_block_arg(v);
-	if (dfo) {
-		if (dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION)
-			s = add_manual(m, dfo, mc_sharding(dfo, SLS_in_shardings, v->index), s);
-		set_mc_sharding(m, dfo, SLS_in_shardings, v->index, v->block->nargs,
-		                v->block->args, s);
-		return;
-	}
 	if (!v->def) {
-		set_named(m, &v->attrs, &v->nattrs, SLS_sdy_sharding, sharding_attr(m, s));
+		/* a function argument, or a computation's block argument */
+		sl_op *dfo = data_flow_block_arg(v);
+		if (dfo && dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION)
+			s = add_manual(m, dfo, sli_comp_in_sharding(dfo, v->index), s);
+		sli_value_set_sharding(m, v, s);
 		return;
 	}
 	sl_op *op = v->def;
-	if (computation(op)) {
-		set_mc_sharding(m, op, SLS_out_shardings, v->index, op->nresults, op->results, s);
-		return;
-	}
 	switch (op->kind) {
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+	case SL_OP_SDY_NAMED_COMPUTATION:
 	case SL_OP_SDY_SHARDING_CONSTRAINT:
 	case SL_OP_SDY_RESHARD:
 	case SL_OP_SDY_DATA_FLOW_EDGE:
-		sli_op_set_prop(m, op, SLS_sharding, sharding_attr(m, s));
+		sli_result_set_sharding(m, op, v->index, s);
 		return;
 	default:
 		break;
 	}
-	sl_attr *old = sli_op_attr(op, SLS_sdy_sharding);
+	/* any other op, sdy collectives too: its sdy.sharding list */
+	sl_attr *old = sli_op_sharding_list(op);
 	bool indexed = op->id < P->nops && P->ops[op->id] == op;
 	if (old && indexed && P->own[op->id] == old && v->index < old->u.spv.n) {
 		old->u.spv.v[v->index] = (sl_sharding *)s;
 		return;
 	}
 	if (op->nresults == 1) {
-		sli_op_set_attr(m, op, SLS_sdy_sharding, spv1(P, s));
+		sli_op_set_sharding_list(m, op, spv1(P, s));
 		if (indexed)
 			P->own[op->id] = NULL;
 		return;
@@ -647,7 +586,7 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 		else
 			a->u.spv.v[i] = open_like(m, s, op->results[i].type);
 	}
-	sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	sli_op_set_sharding_list(m, op, a);
 	if (indexed)
 		P->own[op->id] = a;
 	/* the other results may have got fully open shardings */
@@ -666,39 +605,14 @@ func_type(const sl_op *func)
 const sl_sharding *
 sli_prop_func_result(sli_prop *P, sl_op *func, uint32_t i)
 {
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	if (!ra || ra->kind != SL_ATTR_ARRAY || i >= ra->u.arr.n)
-		return NULL;
-	sl_attr *d = ra->u.arr.v[i];
-	if (!d || d->kind != SL_ATTR_DICT)
-		return NULL;
-	return attr_sharding(sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding));
+	(void)P;
+	return sli_func_res_sharding(func, i);
 }
 
 void
 sli_prop_set_func_result(sli_prop *P, sl_op *func, uint32_t i, const sl_sharding *s)
 {
-	sl_module *m = P->m;
-	const sl_type *ft = func_type(func);
-	uint32_t n = ft ? ft->nres : i + 1;
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
-	na->u.arr.n = n;
-	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n ? n : 1);
-	for (uint32_t k = 0; k < n; k++) {
-		if (ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n)
-			na->u.arr.v[k] = ra->u.arr.v[k];
-		else
-			na->u.arr.v[k] = sli_attr_new(m, SL_ATTR_DICT);
-	}
-	sl_attr *d = sli_attr_new(m, SL_ATTR_DICT);
-	if (na->u.arr.v[i]->kind == SL_ATTR_DICT) {
-		d->u.dict.v = na->u.arr.v[i]->u.dict.v;
-		d->u.dict.n = na->u.arr.v[i]->u.dict.n;
-	}
-	set_named(m, &d->u.dict.v, &d->u.dict.n, SLS_sdy_sharding, sharding_attr(m, s));
-	na->u.arr.v[i] = d;
-	sli_op_set_prop(m, func, SLS_res_attrs, na);
+	sli_func_set_res_sharding(P->m, func, i, s);
 }
 
 static bool
@@ -834,15 +748,6 @@ is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
 		if (manual->v[i].name == r->name)
 			return true;
 	return false;
-}
-
-static const sl_sharding *
-mc_sharding(const sl_op *mc, sl_sym which, uint32_t i)
-{
-	sl_attr *a = sli_op_get(mc, which);
-	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE || i >= a->u.spv.n)
-		return NULL;
-	return a->u.spv.v[i];
 }
 
 static sl_axis_list
@@ -1440,7 +1345,7 @@ step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint32_t nres)
 			stored = erase_manual(P->m, t->mc, nw);
 		else if (t->view == VIEW_MC_RES)
 			stored = add_manual(P->m, t->mc,
-			                    mc_sharding(t->mc, SLS_out_shardings, t->mci), nw);
+			                    sli_result_sharding(t->mc, t->mci), nw);
 		sl_value *sv = shardable(P, t->v);
 		if (!sv)
 			continue;
@@ -1502,17 +1407,18 @@ plain(sli_prop *P, stensor *t, sl_value *v)
  * Rule sharing.  Layers of a model repeat the same ops on the same types,
  * and building a rule costs more than finding an equal op built before:
  * ops the registry builds from themselves alone (sli_rule_local) share the
- * rule of the first op with the same name, types and attributes.
+ * rule of the first op with the same name, types and attributes (but
+ * their shardings: skip_a and skip_b, or NULL).
  */
 static bool
-attrs_equal(const sl_named_attr *a, uint32_t na, const sl_named_attr *b, uint32_t nb,
-            sl_sym skip)
+attrs_equal(const sl_named_attr *a, uint32_t na, const sl_attr *skip_a,
+            const sl_named_attr *b, uint32_t nb, const sl_attr *skip_b)
 {
 	uint32_t i = 0, j = 0;
 	for (;;) {
-		while (i < na && a[i].name == skip)
+		while (i < na && skip_a && a[i].attr == skip_a)
 			i++;
-		while (j < nb && b[j].name == skip)
+		while (j < nb && skip_b && b[j].attr == skip_b)
 			j++;
 		if (i == na || j == nb)
 			return i == na && j == nb;
@@ -1546,8 +1452,9 @@ op_key_equal(const sl_op *a, const sl_op *b)
 	for (uint32_t i = 0; i < a->nresults; i++)
 		if (a->results[i].type != b->results[i].type)
 			return false;
-	return attrs_equal(a->props, a->nprops, b->props, b->nprops, 0) &&
-	       attrs_equal(a->attrs, a->nattrs, b->attrs, b->nattrs, SLS_sdy_sharding);
+	return attrs_equal(a->props, a->nprops, NULL, b->props, b->nprops, NULL) &&
+	       attrs_equal(a->attrs, a->nattrs, sli_op_sharding_list(a), b->attrs, b->nattrs,
+	                   sli_op_sharding_list(b));
 }
 
 static bool
@@ -1772,8 +1679,7 @@ visit_edge(sli_prop *P, sl_op *e)
 				target.view = VIEW_MC_ARG;
 				target.mc = o;
 				target.mci = k;
-				target.s = add_manual(P->m, o, mc_sharding(o, SLS_in_shardings, k),
-				                      target.s);
+				target.s = add_manual(P->m, o, sli_comp_in_sharding(o, k), target.s);
 			}
 		}
 	}
@@ -1959,7 +1865,7 @@ insert_open_constraint(sli_prop *P, sl_value *v, const sl_sharding *like)
 	sl_module *m = P->m;
 	sl_op *c = sli_op_create(m, SL_OP_SDY_SHARDING_CONSTRAINT, &v, 1, &v->type, 1, 0);
 	sl_sharding *s = open_like(m, like, v->type);
-	sli_op_set_prop(m, c, SLS_sharding, sharding_attr(m, s));
+	sli_result_set_sharding(m, c, 0, s);
 	sl_op *scope;
 	if (v->def) {
 		c->loc = v->def->loc;
