@@ -2029,8 +2029,10 @@ sli_prop_dump(sli_prop *P, const char *name)
 	sli_buf_printf(&path, "%s/%02d.%s.mlir", P->o->dump_dir, P->o->dump_index, name);
 	FILE *f = fopen(sli_buf_cstr(&path), "w");
 	if (!f) {
-		fprintf(stderr, "error when writing file %s: %s\n", sli_buf_cstr(&path),
-		        strerror(errno));
+		/* Shardy's text; a warning, as the pass goes on without the dump */
+		int err = errno;
+		sli_diag(P->ctx, SL_DIAG_WARNING, sli_loc_none(), "error when writing file %s: %s",
+		         sli_buf_cstr(&path), strerror(err));
 	} else {
 		sl_print_opts po = {false, false};
 		sl_module_print(P->m, f, &po);
