@@ -5,7 +5,7 @@
  * by comparing the projections before and after it.  Records are kept per
  * value id and per op id; the attributes are written once, at the end.
  */
-#include "propagation/driver.h"
+#include "propagation/prop_internal.h"
 #include "ir/access.h"
 
 #include <stdlib.h>
