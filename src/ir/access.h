@@ -73,6 +73,12 @@ void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
  */
 sl_attr *sli_op_sharding_list(const sl_op *op);
 void sli_op_set_sharding_list(sl_module *m, sl_op *op, sl_attr *a);
+/* The name of the attribute sli_op_sharding_list reads. */
+static inline sl_sym
+sli_sharding_list_name(void)
+{
+	return SLS_sdy_sharding;
+}
 /* Entry i of a named or manual computation's in_shardings, or NULL. */
 sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
 /*

@@ -16,6 +16,8 @@
 #include "propagation/propagation.h"
 #include "util/hash.h"
 
+#include <string.h>
+
 typedef struct sli_prop_mesh {
 	sl_sym name;
 	sl_mesh *mesh;
@@ -115,17 +117,9 @@ struct sli_prop {
 };
 
 /* ====================================================================
- * The index (index.c)
+ * The pass (driver.c) and op priorities (op_priority_propagate.c)
  * ==================================================================== */
 
-/* (Re)builds the op, value, use, edge, group and call tables. */
-void sli_prop_index(sli_prop *P);
-/* Frees them (the caches of the pass stay). */
-void sli_prop_index_fini(sli_prop *P);
-/* The symbol a call names as its callee (0 if none). */
-sl_sym sli_prop_callee(sl_module *m, const sl_op *call);
-/* Number of uses of v. */
-uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
 /* Whether op is element-wise for propagation (spec 4.3). */
 bool sli_prop_elementwise(const sl_op *op);
 /*
@@ -141,6 +135,19 @@ uint8_t sli_op_priority_class(sli_prop *P, const sl_op *op);
  * rule, so that the rule need not be built yet.
  */
 bool sli_op_priority_idle_class(uint8_t k, int level);
+
+/* ====================================================================
+ * The index (index.c)
+ * ==================================================================== */
+
+/* (Re)builds the op, value, use, edge, group and call tables. */
+void sli_prop_index(sli_prop *P);
+/* Frees them (the caches of the pass stay). */
+void sli_prop_index_fini(sli_prop *P);
+/* The symbol a call names as its callee (0 if none). */
+sl_sym sli_prop_callee(sl_module *m, const sl_op *call);
+/* Number of uses of v. */
+uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 
@@ -228,7 +235,13 @@ enum { QUIET_ALWAYS = 255 };
 bool sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops,
                    uint32_t nres);
 /* t: value v as it is, with its current sharding. */
-void sli_prop_plain(sli_prop *P, stensor *t, sl_value *v);
+static inline void
+sli_prop_plain(sli_prop *P, stensor *t, sl_value *v)
+{
+	memset(t, 0, sizeof *t);
+	t->v = v;
+	t->s = sli_prop_get(P, v);
+}
 /* A step through an op with a sharding rule. */
 void sli_prop_visit_generic(sli_prop *P, sl_op *op);
 

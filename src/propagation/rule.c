@@ -12,18 +12,17 @@
  * Rule sharing.  Layers of a model repeat the same ops on the same types,
  * and building a rule costs more than finding an equal op built before:
  * ops the registry builds from themselves alone (sli_rule_local) share the
- * rule of the first op with the same name, types and attributes (but
- * their shardings: skip_a and skip_b, or NULL).
+ * rule of the first op with the same name, types and attributes.
  */
 static bool
-attrs_equal(const sl_named_attr *a, uint32_t na, const sl_attr *skip_a,
-            const sl_named_attr *b, uint32_t nb, const sl_attr *skip_b)
+attrs_equal(const sl_named_attr *a, uint32_t na, const sl_named_attr *b, uint32_t nb,
+            sl_sym skip)
 {
 	uint32_t i = 0, j = 0;
 	for (;;) {
-		while (i < na && skip_a && a[i].attr == skip_a)
+		while (i < na && a[i].name == skip)
 			i++;
-		while (j < nb && skip_b && b[j].attr == skip_b)
+		while (j < nb && b[j].name == skip)
 			j++;
 		if (i == na || j == nb)
 			return i == na && j == nb;
@@ -57,9 +56,9 @@ op_key_equal(const sl_op *a, const sl_op *b)
 	for (uint32_t i = 0; i < a->nresults; i++)
 		if (a->results[i].type != b->results[i].type)
 			return false;
-	return attrs_equal(a->props, a->nprops, NULL, b->props, b->nprops, NULL) &&
-	       attrs_equal(a->attrs, a->nattrs, sli_op_sharding_list(a), b->attrs, b->nattrs,
-	                   sli_op_sharding_list(b));
+	/* the shardings of the ops do not matter */
+	return attrs_equal(a->props, a->nprops, b->props, b->nprops, 0) &&
+	       attrs_equal(a->attrs, a->nattrs, b->attrs, b->nattrs, sli_sharding_list_name());
 }
 
 static bool

@@ -202,7 +202,7 @@ typedef struct step_memo {
 	bool quiet;			/* moved nothing and agree()s, or settled() */
 } step_memo;
 
-static bool
+static inline bool
 memo_equal(const void *item, const void *key)
 {
 	const step_memo *a = item, *b = key;
@@ -441,14 +441,6 @@ sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint3
 		sli_prop_debug_step(P, a->op, &before, &p, vals, written, a->func_sync);
 	}
 	return changed;
-}
-
-void
-sli_prop_plain(sli_prop *P, stensor *t, sl_value *v)
-{
-	memset(t, 0, sizeof *t);
-	t->v = v;
-	t->s = sli_prop_get(P, v);
 }
 
 /* run_worklist has skipped ops without a rule and ops idle at this level. */
