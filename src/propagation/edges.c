@@ -10,7 +10,8 @@
 void
 sli_prop_visit_barrier(sli_prop *P, sl_op *op)
 {
-	if (op->noperands != 1 || op->nresults != 1 || !sli_prop_static_tensor(op->results[0].type))
+	if (op->noperands != 1 || op->nresults != 1 ||
+	    !sli_prop_static_tensor(op->results[0].type))
 		return;
 	sl_attr *d = sli_op_get(op, SLS_allowed_direction);
 	int dir = d && d->kind == SL_ATTR_DIRECTION ? d->u.direction : SL_DIR_NONE;
@@ -55,7 +56,8 @@ sli_prop_visit_edge(sli_prop *P, sl_op *e)
 		case SL_OP_CASE:
 			for (uint32_t r = 0; r < d->nregions; r++)
 				if (terminator_operand(&d->regions[r], k))
-					sli_prop_plain(P, &ts[n++], terminator_operand(&d->regions[r], k));
+					sli_prop_plain(P, &ts[n++],
+					               terminator_operand(&d->regions[r], k));
 			break;
 		case SL_OP_OPTIMIZATION_BARRIER:
 			if (k < d->noperands)
@@ -83,7 +85,8 @@ sli_prop_visit_edge(sli_prop *P, sl_op *e)
 				target.view = VIEW_MC_ARG;
 				target.mc = o;
 				target.mci = k;
-				target.s = sli_prop_add_manual(P->m, o, sli_comp_in_sharding(o, k), target.s);
+				target.s = sli_prop_add_manual(P->m, o, sli_comp_in_sharding(o, k),
+				                               target.s);
 			}
 		}
 	}

@@ -266,7 +266,8 @@ sli_prop_index(sli_prop *P)
 		sl_op *op = P->ops[i];
 		uint8_t k = sli_op_priority_class(P, op);
 		if (generic_visit(op))
-			k |= SLI_OPCLASS_GENERIC | (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
+			k |= SLI_OPCLASS_GENERIC |
+			     (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
 		P->opclass[i] = k;
 	}
 }

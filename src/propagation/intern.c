@@ -35,7 +35,8 @@ axes_hash(uint64_t h, const sl_axis_list *l)
 	for (uint32_t i = 0; i < l->n; i++) {
 		h = sli_prop_mix(h, l->v[i].name);
 		if (l->v[i].sub)
-			h = sli_prop_mix(sli_prop_mix(h, (uint64_t)l->v[i].pre), (uint64_t)l->v[i].size);
+			h = sli_prop_mix(sli_prop_mix(h, (uint64_t)l->v[i].pre),
+			                 (uint64_t)l->v[i].size);
 	}
 	return h;
 }

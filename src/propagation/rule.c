@@ -156,7 +156,8 @@ typedef struct identity_entry {
 static uint64_t
 identity_hash(const sl_type *type, uint32_t nops, uint32_t nres)
 {
-	return sli_prop_mix(sli_prop_mix(sli_prop_mix(1469598103934665603ULL, (uint64_t)(uintptr_t)type), nops), nres);
+	uint64_t h = sli_prop_mix(1469598103934665603ULL, (uint64_t)(uintptr_t)type);
+	return sli_prop_mix(sli_prop_mix(h, nops), nres);
 }
 
 static bool

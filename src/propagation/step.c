@@ -36,7 +36,8 @@ typedef struct dirs_entry {
 static uint64_t
 dirs_hash(const sl_rule *rule, uint8_t pt, uint8_t other)
 {
-	return sli_prop_mix(sli_prop_mix(1469598103934665603ULL, (uint64_t)(uintptr_t)rule), pt * 4u + other);
+	uint64_t h = sli_prop_mix(1469598103934665603ULL, (uint64_t)(uintptr_t)rule);
+	return sli_prop_mix(h, pt * 4u + other);
 }
 
 static bool
@@ -222,7 +223,8 @@ memo_equal(const void *item, const void *key)
 static sli_hslot *
 memo_slot(sli_prop *P, const step_memo *k, uint64_t h, uint64_t *hk)
 {
-	h = sli_prop_mix(sli_prop_mix(h, (uint64_t)(uintptr_t)k->rule), (uint64_t)(uintptr_t)k->mesh);
+	h = sli_prop_mix(sli_prop_mix(h, (uint64_t)(uintptr_t)k->rule),
+	                 (uint64_t)(uintptr_t)k->mesh);
 	*hk = sli_prop_mix(sli_prop_mix(h, (uint64_t)(uintptr_t)k->dirs), k->flags);
 	return sli_htab_slot(&P->memo, *hk, memo_equal, k, 1024);
 }
