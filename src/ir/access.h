@@ -84,4 +84,27 @@ void sli_result_set_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
 void sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
                                uint32_t n);
 
+/* used by propagation */
+
+/*
+ * The per-value `sdy.sharding` list of op's results as stored, whatever
+ * op's kind (NULL if none), and its setter (NULL removes it).
+ * Propagation shares one list between ops with equal shardings and
+ * updates a list it made in place.
+ */
+sl_attr *sli_op_sharding_list(const sl_op *op);
+void sli_op_set_sharding_list(sl_module *m, sl_op *op, sl_attr *a);
+/* The name of the attribute sli_op_sharding_list reads. */
+static inline sl_sym
+sli_sharding_list_name(void)
+{
+	return SLS_sdy_sharding;
+}
+/*
+ * Sets attribute `name` of func's result i to attr (the debug attributes
+ * of propagation); other results keep theirs.
+ */
+void sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
+                           sl_attr *attr);
+
 #endif
