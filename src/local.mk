@@ -9,6 +9,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/context.c \
 	%reldir%/ir/ir.c \
 	%reldir%/ir/rewrite.c \
+	%reldir%/ir/stablehlo_attrs.c \
 	%reldir%/ir/type.c \
 	%reldir%/passes/add_data_flow_edges.c \
 	%reldir%/passes/add_func_data_flow_edges.c \
@@ -65,6 +66,7 @@ noinst_HEADERS += \
 	%reldir%/ir/ir.h \
 	%reldir%/ir/ops.def \
 	%reldir%/ir/rewrite.h \
+	%reldir%/ir/stablehlo_attrs.h \
 	%reldir%/ir/type.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \
