@@ -487,7 +487,8 @@ sli_print_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 	case SL_ATTR_CONV_DIMS:
 	case SL_ATTR_GATHER_DIMS:
 	case SL_ATTR_SCATTER_DIMS:
-		sli_print_stablehlo_attr(b, a);
+	case SL_ATTR_STABLEHLO_ENUM:
+		sli_print_stablehlo_attr(b, ctx, a);
 		break;
 	default:
 		sli_print_sdy_attr(b, ctx, a, true);

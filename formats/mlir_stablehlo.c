@@ -140,10 +140,19 @@ attr_int(const sl_attr *a, int64_t *v)
 	return true;
 }
 
-/* The keyword of an enum attribute such as #stablehlo<precision DEFAULT>. */
+/*
+ * The keyword of an enum attribute such as #stablehlo<precision DEFAULT>:
+ * typed, or the last word of text the reader kept opaque.
+ */
 static bool
-enum_word(const sl_attr *a, const char **p, size_t *n)
+enum_word(const sl_context *ctx, const sl_attr *a, const char **p, size_t *n)
 {
+	sl_sym kw = sli_attr_enum_keyword(a);
+	if (kw) {
+		*p = sl_sym_str(ctx, kw);
+		*n = sli_sym_len(ctx, kw);
+		return true;
+	}
 	if (!a || a->kind != SL_ATTR_OPAQUE)
 		return false;
 	const char *s = a->u.text.p, *e = s + a->u.text.n;
@@ -231,17 +240,28 @@ add_prop(sli_parser *P, sli_opstate *st, const char *name, sl_attr *a)
 	SL_VEC_PUSH(st->props, na);
 }
 
+/* The current keyword token as the value #stablehlo<mnemonic KEYWORD>,
+ * read as the generic form would read it. */
+static sl_attr *
+new_enum(sli_parser *P, const char *mnemonic)
+{
+	sli_buf b;
+	sli_buf_init(&b);
+	sli_buf_printf(&b, "#stablehlo<%s %.*s>", mnemonic, (int)P->tok.n, P->tok.p);
+	sl_attr *a = sli_stablehlo_attr_from_text(P->m, b.p, b.n, sli_p_loc(P));
+	if (!a)
+		a = new_opaque(P, b.p, b.n, sli_p_loc(P));
+	sli_buf_fini(&b);
+	return a;
+}
+
 /* An enum keyword, stored as #stablehlo<mnemonic KEYWORD>. */
 static int
 p_enum(sli_parser *P, sli_opstate *st, const char *prop, const char *mnemonic)
 {
 	if (!sli_p_is(P, SL_TOK_IDENT))
 		return sli_p_error(P, "expected %s keyword", mnemonic);
-	sli_buf b;
-	sli_buf_init(&b);
-	sli_buf_printf(&b, "#stablehlo<%s %.*s>", mnemonic, (int)P->tok.n, P->tok.p);
-	add_prop(P, st, prop, new_opaque(P, b.p, b.n, sli_p_loc(P)));
-	sli_buf_fini(&b);
+	add_prop(P, st, prop, new_enum(P, mnemonic));
 	sli_p_next(P);
 	return 0;
 }
@@ -529,7 +549,7 @@ pr_enum_prop(sli_printer *pr, const sl_op *op, const char *name)
 	const char *w;
 	size_t n;
 	sli_pr_putc(pr, ' ');
-	if (enum_word(get(pr->ctx, op, name), &w, &n))
+	if (enum_word(pr->ctx, get(pr->ctx, op, name), &w, &n))
 		sli_pr_put(pr, w, n);
 }
 
@@ -889,11 +909,7 @@ p_precision(sli_parser *P, sli_opstate *st)
 			SL_VEC_FREE(v);
 			return sli_p_error(P, "expected precision keyword");
 		}
-		sli_buf b;
-		sli_buf_init(&b);
-		sli_buf_printf(&b, "#stablehlo<precision %.*s>", (int)P->tok.n, P->tok.p);
-		SL_VEC_PUSH(v, new_opaque(P, b.p, b.n, sli_p_loc(P)));
-		sli_buf_fini(&b);
+		SL_VEC_PUSH(v, new_enum(P, "precision"));
 		sli_p_next(P);
 		if (!sli_p_accept(P, SL_TOK_COMMA))
 			break;
@@ -1155,7 +1171,7 @@ pr_precision(sli_printer *pr, const sl_op *op)
 		size_t n;
 		if (i)
 			sli_pr_puts(pr, ", ");
-		if (enum_word(a->u.arr.v[i], &w, &n))
+		if (enum_word(pr->ctx, a->u.arr.v[i], &w, &n))
 			sli_pr_put(pr, w, n);
 	}
 	sli_pr_putc(pr, ']');
@@ -2124,7 +2140,7 @@ enum_ok(const sl_context *ctx, const sl_op *op, const char *name, bool required)
 	const char *w;
 	size_t n;
 	const sl_attr *a = get(ctx, op, name);
-	return a ? enum_word(a, &w, &n) : !required;
+	return a ? enum_word(ctx, a, &w, &n) : !required;
 }
 
 static bool
@@ -2138,7 +2154,7 @@ precision_ok(const sl_context *ctx, const sl_op *op)
 	for (uint32_t i = 0; i < a->u.arr.n; i++) {
 		const char *w;
 		size_t n;
-		if (!enum_word(a->u.arr.v[i], &w, &n))
+		if (!enum_word(ctx, a->u.arr.v[i], &w, &n))
 			return false;
 	}
 	return true;

@@ -12,6 +12,7 @@
  *   conv    = '#stablehlo.conv<' (layout | 'raw' fields) '>'
  *   layout  = group 'x' group '->' group
  *   group   = '[' (entry ','?)* ']'       entry = int | '?' | letter
+ *   enum    = '#stablehlo<' word ' ' word '>'
  */
 #include "formats/mlir_stablehlo_attrs.h"
 
@@ -296,6 +297,28 @@ read_conv(sl_module *m, cursor *c, sl_loc loc, i64vec *v, bool *seen)
 	return sli_attr_conv_dims(m, &d, loc);
 }
 
+/* word ' ' word '>' of an enum value, spelled exactly so (it prints back so) */
+static sl_attr *
+read_enum(sl_module *m, cursor *c, sl_loc loc)
+{
+	const char *w[2];
+	size_t n[2];
+	for (int k = 0; k < 2; k++) {
+		if (k && (c->p >= c->e || *c->p++ != ' '))
+			return NULL;
+		w[k] = c->p;
+		while (c->p < c->e && is_word(*c->p))
+			c->p++;
+		n[k] = (size_t)(c->p - w[k]);
+		if (!n[k])
+			return NULL;
+	}
+	if (c->e - c->p != 1 || *c->p != '>')
+		return NULL;
+	return sli_attr_stablehlo_enum(m, sl_sym_intern(m->ctx, w[0], n[0]),
+	                               sl_sym_intern(m->ctx, w[1], n[1]), loc);
+}
+
 sl_attr *
 sli_stablehlo_attr_from_text(sl_module *m, const char *s, size_t n, sl_loc loc)
 {
@@ -312,6 +335,8 @@ sli_stablehlo_attr_from_text(sl_module *m, const char *s, size_t n, sl_loc loc)
 		a = read_gs(m, &c, true, loc, v, seen);
 	else if (accept(&c, "#stablehlo.conv<"))
 		a = read_conv(m, &c, loc, v, seen);
+	else if (accept(&c, "#stablehlo<"))
+		a = read_enum(m, &c, loc);
 	for (int k = 0; k < NRAW; k++)
 		SL_VEC_FREE(v[k]);
 	return a;
@@ -402,10 +427,16 @@ put_raw(sli_buf *b, const sl_conv_dims *c)
 }
 
 void
-sli_print_stablehlo_attr(sli_buf *b, const sl_attr *a)
+sli_print_stablehlo_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 {
 	bool first = true;
 	switch (a->kind) {
+	case SL_ATTR_STABLEHLO_ENUM:
+		sli_buf_puts(b, "#stablehlo<");
+		sli_buf_puts(b, sl_sym_str(ctx, a->u.shlo_enum.mnemonic));
+		sli_buf_putc(b, ' ');
+		sli_buf_puts(b, sl_sym_str(ctx, a->u.shlo_enum.keyword));
+		break;
 	case SL_ATTR_DOT_DIMS:
 		sli_buf_puts(b, "#stablehlo.dot<");
 		put_lists(b, sli_dot_keys, a->u.dot->lists, SL_DOT_NLISTS, &first);

@@ -1,9 +1,9 @@
 /*
  * mlir_stablehlo_attrs.h - the text of StableHLO dimension numbers
  * (#stablehlo.dot<..>, #stablehlo.conv<..>, #stablehlo.gather<..>,
- * #stablehlo.scatter<..>): read once into the structs of
- * ir/stablehlo_attrs.h, printed back from them.  The only code that scans
- * their text.
+ * #stablehlo.scatter<..>) and enum values (#stablehlo<precision HIGH>):
+ * read once into the typed attributes of ir/stablehlo_attrs.h, printed
+ * back from them.  The only code that scans their text.
  */
 #ifndef SL_FORMATS_MLIR_STABLEHLO_ATTRS_H
 #define SL_FORMATS_MLIR_STABLEHLO_ATTRS_H
@@ -20,7 +20,7 @@
 sl_attr *sli_stablehlo_attr_from_text(sl_module *m, const char *s, size_t n, sl_loc loc);
 
 /* The attribute as MLIR prints it, e.g. #stablehlo.dot<lhs_batching_dimensions = [0]>. */
-void sli_print_stablehlo_attr(sli_buf *b, const sl_attr *a);
+void sli_print_stablehlo_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a);
 
 /* SL_CONV_B/F/I/O for letter c in group g (SL_CONV_INPUT...), or 0. */
 int64_t sli_conv_letter_code(int g, char c);

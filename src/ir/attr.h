@@ -43,6 +43,7 @@ typedef enum sl_attr_kind {
 	SL_ATTR_CONV_DIMS,		/* #stablehlo.conv<...> */
 	SL_ATTR_GATHER_DIMS,		/* #stablehlo.gather<...> */
 	SL_ATTR_SCATTER_DIMS,		/* #stablehlo.scatter<...> */
+	SL_ATTR_STABLEHLO_ENUM,		/* #stablehlo<precision HIGH> */
 } sl_attr_kind;
 
 /* An axis reference: a full axis, or a sub-axis "name":(pre)size. */
@@ -173,6 +174,7 @@ struct sl_attr {
 		const struct sl_dot_dims *dot;
 		const struct sl_conv_dims *conv;
 		const struct sl_gs_dims *gs;	/* gather and scatter */
+		struct { sl_sym mnemonic, keyword; } shlo_enum;
 	} u;
 };
 

@@ -136,6 +136,21 @@ sli_attr_conv_dims(sl_module *m, const sl_conv_dims *src, sl_loc loc)
 	return a;
 }
 
+sl_attr *
+sli_attr_stablehlo_enum(sl_module *m, sl_sym mnemonic, sl_sym keyword, sl_loc loc)
+{
+	sl_attr *a = new_attr(m, SL_ATTR_STABLEHLO_ENUM, loc);
+	a->u.shlo_enum.mnemonic = mnemonic;
+	a->u.shlo_enum.keyword = keyword;
+	return a;
+}
+
+sl_sym
+sli_attr_enum_keyword(const sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_STABLEHLO_ENUM ? a->u.shlo_enum.keyword : 0;
+}
+
 const sl_dot_dims *
 sli_attr_get_dot_dims(const sl_attr *a)
 {
@@ -191,6 +206,9 @@ sli_stablehlo_attr_equal(const sl_attr *a, const sl_attr *b)
 			if (!list_equal(&a->u.gs->lists[k], &b->u.gs->lists[k]))
 				return false;
 		return true;
+	case SL_ATTR_STABLEHLO_ENUM:
+		return a->u.shlo_enum.mnemonic == b->u.shlo_enum.mnemonic &&
+		       a->u.shlo_enum.keyword == b->u.shlo_enum.keyword;
 	default:
 		return false;
 	}

@@ -1,13 +1,15 @@
 /*
  * stablehlo_attrs.h - typed StableHLO attributes: the dimension numbers of
  * dot_general (#stablehlo.dot), convolution (#stablehlo.conv), gather
- * (#stablehlo.gather) and scatter (#stablehlo.scatter).  The reader
+ * (#stablehlo.gather) and scatter (#stablehlo.scatter), and enum values
+ * such as #stablehlo<precision HIGH>.  The reader
  * (formats/mlir_stablehlo.c) parses their text once into these structs and
  * the printer prints them back from them; rules and passes read the fields
  * and never the text.  Each struct lives in the module arena behind an
  * attribute of kind SL_ATTR_DOT_DIMS, _CONV_DIMS, _GATHER_DIMS or
  * _SCATTER_DIMS, and is immutable once built: a pass that changes dimension
- * numbers builds a new attribute.
+ * numbers builds a new attribute.  An enum value is two names held in the
+ * attribute itself (SL_ATTR_STABLEHLO_ENUM).
  */
 #ifndef SL_IR_STABLEHLO_ATTRS_H
 #define SL_IR_STABLEHLO_ATTRS_H
@@ -102,6 +104,11 @@ typedef struct sl_conv_dims {
 sl_attr *sli_attr_dot_dims(sl_module *m, const sl_dot_dims *d, sl_loc loc);
 sl_attr *sli_attr_conv_dims(sl_module *m, const sl_conv_dims *c, sl_loc loc);
 sl_attr *sli_attr_gs_dims(sl_module *m, bool scatter, const sl_gs_dims *d, sl_loc loc);
+
+/* #stablehlo<mnemonic KEYWORD> */
+sl_attr *sli_attr_stablehlo_enum(sl_module *m, sl_sym mnemonic, sl_sym keyword, sl_loc loc);
+/* The keyword of an enum value (e.g. HIGH), or 0 for any other attribute. */
+sl_sym sli_attr_enum_keyword(const sl_attr *a);
 
 /* The struct of an attribute of that kind, or NULL for any other attribute. */
 const sl_dot_dims *sli_attr_get_dot_dims(const sl_attr *a);

@@ -452,19 +452,6 @@ attr(const builder *b, const char *name)
 }
 
 static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-is_word(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
-	       c == '.';
-}
-
-static bool
 get_ints(const builder *b, const char *name, i64vec *out)
 {
 	return sli_attr_ints(b->ctx, attr(b, name), out);
@@ -491,32 +478,13 @@ get_bool(const builder *b, const char *name, bool def)
 	return def;
 }
 
-/* The text of an opaque attribute, e.g. #stablehlo<transpose TRANSPOSE>. */
+/* Whether a is the enum value with this keyword, e.g. #stablehlo<transpose TRANSPOSE>. */
 static bool
-opaque_text(const sl_attr *a, const char **p, const char **e)
+enum_is(const builder *b, const sl_attr *a, const char *word)
 {
-	if (!a || a->kind != SL_ATTR_OPAQUE)
-		return false;
-	*p = a->u.text.p;
-	*e = a->u.text.p + a->u.text.n;
-	return true;
-}
+	sl_sym kw = sli_attr_enum_keyword(a);
 
-/* The last word of an enum attribute such as #stablehlo<transpose TRANSPOSE>. */
-static bool
-enum_is(const sl_attr *a, const char *word)
-{
-	const char *p, *e, *w;
-	size_t n = strlen(word);
-
-	if (!opaque_text(a, &p, &e))
-		return false;
-	while (e > p && (e[-1] == ' ' || e[-1] == '>'))
-		e--;
-	w = e;
-	while (w > p && is_word(w[-1]))
-		w--;
-	return (size_t)(e - w) == n && !memcmp(w, word, n);
+	return kw && kw == sl_sym_intern(b->ctx, word, strlen(word));
 }
 
 static bool
@@ -1770,8 +1738,8 @@ r_triangular_solve(builder *b)
 	r = b->rank[0];
 	if (r < 2 || same_rank(b, 0, 1) || same_rank(b, 0, O))
 		return r < 2 ? bad(b, "expected operands of rank 2 or more") : -1;
-	tr = enum_is(attr(b, "transpose_a"), "TRANSPOSE") ||
-	     enum_is(attr(b, "transpose_a"), "ADJOINT");
+	tr = enum_is(b, attr(b, "transpose_a"), "TRANSPOSE") ||
+	     enum_is(b, attr(b, "transpose_a"), "ADJOINT");
 	left = get_bool(b, "left_side", false);
 	for (uint32_t d = 0; d + 2 < r; d++)
 		same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);

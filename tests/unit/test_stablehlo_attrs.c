@@ -1,7 +1,7 @@
 /*
- * test_stablehlo_attrs.c - unit tests of the typed StableHLO dimension
- * numbers (ir/stablehlo_attrs.h): each kind read from text into its
- * struct, its fields checked, printed back identical; text the reader
+ * test_stablehlo_attrs.c - unit tests of the typed StableHLO attributes
+ * (ir/stablehlo_attrs.h): each kind of dimension numbers and enum values
+ * read from text into its struct, its fields checked, printed back identical; text the reader
  * cannot read stays opaque and the rules report it at the op.
  */
 #include "tests.h"
@@ -188,6 +188,20 @@ test_conv(void)
 	close_fixture(&f);
 }
 
+static void
+test_enum(void)
+{
+	fixture f = open_fixture();
+	sl_attr *a = read_text(&f, "#stablehlo<comparison_direction EQ>");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->kind, SL_ATTR_STABLEHLO_ENUM);
+	CU_ASSERT_STRING_EQUAL(sl_sym_str(f.ctx, a->u.shlo_enum.mnemonic), "comparison_direction");
+	CU_ASSERT_EQUAL(sli_attr_enum_keyword(a), sl_sym_intern(f.ctx, "EQ", 2));
+	CU_ASSERT(prints(&f, a, "#stablehlo<comparison_direction EQ>"));
+	CU_ASSERT_EQUAL(sli_attr_enum_keyword(read_text(&f, "#stablehlo.dot<>")), 0);
+	close_fixture(&f);
+}
+
 /* Text the reader cannot read stays opaque (and so prints unchanged). */
 static void
 test_malformed_text(void)
@@ -202,6 +216,8 @@ test_malformed_text(void)
 		"#stablehlo.conv<[b, 0, f]x[0, i, o]>",
 		"#stablehlo.conv<raw input_batch_dimension = 0>",
 		"#stablehlo.dot_algorithm<lhs_precision_type = f32>",
+		"#stablehlo<precision HIGH, HIGH>",
+		"#stablehlo<HIGH>",
 	};
 	fixture f = open_fixture();
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -292,6 +308,7 @@ CU_TestInfo tests_stablehlo_attrs[] = {
 	{"dot dimension numbers", test_dot},
 	{"gather and scatter dimension numbers", test_gather_scatter},
 	{"convolution dimension numbers", test_conv},
+	{"enum values", test_enum},
 	{"malformed text stays opaque", test_malformed_text},
 	{"read once in a module, rules report malformed text", test_in_module},
 	{"custom syntax errors are located", test_custom_syntax_error},
