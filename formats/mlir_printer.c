@@ -488,6 +488,7 @@ sli_print_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 	case SL_ATTR_GATHER_DIMS:
 	case SL_ATTR_SCATTER_DIMS:
 	case SL_ATTR_STABLEHLO_ENUM:
+	case SL_ATTR_REPLICA_MESH_AXES:
 		sli_print_stablehlo_attr(b, ctx, a);
 		break;
 	default:

@@ -13,6 +13,10 @@
  *   layout  = group 'x' group '->' group
  *   group   = '[' (entry ','?)* ']'       entry = int | '?' | letter
  *   enum    = '#stablehlo<' word ' ' word '>'
+ *
+ * Of #stablehlo.replica_group_mesh_axes<...> only an inline mesh is read
+ * (every `name = "x"` in it and the `size = N` after it); the text around
+ * it is kept.
  */
 #include "formats/mlir_stablehlo_attrs.h"
 
@@ -297,6 +301,72 @@ read_conv(sl_module *m, cursor *c, sl_loc loc, i64vec *v, bool *seen)
 	return sli_attr_conv_dims(m, &d, loc);
 }
 
+/* The mesh at p, if it is #stablehlo.mesh<...>: its axes into out, its end. */
+static const char *
+read_inline_mesh(sl_module *m, const char *p, const char *end, sl_mesh *out)
+{
+	static const char head[] = "#stablehlo.mesh<";
+	if ((size_t)(end - p) < sizeof head - 1 || memcmp(p, head, sizeof head - 1) != 0)
+		return NULL;
+	SL_VEC(sl_mesh_axis) axes = {0};
+	int depth = 0;
+	const char *q = p;
+	for (; q < end; q++) {
+		if (*q == '<') {
+			depth++;
+		} else if (*q == '>') {
+			if (--depth == 0)
+				break;
+		} else if (end - q >= 8 && memcmp(q, "name = \"", 8) == 0) {
+			const char *s = q + 8, *e = memchr(s, '"', (size_t)(end - s));
+			const char *z = e ? memmem(e, (size_t)(end - e), "size = ", 7) : NULL;
+			if (!z) {
+				SL_VEC_FREE(axes);
+				return NULL;
+			}
+			cursor c = {z + 7, end};
+			sl_mesh_axis a = {sl_sym_intern(m->ctx, s, (size_t)(e - s)), 0};
+			if (!integer(&c, &a.size))
+				a.size = 0;
+			SL_VEC_PUSH(axes, a);
+			q = z + 7;
+		}
+	}
+	if (q >= end) {
+		SL_VEC_FREE(axes);
+		return NULL;
+	}
+	memset(out, 0, sizeof *out);
+	out->naxes = (uint32_t)axes.n;
+	out->axes = axes.n ? sli_arena_dup(&m->arena, axes.v, sizeof *axes.v * axes.n) : NULL;
+	SL_VEC_FREE(axes);
+	return q + 1;
+}
+
+/* A replica group's `mesh = #stablehlo.mesh<...>`, wherever it is in s. */
+static sl_attr *
+read_replica_mesh_axes(sl_module *m, const char *s, size_t n, sl_loc loc)
+{
+	static const char key[] = "mesh = #stablehlo.mesh<";
+	s = sli_arena_strndup(&m->arena, s, n);
+	const char *end = s + n, *at = memmem(s, n, key, sizeof key - 1);
+	sl_replica_mesh_axes r;
+	memset(&r, 0, sizeof r);
+	if (!at)
+		return NULL;
+	at += strlen("mesh = ");
+	const char *after = read_inline_mesh(m, at, end, &r.mesh);
+	if (!after)
+		return NULL;
+	r.head = s;
+	r.nhead = (size_t)(at - s);
+	r.mesh_text = at;
+	r.nmesh_text = (size_t)(after - at);
+	r.tail = after;
+	r.ntail = (size_t)(end - after);
+	return sli_attr_replica_mesh_axes(m, &r, loc);
+}
+
 /* word ' ' word '>' of an enum value, spelled exactly so (it prints back so) */
 static sl_attr *
 read_enum(sl_module *m, cursor *c, sl_loc loc)
@@ -337,6 +407,8 @@ sli_stablehlo_attr_from_text(sl_module *m, const char *s, size_t n, sl_loc loc)
 		a = read_conv(m, &c, loc, v, seen);
 	else if (accept(&c, "#stablehlo<"))
 		a = read_enum(m, &c, loc);
+	else if (accept(&c, "#stablehlo.replica_group_mesh_axes<"))
+		a = read_replica_mesh_axes(m, s, n, loc);
 	for (int k = 0; k < NRAW; k++)
 		SL_VEC_FREE(v[k]);
 	return a;
@@ -437,6 +509,18 @@ sli_print_stablehlo_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 		sli_buf_putc(b, ' ');
 		sli_buf_puts(b, sl_sym_str(ctx, a->u.shlo_enum.keyword));
 		break;
+	case SL_ATTR_REPLICA_MESH_AXES: {
+		const sl_replica_mesh_axes *r = a->u.rmesh;
+		sli_buf_put(b, r->head, r->nhead);
+		if (r->mesh_name) {
+			sli_buf_putc(b, '@');
+			sli_buf_puts(b, sl_sym_str(ctx, r->mesh_name));
+		} else {
+			sli_buf_put(b, r->mesh_text, r->nmesh_text);
+		}
+		sli_buf_put(b, r->tail, r->ntail);
+		return;	/* the tail holds the closing '>' */
+	}
 	case SL_ATTR_DOT_DIMS:
 		sli_buf_puts(b, "#stablehlo.dot<");
 		put_lists(b, sli_dot_keys, a->u.dot->lists, SL_DOT_NLISTS, &first);

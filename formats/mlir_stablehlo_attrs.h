@@ -1,7 +1,8 @@
 /*
  * mlir_stablehlo_attrs.h - the text of StableHLO dimension numbers
  * (#stablehlo.dot<..>, #stablehlo.conv<..>, #stablehlo.gather<..>,
- * #stablehlo.scatter<..>) and enum values (#stablehlo<precision HIGH>):
+ * #stablehlo.scatter<..>), enum values (#stablehlo<precision HIGH>) and
+ * replica group meshes (#stablehlo.replica_group_mesh_axes<..>):
  * read once into the typed attributes of ir/stablehlo_attrs.h, printed
  * back from them.  The only code that scans their text.
  */

@@ -149,6 +149,7 @@ sli_attr_equal(const sl_attr *a, const sl_attr *b)
 	case SL_ATTR_GATHER_DIMS:
 	case SL_ATTR_SCATTER_DIMS:
 	case SL_ATTR_STABLEHLO_ENUM:
+	case SL_ATTR_REPLICA_MESH_AXES:
 		return sli_stablehlo_attr_equal(a, b);
 	case SL_ATTR_RULE:
 	case SL_ATTR_PROP_EDGES:

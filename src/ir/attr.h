@@ -44,6 +44,7 @@ typedef enum sl_attr_kind {
 	SL_ATTR_GATHER_DIMS,		/* #stablehlo.gather<...> */
 	SL_ATTR_SCATTER_DIMS,		/* #stablehlo.scatter<...> */
 	SL_ATTR_STABLEHLO_ENUM,		/* #stablehlo<precision HIGH> */
+	SL_ATTR_REPLICA_MESH_AXES,	/* #stablehlo.replica_group_mesh_axes<...> */
 } sl_attr_kind;
 
 /* An axis reference: a full axis, or a sub-axis "name":(pre)size. */
@@ -175,6 +176,7 @@ struct sl_attr {
 		const struct sl_conv_dims *conv;
 		const struct sl_gs_dims *gs;	/* gather and scatter */
 		struct { sl_sym mnemonic, keyword; } shlo_enum;
+		const struct sl_replica_mesh_axes *rmesh;
 	} u;
 };
 

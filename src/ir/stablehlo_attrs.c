@@ -145,6 +145,38 @@ sli_attr_stablehlo_enum(sl_module *m, sl_sym mnemonic, sl_sym keyword, sl_loc lo
 	return a;
 }
 
+sl_attr *
+sli_attr_replica_mesh_axes(sl_module *m, const sl_replica_mesh_axes *r, sl_loc loc)
+{
+	sl_replica_mesh_axes *c = SL_NEW(&m->arena, sl_replica_mesh_axes);
+	*c = *r;
+	sl_attr *a = new_attr(m, SL_ATTR_REPLICA_MESH_AXES, loc);
+	a->u.rmesh = c;
+	return a;
+}
+
+const sl_replica_mesh_axes *
+sli_attr_get_replica_mesh_axes(const sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_REPLICA_MESH_AXES ? a->u.rmesh : NULL;
+}
+
+static bool
+text_equal(const char *a, size_t an, const char *b, size_t bn)
+{
+	return an == bn && (an == 0 || memcmp(a, b, an) == 0);
+}
+
+static bool
+replica_mesh_axes_equal(const sl_replica_mesh_axes *a, const sl_replica_mesh_axes *b)
+{
+	if (a->mesh_name != b->mesh_name ||
+	    !text_equal(a->head, a->nhead, b->head, b->nhead) ||
+	    !text_equal(a->tail, a->ntail, b->tail, b->ntail))
+		return false;
+	return a->mesh_name || text_equal(a->mesh_text, a->nmesh_text, b->mesh_text, b->nmesh_text);
+}
+
 sl_sym
 sli_attr_enum_keyword(const sl_attr *a)
 {
@@ -209,6 +241,8 @@ sli_stablehlo_attr_equal(const sl_attr *a, const sl_attr *b)
 	case SL_ATTR_STABLEHLO_ENUM:
 		return a->u.shlo_enum.mnemonic == b->u.shlo_enum.mnemonic &&
 		       a->u.shlo_enum.keyword == b->u.shlo_enum.keyword;
+	case SL_ATTR_REPLICA_MESH_AXES:
+		return replica_mesh_axes_equal(a->u.rmesh, b->u.rmesh);
 	default:
 		return false;
 	}

@@ -1,8 +1,9 @@
 /*
  * stablehlo_attrs.h - typed StableHLO attributes: the dimension numbers of
  * dot_general (#stablehlo.dot), convolution (#stablehlo.conv), gather
- * (#stablehlo.gather) and scatter (#stablehlo.scatter), and enum values
- * such as #stablehlo<precision HIGH>.  The reader
+ * (#stablehlo.gather) and scatter (#stablehlo.scatter), enum values such
+ * as #stablehlo<precision HIGH>, and the inline mesh of a replica group
+ * (#stablehlo.replica_group_mesh_axes).  The reader
  * (formats/mlir_stablehlo.c) parses their text once into these structs and
  * the printer prints them back from them; rules and passes read the fields
  * and never the text.  Each struct lives in the module arena behind an
@@ -104,6 +105,25 @@ typedef struct sl_conv_dims {
 sl_attr *sli_attr_dot_dims(sl_module *m, const sl_dot_dims *d, sl_loc loc);
 sl_attr *sli_attr_conv_dims(sl_module *m, const sl_conv_dims *c, sl_loc loc);
 sl_attr *sli_attr_gs_dims(sl_module *m, bool scatter, const sl_gs_dims *d, sl_loc loc);
+
+/*
+ * #stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<...>, axes = [...]>
+ * whose inline mesh was read (its axes; device ids are not read): the text
+ * before and after the mesh is kept as written, and -sdy-lift-inlined-meshes
+ * replaces the mesh by the name of an sdy.mesh.
+ */
+typedef struct sl_replica_mesh_axes {
+	const char *head, *tail;	/* text up to "mesh = ", and after the mesh */
+	size_t nhead, ntail;
+	sl_sym mesh_name;		/* @name, or 0 with the inline mesh */
+	const char *mesh_text;		/* the inline #stablehlo.mesh<...> as written */
+	size_t nmesh_text;
+	sl_mesh mesh;			/* its axes */
+} sl_replica_mesh_axes;
+
+/* A copy of r (texts and axes shared with r) in m's arena. */
+sl_attr *sli_attr_replica_mesh_axes(sl_module *m, const sl_replica_mesh_axes *r, sl_loc loc);
+const sl_replica_mesh_axes *sli_attr_get_replica_mesh_axes(const sl_attr *a);
 
 /* #stablehlo<mnemonic KEYWORD> */
 sl_attr *sli_attr_stablehlo_enum(sl_module *m, sl_sym mnemonic, sl_sym keyword, sl_loc loc);

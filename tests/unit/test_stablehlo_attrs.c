@@ -1,7 +1,7 @@
 /*
  * test_stablehlo_attrs.c - unit tests of the typed StableHLO attributes
- * (ir/stablehlo_attrs.h): each kind of dimension numbers and enum values
- * read from text into its struct, its fields checked, printed back identical; text the reader
+ * (ir/stablehlo_attrs.h): each kind of dimension numbers, enum values and
+ * replica group meshes read from text into its struct, its fields checked, printed back identical; text the reader
  * cannot read stays opaque and the rules report it at the op.
  */
 #include "tests.h"
@@ -202,6 +202,36 @@ test_enum(void)
 	close_fixture(&f);
 }
 
+static void
+test_replica_mesh_axes(void)
+{
+	fixture f = open_fixture();
+	const char *text = "#stablehlo.replica_group_mesh_axes<mesh = #stablehlo.mesh<axes = "
+	                   "[#stablehlo.mesh_axis<name = \"z\", size = 4>, #stablehlo.mesh_axis<"
+	                   "name = \"w\", size = 2>]>, axes = [#stablehlo.axis_ref<name = \"z\">]>";
+	sl_attr *a = read_text(&f, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	const sl_replica_mesh_axes *r = sli_attr_get_replica_mesh_axes(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->mesh_name, 0);
+	CU_ASSERT_EQUAL_FATAL(r->mesh.naxes, 2);
+	CU_ASSERT_STRING_EQUAL(sl_sym_str(f.ctx, r->mesh.axes[1].name), "w");
+	CU_ASSERT_EQUAL(r->mesh.axes[0].size, 4);
+	CU_ASSERT(prints(&f, a, text));
+
+	/* lifted: the mesh becomes a name, the rest stays */
+	sl_replica_mesh_axes lifted = *r;
+	lifted.mesh_name = sl_sym_intern(f.ctx, "mesh", 4);
+	sl_loc loc = {0};
+	CU_ASSERT(prints(&f, sli_attr_replica_mesh_axes(f.m, &lifted, loc),
+	                 "#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = "
+	                 "[#stablehlo.axis_ref<name = \"z\">]>"));
+	/* a mesh given by name has nothing to read */
+	CU_ASSERT_PTR_NULL(read_text(&f, "#stablehlo.replica_group_mesh_axes<mesh = @mesh, "
+	                                 "axes = [#stablehlo.axis_ref<name = \"z\">]>"));
+	close_fixture(&f);
+}
+
 /* Text the reader cannot read stays opaque (and so prints unchanged). */
 static void
 test_malformed_text(void)
@@ -309,6 +339,7 @@ CU_TestInfo tests_stablehlo_attrs[] = {
 	{"gather and scatter dimension numbers", test_gather_scatter},
 	{"convolution dimension numbers", test_conv},
 	{"enum values", test_enum},
+	{"replica group mesh axes", test_replica_mesh_axes},
 	{"malformed text stays opaque", test_malformed_text},
 	{"read once in a module, rules report malformed text", test_in_module},
 	{"custom syntax errors are located", test_custom_syntax_error},
