@@ -49,6 +49,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/propagation/pipeline.c \
 	%reldir%/propagation/projection.c \
 	%reldir%/propagation/user_priority_propagate.c \
+	%reldir%/rules/check.c \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
