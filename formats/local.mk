@@ -7,12 +7,14 @@ formats_sources = \
 	%reldir%/mlir_printer.c \
 	%reldir%/mlir_sdy.c \
 	%reldir%/mlir_stablehlo.c \
+	%reldir%/mlir_stablehlo_attrs.c \
 	%reldir%/xml_report.c
 
 noinst_HEADERS += \
 	%reldir%/mlir_lexer.h \
 	%reldir%/mlir_parser.h \
 	%reldir%/mlir_printer.h \
+	%reldir%/mlir_stablehlo_attrs.h \
 	%reldir%/xml_report.h
 
 ### Readers and writers: XML (libxml2), checked against data/shardlp.xsd

@@ -16,6 +16,7 @@
  *   block      = '^' id ('(' arg (',' arg)* ')')? ':' ops
  */
 #include "formats/mlir_parser.h"
+#include "formats/mlir_stablehlo_attrs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -1322,8 +1323,15 @@ parse_attr_inner(sli_parser *P, sl_attr **out)
 		}
 		P->lx.cur = end;
 		sli_p_next(P);
-		a = new_attr(P, SL_ATTR_OPAQUE, loc);
-		a->u.text.p = opaque_text(P, t.p, (size_t)(end - t.p), &a->u.text.n);
+		size_t n;
+		const char *text = opaque_text(P, t.p, (size_t)(end - t.p), &n);
+		/* dimension numbers become structs; other attributes keep their text */
+		a = sli_stablehlo_attr_from_text(P->m, text, n, loc);
+		if (!a) {
+			a = new_attr(P, SL_ATTR_OPAQUE, loc);
+			a->u.text.p = text;
+			a->u.text.n = n;
+		}
 		break;
 	}
 	case SL_TOK_IDENT:

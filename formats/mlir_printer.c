@@ -6,6 +6,7 @@
  * in the generic form otherwise, attribute dictionaries sorted.
  */
 #include "formats/mlir_printer.h"
+#include "formats/mlir_stablehlo_attrs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -481,6 +482,14 @@ sli_print_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a)
 	case SL_ATTR_OPAQUE:
 	case SL_ATTR_LOC:
 		sli_buf_put(b, a->u.text.p, a->u.text.n);
+		break;
+	case SL_ATTR_DOT_DIMS:
+	case SL_ATTR_CONV_DIMS:
+	case SL_ATTR_GATHER_DIMS:
+	case SL_ATTR_SCATTER_DIMS:
+	case SL_ATTR_STABLEHLO_ENUM:
+	case SL_ATTR_REPLICA_MESH_AXES:
+		sli_print_stablehlo_attr(b, ctx, a);
 		break;
 	default:
 		sli_print_sdy_attr(b, ctx, a, true);

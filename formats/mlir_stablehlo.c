@@ -8,6 +8,7 @@
  */
 #include "formats/mlir_parser.h"
 #include "formats/mlir_printer.h"
+#include "formats/mlir_stablehlo_attrs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,10 +140,19 @@ attr_int(const sl_attr *a, int64_t *v)
 	return true;
 }
 
-/* The keyword of an enum attribute such as #stablehlo<precision DEFAULT>. */
+/*
+ * The keyword of an enum attribute such as #stablehlo<precision DEFAULT>:
+ * typed, or the last word of text the reader kept opaque.
+ */
 static bool
-enum_word(const sl_attr *a, const char **p, size_t *n)
+enum_word(const sl_context *ctx, const sl_attr *a, const char **p, size_t *n)
 {
+	sl_sym kw = sli_attr_enum_keyword(a);
+	if (kw) {
+		*p = sl_sym_str(ctx, kw);
+		*n = sli_sym_len(ctx, kw);
+		return true;
+	}
 	if (!a || a->kind != SL_ATTR_OPAQUE)
 		return false;
 	const char *s = a->u.text.p, *e = s + a->u.text.n;
@@ -174,187 +184,6 @@ opaque_body(const sl_attr *a, const char *prefix, const char **p, const char **e
 	*p = s + 1;
 	*e = end - 1;
 	return true;
-}
-
-static const char *
-skip_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* [1, 2, 3] at p: appends the integers, returns the position after ']'. */
-static const char *
-scan_list(const char *p, const char *e, i64vec *out)
-{
-	p = skip_ws(p, e);
-	if (p >= e || *p != '[')
-		return NULL;
-	const char *close = memchr(p, ']', (size_t)(e - p));
-	if (!close || !sli_scan_ints(p + 1, close, out))
-		return NULL;
-	return close + 1;
-}
-
-/* Dot dimension numbers: lhs/rhs batching, lhs/rhs contracting. */
-typedef struct dot_dims {
-	i64vec v[4];
-} dot_dims;
-
-static const char *const dot_keys[4] = {
-	"lhs_batching_dimensions", "rhs_batching_dimensions",
-	"lhs_contracting_dimensions", "rhs_contracting_dimensions",
-};
-
-static void
-dot_dims_fini(dot_dims *d)
-{
-	for (int i = 0; i < 4; i++)
-		SL_VEC_FREE(d->v[i]);
-}
-
-/* #stablehlo.dot<lhs_batching_dimensions = [0], ...>: fields may be absent. */
-static bool
-read_dot_dims(const sl_attr *a, dot_dims *d)
-{
-	const char *p, *e;
-	memset(d, 0, sizeof *d);
-	if (!opaque_body(a, "#stablehlo.dot", &p, &e))
-		return false;
-	p = skip_ws(p, e);
-	while (p < e) {
-		const char *w = p;
-		while (p < e && is_word(*p))
-			p++;
-		int k = 0;
-		while (k < 4 && !text_is(w, (size_t)(p - w), dot_keys[k]))
-			k++;
-		if (k == 4)
-			return false;
-		p = skip_ws(p, e);
-		if (p >= e || *p != '=')
-			return false;
-		p = scan_list(p + 1, e, &d->v[k]);
-		if (!p)
-			return false;
-		p = skip_ws(p, e);
-		if (p < e && *p == ',')
-			p = skip_ws(p + 1, e);
-		else if (p < e)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Convolution dimension numbers [b, 0, f]x[0, i, o]->[b, 0, f]: each entry
- * a spatial index (>= 0), a letter, or '?' (CONV_UNKNOWN).
- */
-enum { CONV_UNKNOWN = -1000 };
-
-typedef struct conv_dims {
-	i64vec g[3];
-} conv_dims;
-
-static void
-conv_dims_fini(conv_dims *c)
-{
-	for (int i = 0; i < 3; i++)
-		SL_VEC_FREE(c->g[i]);
-}
-
-/* Encodes a letter of group g as a negative number, or 0 if not allowed. */
-static int64_t
-conv_letter(int g, char c)
-{
-	const char *allowed = g == 1 ? "io" : "bf";
-	return strchr(allowed, c) && c ? -(int64_t)c : 0;
-}
-
-static bool
-conv_group_ok(int g, const i64vec *v)
-{
-	const char *allowed = g == 1 ? "io" : "bf";
-	for (int k = 0; k < 2; k++) {
-		int seen = 0;
-		for (size_t i = 0; i < v->n; i++)
-			seen += v->v[i] == -(int64_t)allowed[k];
-		if (seen != 1)
-			return false;
-	}
-	return true;
-}
-
-static bool
-read_conv_dims(const sl_attr *a, conv_dims *c)
-{
-	const char *p, *e;
-	memset(c, 0, sizeof *c);
-	if (!opaque_body(a, "#stablehlo.conv", &p, &e))
-		return false;
-	for (int g = 0; g < 3; g++) {
-		p = skip_ws(p, e);
-		if (g == 1) {
-			if (p >= e || *p != 'x')
-				return false;
-			p = skip_ws(p + 1, e);
-		} else if (g == 2) {
-			if (e - p < 2 || p[0] != '-' || p[1] != '>')
-				return false;
-			p = skip_ws(p + 2, e);
-		}
-		if (p >= e || *p != '[')
-			return false;
-		p = skip_ws(p + 1, e);
-		while (p < e && *p != ']') {
-			if (is_digit(*p)) {
-				int64_t v = 0;
-				for (; p < e && is_digit(*p) && v < 1000000; p++)
-					v = v * 10 + (*p - '0');
-				SL_VEC_PUSH(c->g[g], v);
-			} else if (*p == '?') {
-				SL_VEC_PUSH(c->g[g], (int64_t)CONV_UNKNOWN);
-				p++;
-			} else if (conv_letter(g, *p) && (p + 1 >= e || !is_word(p[1]))) {
-				SL_VEC_PUSH(c->g[g], conv_letter(g, *p));
-				p++;
-			} else {
-				return false;
-			}
-			p = skip_ws(p, e);
-			if (p < e && *p == ',')
-				p = skip_ws(p + 1, e);
-		}
-		if (p >= e || !conv_group_ok(g, &c->g[g]))
-			return false;
-		p++;
-	}
-	return skip_ws(p, e) == e;
-}
-
-static void
-print_conv_dims(sli_buf *b, const conv_dims *c)
-{
-	for (int g = 0; g < 3; g++) {
-		if (g == 1)
-			sli_buf_putc(b, 'x');
-		else if (g == 2)
-			sli_buf_puts(b, "->");
-		sli_buf_putc(b, '[');
-		for (size_t i = 0; i < c->g[g].n; i++) {
-			int64_t v = c->g[g].v[i];
-			if (i)
-				sli_buf_puts(b, ", ");
-			if (v == CONV_UNKNOWN)
-				sli_buf_putc(b, '?');
-			else if (v < 0)
-				sli_buf_putc(b, (char)-v);
-			else
-				sli_buf_i64(b, v);
-		}
-		sli_buf_putc(b, ']');
-	}
 }
 
 /* }====================================================================== */
@@ -411,17 +240,28 @@ add_prop(sli_parser *P, sli_opstate *st, const char *name, sl_attr *a)
 	SL_VEC_PUSH(st->props, na);
 }
 
+/* The current keyword token as the value #stablehlo<mnemonic KEYWORD>,
+ * read as the generic form would read it. */
+static sl_attr *
+new_enum(sli_parser *P, const char *mnemonic)
+{
+	sli_buf b;
+	sli_buf_init(&b);
+	sli_buf_printf(&b, "#stablehlo<%s %.*s>", mnemonic, (int)P->tok.n, P->tok.p);
+	sl_attr *a = sli_stablehlo_attr_from_text(P->m, b.p, b.n, sli_p_loc(P));
+	if (!a)
+		a = new_opaque(P, b.p, b.n, sli_p_loc(P));
+	sli_buf_fini(&b);
+	return a;
+}
+
 /* An enum keyword, stored as #stablehlo<mnemonic KEYWORD>. */
 static int
 p_enum(sli_parser *P, sli_opstate *st, const char *prop, const char *mnemonic)
 {
 	if (!sli_p_is(P, SL_TOK_IDENT))
 		return sli_p_error(P, "expected %s keyword", mnemonic);
-	sli_buf b;
-	sli_buf_init(&b);
-	sli_buf_printf(&b, "#stablehlo<%s %.*s>", mnemonic, (int)P->tok.n, P->tok.p);
-	add_prop(P, st, prop, new_opaque(P, b.p, b.n, sli_p_loc(P)));
-	sli_buf_fini(&b);
+	add_prop(P, st, prop, new_enum(P, mnemonic));
 	sli_p_next(P);
 	return 0;
 }
@@ -709,7 +549,7 @@ pr_enum_prop(sli_printer *pr, const sl_op *op, const char *name)
 	const char *w;
 	size_t n;
 	sli_pr_putc(pr, ' ');
-	if (enum_word(get(pr->ctx, op, name), &w, &n))
+	if (enum_word(pr->ctx, get(pr->ctx, op, name), &w, &n))
 		sli_pr_put(pr, w, n);
 }
 
@@ -1069,11 +909,7 @@ p_precision(sli_parser *P, sli_opstate *st)
 			SL_VEC_FREE(v);
 			return sli_p_error(P, "expected precision keyword");
 		}
-		sli_buf b;
-		sli_buf_init(&b);
-		sli_buf_printf(&b, "#stablehlo<precision %.*s>", (int)P->tok.n, P->tok.p);
-		SL_VEC_PUSH(v, new_opaque(P, b.p, b.n, sli_p_loc(P)));
-		sli_buf_fini(&b);
+		SL_VEC_PUSH(v, new_enum(P, "precision"));
 		sli_p_next(P);
 		if (!sli_p_accept(P, SL_TOK_COMMA))
 			break;
@@ -1132,46 +968,25 @@ p_lhs_rhs(sli_parser *P, int64_t **l, uint32_t *ln, int64_t **r, uint32_t *rn)
 	return 0;
 }
 
-static void
-buf_list(sli_buf *b, const char *key, const int64_t *v, uint32_t n, bool *first)
-{
-	if (!n)
-		return;
-	if (!*first)
-		sli_buf_puts(b, ", ");
-	*first = false;
-	sli_buf_printf(b, "%s = [", key);
-	for (uint32_t i = 0; i < n; i++) {
-		if (i)
-			sli_buf_puts(b, ", ");
-		sli_buf_i64(b, v[i]);
-	}
-	sli_buf_putc(b, ']');
-}
-
 /* (batching_dims = [..] x [..] ',')? contracting_dims = [..] x [..] */
 static int
 p_dot_dims(sli_parser *P, sli_opstate *st)
 {
-	int64_t *v[4] = {NULL, NULL, NULL, NULL};
-	uint32_t n[4] = {0, 0, 0, 0};
+	sl_dot_dims d;
+	memset(&d, 0, sizeof d);
+	sl_dim_list *l = d.lists;
 	sl_loc loc = sli_p_loc(P);
 	if (sli_p_accept_kw(P, "batching_dims")) {
-		if (p_lhs_rhs(P, &v[0], &n[0], &v[1], &n[1]) ||
+		if (p_lhs_rhs(P, &l[SL_DOT_LHS_BATCH].v, &l[SL_DOT_LHS_BATCH].n,
+		              &l[SL_DOT_RHS_BATCH].v, &l[SL_DOT_RHS_BATCH].n) ||
 		    sli_p_expect(P, SL_TOK_COMMA, "','"))
 			return -1;
 	}
-	if (sli_p_expect_kw(P, "contracting_dims") || p_lhs_rhs(P, &v[2], &n[2], &v[3], &n[3]))
+	if (sli_p_expect_kw(P, "contracting_dims") ||
+	    p_lhs_rhs(P, &l[SL_DOT_LHS_CONTRACT].v, &l[SL_DOT_LHS_CONTRACT].n,
+	              &l[SL_DOT_RHS_CONTRACT].v, &l[SL_DOT_RHS_CONTRACT].n))
 		return -1;
-	sli_buf b;
-	bool first = true;
-	sli_buf_init(&b);
-	sli_buf_puts(&b, "#stablehlo.dot<");
-	for (int k = 0; k < 4; k++)
-		buf_list(&b, dot_keys[k], v[k], n[k], &first);
-	sli_buf_putc(&b, '>');
-	add_prop(P, st, "dot_dimension_numbers", new_opaque(P, b.p, b.n, loc));
-	sli_buf_fini(&b);
+	add_prop(P, st, "dot_dimension_numbers", sli_attr_dot_dims(P->m, &d, loc));
 	return 0;
 }
 
@@ -1356,14 +1171,14 @@ pr_precision(sli_printer *pr, const sl_op *op)
 		size_t n;
 		if (i)
 			sli_pr_puts(pr, ", ");
-		if (enum_word(a->u.arr.v[i], &w, &n))
+		if (enum_word(pr->ctx, a->u.arr.v[i], &w, &n))
 			sli_pr_put(pr, w, n);
 	}
 	sli_pr_putc(pr, ']');
 }
 
 static void
-pr_lhs_rhs(sli_printer *pr, const char *key, const i64vec *l, const i64vec *r)
+pr_lhs_rhs(sli_printer *pr, const char *key, const sl_dim_list *l, const sl_dim_list *r)
 {
 	sli_pr_puts(pr, key);
 	sli_pr_puts(pr, " = ");
@@ -1372,18 +1187,18 @@ pr_lhs_rhs(sli_printer *pr, const char *key, const i64vec *l, const i64vec *r)
 	pr_i64s(pr, r->v, r->n);
 }
 
+/* Only called when sli_stablehlo_has_custom_form found the dimension numbers. */
 static void
 pr_dot_general(sli_printer *pr, const sl_op *op)
 {
-	dot_dims d;
-	read_dot_dims(get(pr->ctx, op, "dot_dimension_numbers"), &d);
+	const sl_dot_dims *d = sli_attr_get_dot_dims(get(pr->ctx, op, "dot_dimension_numbers"));
+	const sl_dim_list *l = d->lists;
 	sli_pr_puts(pr, ", ");
-	if (d.v[0].n || d.v[1].n) {
-		pr_lhs_rhs(pr, "batching_dims", &d.v[0], &d.v[1]);
+	if (l[SL_DOT_LHS_BATCH].n || l[SL_DOT_RHS_BATCH].n) {
+		pr_lhs_rhs(pr, "batching_dims", &l[SL_DOT_LHS_BATCH], &l[SL_DOT_RHS_BATCH]);
 		sli_pr_puts(pr, ", ");
 	}
-	pr_lhs_rhs(pr, "contracting_dims", &d.v[2], &d.v[3]);
-	dot_dims_fini(&d);
+	pr_lhs_rhs(pr, "contracting_dims", &l[SL_DOT_LHS_CONTRACT], &l[SL_DOT_RHS_CONTRACT]);
 	pr_precision(pr, op);
 	const char *p, *e;
 	if (opaque_body(get(pr->ctx, op, "algorithm"), "#stablehlo.dot_algorithm", &p, &e)) {
@@ -1538,16 +1353,16 @@ p_conv_group(sli_parser *P, int g, i64vec *out)
 	if (sli_p_expect(P, SL_TOK_LSQUARE, "'['"))
 		return -1;
 	do {
+		int64_t c;
 		if (sli_p_is(P, SL_TOK_INT)) {
 			int64_t v;
 			if (sli_p_int(P, &v))
 				return -1;
 			SL_VEC_PUSH(*out, v);
 		} else if (sli_p_accept(P, SL_TOK_QUESTION)) {
-			SL_VEC_PUSH(*out, (int64_t)CONV_UNKNOWN);
+			SL_VEC_PUSH(*out, (int64_t)SL_CONV_UNKNOWN);
 		} else if (sli_p_is(P, SL_TOK_IDENT) && P->tok.n == 1 &&
-		           conv_letter(g, P->tok.p[0])) {
-			int64_t c = conv_letter(g, P->tok.p[0]);
+		           (c = sli_conv_letter_code(g, P->tok.p[0]))) {
 			for (size_t i = 0; i < out->n; i++)
 				if (out->v[i] == c)
 					return sli_p_error(P, "duplicate dimension '%c'", P->tok.p[0]);
@@ -1560,37 +1375,38 @@ p_conv_group(sli_parser *P, int g, i64vec *out)
 	} while (sli_p_accept(P, SL_TOK_COMMA));
 	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'"))
 		return -1;
-	if (!conv_group_ok(g, out))
+	if (!sli_conv_group_ok(g, out->v, out->n))
 		return sli_p_error(P, "expected dimensions %s not specified",
-		                   g == 1 ? "i, o" : "b, f");
+		                   g == SL_CONV_KERNEL ? "i, o" : "b, f");
 	return 0;
 }
 
+/* conv-dims = group 'x' group '->' group */
 static int
 p_conv_dims(sli_parser *P, sli_opstate *st)
 {
-	conv_dims c;
-	memset(&c, 0, sizeof c);
+	i64vec v[SL_CONV_NGROUPS] = {{0}};
 	sl_loc loc = sli_p_loc(P);
-	int r = p_conv_group(P, 0, &c.g[0]);
+	int r = p_conv_group(P, SL_CONV_INPUT, &v[0]);
 	if (r == 0)
 		r = sli_p_expect_kw(P, "x");
 	if (r == 0)
-		r = p_conv_group(P, 1, &c.g[1]);
+		r = p_conv_group(P, SL_CONV_KERNEL, &v[1]);
 	if (r == 0)
 		r = sli_p_expect(P, SL_TOK_ARROW, "'->'");
 	if (r == 0)
-		r = p_conv_group(P, 2, &c.g[2]);
+		r = p_conv_group(P, SL_CONV_OUTPUT, &v[2]);
 	if (r == 0) {
-		sli_buf b;
-		sli_buf_init(&b);
-		sli_buf_puts(&b, "#stablehlo.conv<");
-		print_conv_dims(&b, &c);
-		sli_buf_putc(&b, '>');
-		add_prop(P, st, "dimension_numbers", new_opaque(P, b.p, b.n, loc));
-		sli_buf_fini(&b);
+		sl_conv_dims c;
+		memset(&c, 0, sizeof c);
+		for (int g = 0; g < SL_CONV_NGROUPS; g++) {
+			c.layout[g].v = v[g].v;
+			c.layout[g].n = (uint32_t)v[g].n;
+		}
+		add_prop(P, st, "dimension_numbers", sli_attr_conv_dims(P->m, &c, loc));
 	}
-	conv_dims_fini(&c);
+	for (int g = 0; g < SL_CONV_NGROUPS; g++)
+		SL_VEC_FREE(v[g]);
 	return r;
 }
 
@@ -1711,13 +1527,12 @@ sli_parse_fmt_CONVOLUTION(sli_parser *P, sli_opstate *st)
 void
 sli_print_fmt_CONVOLUTION(sli_printer *pr, const sl_op *op)
 {
-	conv_dims c;
+	const sl_conv_dims *c = sli_attr_get_conv_dims(get(pr->ctx, op, "dimension_numbers"));
 	sli_pr_putc(pr, '(');
 	sli_pr_operands(pr, op, 0, op->noperands);
 	sli_pr_puts(pr, ") dim_numbers = ");
-	if (read_conv_dims(get(pr->ctx, op, "dimension_numbers"), &c))
-		print_conv_dims(pr->b, &c);
-	conv_dims_fini(&c);
+	if (c && !c->raw)
+		sli_print_conv_layout(pr->b, c);
 	sli_pr_puts(pr, ", window = {");
 	bool first = true;
 	for (int k = 0; k < 5; k++) {
@@ -2325,7 +2140,7 @@ enum_ok(const sl_context *ctx, const sl_op *op, const char *name, bool required)
 	const char *w;
 	size_t n;
 	const sl_attr *a = get(ctx, op, name);
-	return a ? enum_word(a, &w, &n) : !required;
+	return a ? enum_word(ctx, a, &w, &n) : !required;
 }
 
 static bool
@@ -2339,7 +2154,7 @@ precision_ok(const sl_context *ctx, const sl_op *op)
 	for (uint32_t i = 0; i < a->u.arr.n; i++) {
 		const char *w;
 		size_t n;
-		if (!enum_word(a->u.arr.v[i], &w, &n))
+		if (!enum_word(ctx, a->u.arr.v[i], &w, &n))
 			return false;
 	}
 	return true;
@@ -2456,10 +2271,8 @@ sli_stablehlo_has_custom_form(const sl_context *ctx, const sl_op *op)
 	case SL_OP_DOT:
 		return op->noperands == 2 && precision_ok(ctx, op);
 	case SL_OP_DOT_GENERAL: {
-		dot_dims d;
 		const char *p, *e;
-		bool ok = read_dot_dims(get(ctx, op, "dot_dimension_numbers"), &d);
-		dot_dims_fini(&d);
+		bool ok = sli_attr_get_dot_dims(get(ctx, op, "dot_dimension_numbers")) != NULL;
 		a = get(ctx, op, "algorithm");
 		return ok && op->noperands == 2 && precision_ok(ctx, op) &&
 		       (!a || opaque_body(a, "#stablehlo.dot_algorithm", &p, &e));
@@ -2480,9 +2293,8 @@ sli_stablehlo_has_custom_form(const sl_context *ctx, const sl_op *op)
 	case SL_OP_GET_TUPLE_ELEMENT:
 		return op->noperands == 1 && int_ok(ctx, op, "index");
 	case SL_OP_CONVOLUTION: {
-		conv_dims c;
-		bool ok = read_conv_dims(get(ctx, op, "dimension_numbers"), &c);
-		conv_dims_fini(&c);
+		const sl_conv_dims *c = sli_attr_get_conv_dims(get(ctx, op, "dimension_numbers"));
+		bool ok = c && !c->raw;
 		for (int k = 0; k < 5 && ok; k++)
 			ok = array_ok(ctx, op, window_props[k], false);
 		return ok && op->noperands == 2;

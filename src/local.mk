@@ -9,6 +9,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/context.c \
 	%reldir%/ir/ir.c \
 	%reldir%/ir/rewrite.c \
+	%reldir%/ir/stablehlo_attrs.c \
 	%reldir%/ir/type.c \
 	%reldir%/passes/add_data_flow_edges.c \
 	%reldir%/passes/add_func_data_flow_edges.c \
@@ -57,6 +58,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/propagation/step.c \
 	%reldir%/propagation/user_priority_propagate.c \
 	%reldir%/propagation/worklist.c \
+	%reldir%/rules/check.c \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
@@ -76,6 +78,7 @@ noinst_HEADERS += \
 	%reldir%/ir/ir.h \
 	%reldir%/ir/ops.def \
 	%reldir%/ir/rewrite.h \
+	%reldir%/ir/stablehlo_attrs.h \
 	%reldir%/ir/type.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \

@@ -15,6 +15,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_sdy.c \
 	%reldir%/unit/test_solver.c \
 	%reldir%/unit/test_stablehlo.c \
+	%reldir%/unit/test_stablehlo_attrs.c \
 	%reldir%/unit/test_util.c \
 	%reldir%/unit/test_verify.c \
 	%reldir%/unit/test_xml.c

@@ -1,6 +1,8 @@
 /* attr.c - structural equality of attributes. */
 #include "ir/attr.h"
 
+#include "ir/stablehlo_attrs.h"
+
 #include <string.h>
 
 bool
@@ -142,6 +144,13 @@ sli_attr_equal(const sl_attr *a, const sl_attr *b)
 		return true;
 	case SL_ATTR_DIRECTION:
 		return a->u.direction == b->u.direction;
+	case SL_ATTR_DOT_DIMS:
+	case SL_ATTR_CONV_DIMS:
+	case SL_ATTR_GATHER_DIMS:
+	case SL_ATTR_SCATTER_DIMS:
+	case SL_ATTR_STABLEHLO_ENUM:
+	case SL_ATTR_REPLICA_MESH_AXES:
+		return sli_stablehlo_attr_equal(a, b);
 	case SL_ATTR_RULE:
 	case SL_ATTR_PROP_EDGES:
 		/* Compared through their printed form by callers that need it. */

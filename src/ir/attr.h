@@ -38,6 +38,13 @@ typedef enum sl_attr_kind {
 	SL_ATTR_RULE,			/* #sdy.op_sharding_rule */
 	SL_ATTR_PROP_EDGES,		/* #sdy.propagation_edges */
 	SL_ATTR_DIRECTION,		/* #sdy<propagation_direction X> */
+	/* stablehlo (ir/stablehlo_attrs.h) */
+	SL_ATTR_DOT_DIMS,		/* #stablehlo.dot<...> */
+	SL_ATTR_CONV_DIMS,		/* #stablehlo.conv<...> */
+	SL_ATTR_GATHER_DIMS,		/* #stablehlo.gather<...> */
+	SL_ATTR_SCATTER_DIMS,		/* #stablehlo.scatter<...> */
+	SL_ATTR_STABLEHLO_ENUM,		/* #stablehlo<precision HIGH> */
+	SL_ATTR_REPLICA_MESH_AXES,	/* #stablehlo.replica_group_mesh_axes<...> */
 } sl_attr_kind;
 
 /* An axis reference: a full axis, or a sub-axis "name":(pre)size. */
@@ -165,6 +172,11 @@ struct sl_attr {
 		sl_rule rule;
 		struct { sl_edge_step *v; uint32_t n; } edges;
 		int direction;	/* SL_DIR_* */
+		const struct sl_dot_dims *dot;
+		const struct sl_conv_dims *conv;
+		const struct sl_gs_dims *gs;	/* gather and scatter */
+		struct { sl_sym mnemonic, keyword; } shlo_enum;
+		const struct sl_replica_mesh_axes *rmesh;
 	} u;
 };
 

@@ -463,6 +463,14 @@ attr_size(sl_attr_kind kind)
 	case SL_ATTR_AXIS_REF_LIST:
 	case SL_ATTR_MANUAL_AXES:
 		return head + sizeof a->u.axes;
+	case SL_ATTR_DOT_DIMS:
+	case SL_ATTR_CONV_DIMS:
+	case SL_ATTR_GATHER_DIMS:
+	case SL_ATTR_SCATTER_DIMS:
+	case SL_ATTR_REPLICA_MESH_AXES:
+		return head + sizeof a->u.dot;	/* each a pointer to its struct */
+	case SL_ATTR_STABLEHLO_ENUM:
+		return head + sizeof a->u.shlo_enum;
 	default:
 		return sizeof(sl_attr);
 	}

@@ -11,183 +11,50 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
-#include <ctype.h>
-#include <inttypes.h>
+#include "ir/stablehlo_attrs.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 typedef SL_VEC(int64_t) i64vec;
 
-/* The fields of #stablehlo.gather<...> / #stablehlo.scatter<...>. */
-enum {
-	DN_WINDOW,	/* offset_dims / update_window_dims */
-	DN_COLLAPSED,	/* collapsed_slice_dims / inserted_window_dims */
-	DN_BATCH,	/* operand_batching_dims / input_batching_dims */
-	DN_IDX_BATCH,	/* start_indices_batching_dims / scatter_indices_batching_dims */
-	DN_MAP,		/* start_index_map / scatter_dims_to_operand_dims */
-	DN_NLISTS
-};
-
-typedef struct dn_syntax {
-	const char *attr;		/* the inherent attribute holding them */
-	const char *prefix;		/* the attribute's text up to the fields */
-	const char *keys[DN_NLISTS];	/* list fields, in printed order */
-} dn_syntax;
-
-static const dn_syntax gather_syntax = {
-	"dimension_numbers", "#stablehlo.gather<",
-	{"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
-	 "start_indices_batching_dims", "start_index_map"},
-};
-
-static const dn_syntax scatter_syntax = {
-	"scatter_dimension_numbers", "#stablehlo.scatter<",
-	{"update_window_dims", "inserted_window_dims", "input_batching_dims",
-	 "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"},
-};
-
+/* The dimension numbers being rewritten: the lists as growable vectors. */
 typedef struct dimnums {
-	i64vec lists[DN_NLISTS];
-	int64_t ivd;		/* index_vector_dim, 0 when absent */
+	i64vec lists[SL_GS_NLISTS];
+	int64_t ivd;
 } dimnums;
 
 static void
 dimnums_fini(dimnums *d)
 {
-	for (int k = 0; k < DN_NLISTS; k++)
+	for (int k = 0; k < SL_GS_NLISTS; k++)
 		SL_VEC_FREE(d->lists[k]);
 }
 
-/* {====== dimension numbers: text in, text out ============================ */
+/* {====== dimension numbers ================================================ */
 
-static const char *
-skip_ws(const char *p, const char *e)
-{
-	while (p < e && isspace((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/* An integer at p (after blanks); NULL if there is none. */
-static const char *
-scan_i64(const char *p, const char *e, int64_t *v)
-{
-	bool neg = false;
-	int64_t x = 0;
-	p = skip_ws(p, e);
-	if (p < e && *p == '-') {
-		neg = true;
-		p++;
-	}
-	if (p >= e || !isdigit((unsigned char)*p))
-		return NULL;
-	while (p < e && isdigit((unsigned char)*p)) {
-		if (x > (INT64_MAX - 9) / 10)
-			return NULL;
-		x = x * 10 + (*p++ - '0');
-	}
-	*v = neg ? -x : x;
-	return p;
-}
-
-/* `[` (int (`,` int)*)? `]` appended to out; NULL when malformed. */
-static const char *
-scan_list(const char *p, const char *e, i64vec *out)
-{
-	p = skip_ws(p, e);
-	if (p >= e || *p++ != '[')
-		return NULL;
-	p = skip_ws(p, e);
-	if (p < e && *p == ']')
-		return p + 1;
-	for (;;) {
-		int64_t v;
-		if (!(p = scan_i64(p, e, &v)))
-			return NULL;
-		SL_VEC_PUSH(*out, v);
-		p = skip_ws(p, e);
-		if (p < e && *p == ',') {
-			p++;
-			continue;
-		}
-		return p < e && *p == ']' ? p + 1 : NULL;
-	}
-}
-
-/*
- * dimnums = prefix (field (`,` field)*)? `>`
- * field   = key `=` `[` ints `]` | `index_vector_dim` `=` int
- * False when the attribute is absent, not opaque, or has another shape.
- */
-static bool
-dimnums_read(const sl_attr *a, const dn_syntax *syn, dimnums *d)
+static void
+dimnums_from(dimnums *d, const sl_gs_dims *from)
 {
 	memset(d, 0, sizeof *d);
-	if (!a || a->kind != SL_ATTR_OPAQUE)
-		return false;
-	const char *p = a->u.text.p, *e = p + a->u.text.n;
-	size_t np = strlen(syn->prefix);
-	if ((size_t)(e - p) < np || memcmp(p, syn->prefix, np))
-		return false;
-	p = skip_ws(p + np, e);
-	if (p < e && *p == '>')
-		return skip_ws(p + 1, e) == e;
-	for (;;) {
-		const char *w = p;
-		while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
-			p++;
-		size_t n = (size_t)(p - w);
-		p = skip_ws(p, e);
-		if (!n || p >= e || *p++ != '=')
-			goto bad;
-		int k = 0;
-		while (k < DN_NLISTS && !(strlen(syn->keys[k]) == n && !memcmp(syn->keys[k], w, n)))
-			k++;
-		if (k < DN_NLISTS) {
-			if (d->lists[k].n || !(p = scan_list(p, e, &d->lists[k])))
-				goto bad;
-		} else if (n == strlen("index_vector_dim") && !memcmp(w, "index_vector_dim", n)) {
-			if (!(p = scan_i64(p, e, &d->ivd)))
-				goto bad;
-		} else {
-			goto bad;
-		}
-		p = skip_ws(p, e);
-		if (p < e && *p == ',') {
-			p = skip_ws(p + 1, e);
-			continue;
-		}
-		if (p < e && *p == '>' && skip_ws(p + 1, e) == e)
-			return true;
-		goto bad;
-	}
-bad:
-	dimnums_fini(d);
-	return false;
+	for (int k = 0; k < SL_GS_NLISTS; k++)
+		for (uint32_t i = 0; i < from->lists[k].n; i++)
+			SL_VEC_PUSH(d->lists[k], from->lists[k].v[i]);
+	d->ivd = from->index_vector_dim;
 }
 
-/* The attribute as MLIR prints it: empty lists are left out. */
+/* The new attribute, with index_vector_dim written out even when 0. */
 static sl_attr *
-dimnums_attr(sl_module *m, const dn_syntax *syn, const dimnums *d, sl_loc loc)
+dimnums_attr(sl_module *m, bool scatter, const dimnums *d, sl_loc loc)
 {
-	sli_buf b;
-	sli_buf_init(&b);
-	sli_buf_puts(&b, syn->prefix);
-	for (int k = 0; k < DN_NLISTS; k++) {
-		if (!d->lists[k].n)
-			continue;
-		sli_buf_printf(&b, "%s = [", syn->keys[k]);
-		for (size_t i = 0; i < d->lists[k].n; i++)
-			sli_buf_printf(&b, "%s%" PRId64, i ? ", " : "", d->lists[k].v[i]);
-		sli_buf_puts(&b, "], ");
+	sl_gs_dims g;
+	for (int k = 0; k < SL_GS_NLISTS; k++) {
+		g.lists[k].v = d->lists[k].v;
+		g.lists[k].n = (uint32_t)d->lists[k].n;
 	}
-	sli_buf_printf(&b, "index_vector_dim = %" PRId64 ">", d->ivd);
-	sl_attr *a = sli_attr_new(m, SL_ATTR_OPAQUE);
-	a->u.text.p = sli_arena_strndup(&m->arena, b.p, b.n);
-	a->u.text.n = b.n;
-	a->loc = loc;
-	sli_buf_fini(&b);
-	return a;
+	g.index_vector_dim = d->ivd;
+	g.has_index_vector_dim = true;
+	return sli_attr_gs_dims(m, scatter, &g, loc);
 }
 
 /* Position of x in v, or -1. */
@@ -401,7 +268,6 @@ static bool
 rewrite(sl_module *m, sl_op *op)
 {
 	bool gather = op->kind == SL_OP_GATHER;
-	const dn_syntax *syn = gather ? &gather_syntax : &scatter_syntax;
 	uint32_t iidx;
 	if (gather) {
 		if (op->noperands != 2 || op->nresults != 1)
@@ -418,26 +284,28 @@ rewrite(sl_module *m, sl_op *op)
 		return false;
 
 	dimnums d;
-	sl_sym attr = sli_sym(m, syn->attr);
+	sl_sym attr = sli_sym(m, gather ? "dimension_numbers" : "scatter_dimension_numbers");
 	const sl_attr *old = sli_op_prop(op, attr);
-	if (!dimnums_read(old, syn, &d))
+	const sl_gs_dims *from = sli_attr_get_gs_dims(old, !gather);
+	if (!from)
 		return false;
+	dimnums_from(&d, from);
 	bool ok = false;
 	int64_t p, c;
-	if (d.lists[DN_BATCH].n || d.ivd < 0 || d.ivd >= (int64_t)it->rank ||
+	if (d.lists[SL_GS_BATCH].n || d.ivd < 0 || d.ivd >= (int64_t)it->rank ||
 	    it->dims[d.ivd] <= 1 || it->dims[0] != ot->dims[0] ||
-	    (p = find_i64(&d.lists[DN_MAP], 0)) < 0 ||
+	    (p = find_i64(&d.lists[SL_GS_MAP], 0)) < 0 ||
 	    !iota_origin(m, indices, d.ivd, p) ||
-	    (c = find_i64(&d.lists[DN_COLLAPSED], 0)) < 0)
+	    (c = find_i64(&d.lists[SL_GS_COLLAPSED], 0)) < 0)
 		goto done;
 
 	op->operands[iidx] = drop_component(m, op, indices, d.ivd, p);
-	erase_at(&d.lists[DN_MAP], p);
-	erase_at(&d.lists[DN_COLLAPSED], c);
-	SL_VEC_PUSH(d.lists[DN_BATCH], 0);
-	d.lists[DN_IDX_BATCH].n = 0;
-	SL_VEC_PUSH(d.lists[DN_IDX_BATCH], 0);
-	sli_op_set_prop(m, op, attr, dimnums_attr(m, syn, &d, old->loc));
+	erase_at(&d.lists[SL_GS_MAP], p);
+	erase_at(&d.lists[SL_GS_COLLAPSED], c);
+	SL_VEC_PUSH(d.lists[SL_GS_BATCH], 0);
+	d.lists[SL_GS_IDX_BATCH].n = 0;
+	SL_VEC_PUSH(d.lists[SL_GS_IDX_BATCH], 0);
+	sli_op_set_prop(m, op, attr, dimnums_attr(m, !gather, &d, old->loc));
 	default_false(m, op, "indices_are_sorted");
 	if (!gather)
 		default_false(m, op, "unique_indices");

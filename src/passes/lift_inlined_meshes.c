@@ -9,6 +9,8 @@
 #include "passes/pass.h"
 #include "passes/passutil.h"
 
+#include "ir/stablehlo_attrs.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,77 +88,20 @@ lift_sharding(sl_module *m, sl_op *op, const sl_sharding *s, void *ud)
 
 /* ---- replica groups: #stablehlo.replica_group_mesh_axes<mesh = ...> ---- */
 
-/* Parses `#stablehlo.mesh<axes = [#stablehlo.mesh_axis<name = "z", size = 4>, ...]>`
- * starting at p; returns the end, or NULL. */
-static const char *
-parse_shlo_mesh(sl_module *m, const char *p, const char *end, sl_mesh *out)
-{
-	static const char head[] = "#stablehlo.mesh<";
-	if ((size_t)(end - p) < sizeof head - 1 || memcmp(p, head, sizeof head - 1))
-		return NULL;
-	SL_VEC(sl_mesh_axis) axes = {0};
-	int depth = 0;
-	const char *q = p;
-	for (; q < end; q++) {
-		if (*q == '<') {
-			depth++;
-		} else if (*q == '>') {
-			if (--depth == 0)
-				break;
-		} else if (!strncmp(q, "name = \"", 8)) {
-			const char *s = q + 8, *e = memchr(s, '"', (size_t)(end - s));
-			const char *z = e ? strstr(e, "size = ") : NULL;
-			if (!e || !z || z >= end) {
-				SL_VEC_FREE(axes);
-				return NULL;
-			}
-			sl_mesh_axis a = {sl_sym_intern(m->ctx, s, (size_t)(e - s)),
-			                  strtoll(z + 7, NULL, 10)};
-			SL_VEC_PUSH(axes, a);
-			q = z + 7;
-		}
-	}
-	if (q >= end) {
-		SL_VEC_FREE(axes);
-		return NULL;
-	}
-	memset(out, 0, sizeof *out);
-	out->naxes = (uint32_t)axes.n;
-	out->axes = axes.n ? sli_arena_dup(&m->arena, axes.v, sizeof *axes.v * axes.n) : NULL;
-	SL_VEC_FREE(axes);
-	return q + 1;
-}
-
+/* The reader read the inline mesh of the replica group; it becomes a name. */
 static void
 lift_replica_groups(lifter *L, sl_op *op)
 {
 	sl_module *m = L->m;
 	sl_sym rg = sli_sym(m, "replica_groups");
 	bool prop = sli_op_prop(op, rg) != NULL;
-	sl_attr *a = sli_op_get(op, rg);
-	static const char head[] = "#stablehlo.replica_group_mesh_axes<";
-	if (!a || a->kind != SL_ATTR_OPAQUE || a->u.text.n < sizeof head - 1 ||
-	    memcmp(a->u.text.p, head, sizeof head - 1))
+	const sl_replica_mesh_axes *r = sli_attr_get_replica_mesh_axes(sli_op_get(op, rg));
+	if (!r || r->mesh_name)
 		return;
-	const char *p = a->u.text.p, *end = p + a->u.text.n;
-	const char *at = strstr(p, "mesh = #stablehlo.mesh<");
-	if (!at || at >= end)
-		return;
-	at += 7;
-	sl_mesh mesh;
-	const char *after = parse_shlo_mesh(m, at, end, &mesh);
-	if (!after)
-		return;
-	sl_sym name = lift(L, &mesh, op->loc);
-	sli_buf b;
-	sli_buf_init(&b);
-	sli_buf_put(&b, p, (size_t)(at - p));
-	sli_buf_printf(&b, "@%s", sl_sym_str(m->ctx, name));
-	sli_buf_put(&b, after, (size_t)(end - after));
-	sl_attr *na = sli_attr_new(m, SL_ATTR_OPAQUE);
-	na->u.text.p = sli_arena_strndup(&m->arena, b.p, b.n);
-	na->u.text.n = b.n;
-	sli_buf_fini(&b);
+	sl_replica_mesh_axes lifted = *r;
+	lifted.mesh_name = lift(L, &r->mesh, op->loc);
+	sl_loc noloc = {0};
+	sl_attr *na = sli_attr_replica_mesh_axes(m, &lifted, noloc);
 	if (prop)
 		sli_op_set_prop(m, op, rg, na);
 	else

@@ -9,6 +9,8 @@
  */
 #include "rules/rules.h"
 
+#include "ir/stablehlo_attrs.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,49 +452,6 @@ attr(const builder *b, const char *name)
 }
 
 static bool
-is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-is_word(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
-	       c == '.';
-}
-
-static const char *
-skip_ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* One integer at p; NULL when there is none or it overflows. */
-static const char *
-scan_int(const char *p, const char *e, int64_t *v)
-{
-	bool neg = false;
-	uint64_t x = 0;
-
-	if (p < e && (*p == '-' || *p == '+'))
-		neg = *p++ == '-';
-	if (p >= e || !is_digit(*p))
-		return NULL;
-	for (; p < e && is_digit(*p); p++) {
-		if (x > (UINT64_MAX - 9) / 10)
-			return NULL;
-		x = x * 10 + (uint64_t)(*p - '0');
-	}
-	if (x > (uint64_t)INT64_MAX)
-		return NULL;
-	*v = neg ? -(int64_t)x : (int64_t)x;
-	return p;
-}
-
-static bool
 get_ints(const builder *b, const char *name, i64vec *out)
 {
 	return sli_attr_ints(b->ctx, attr(b, name), out);
@@ -519,110 +478,32 @@ get_bool(const builder *b, const char *name, bool def)
 	return def;
 }
 
-/* The text of an opaque attribute, e.g. #stablehlo.gather<...>. */
+/* Whether a is the enum value with this keyword, e.g. #stablehlo<transpose TRANSPOSE>. */
 static bool
-opaque_text(const sl_attr *a, const char **p, const char **e)
+enum_is(const builder *b, const sl_attr *a, const char *word)
 {
-	if (!a || a->kind != SL_ATTR_OPAQUE)
-		return false;
-	*p = a->u.text.p;
-	*e = a->u.text.p + a->u.text.n;
-	return true;
-}
+	sl_sym kw = sli_attr_enum_keyword(a);
 
-/*
- * Fields `key = [..]` or `key = N` of a #dialect.name<key = value, ...>
- * attribute, in one pass: found[k] is 1 when keys[k] was read into
- * out[k] (else out[k] stays empty).  -1 when a listed field is malformed.
- */
-static int
-opaque_fields(const sl_attr *a, const char *const *keys, int nkeys, i64vec *out, int *found)
-{
-	const char *p, *e;
-
-	for (int k = 0; k < nkeys; k++) {
-		out[k].n = 0;
-		found[k] = 0;
-	}
-	if (!opaque_text(a, &p, &e))
-		return 0;
-	while (p < e) {
-		const char *w = p, *q;
-		int k;
-		if (!is_word(*p) || (p > a->u.text.p && is_word(p[-1]))) {
-			p++;
-			continue;
-		}
-		while (p < e && is_word(*p))
-			p++;
-		for (k = 0; k < nkeys; k++)
-			if (strlen(keys[k]) == (size_t)(p - w) && !memcmp(keys[k], w, (size_t)(p - w)))
-				break;
-		q = skip_ws(p, e);
-		if (k == nkeys || found[k] || q >= e || *q != '=')
-			continue;
-		q = skip_ws(q + 1, e);
-		if (q < e && *q == '[') {
-			const char *close = memchr(q, ']', (size_t)(e - q));
-			if (!close || !sli_scan_ints(q + 1, close, &out[k]))
-				return -1;
-			p = close + 1;
-		} else {
-			int64_t v;
-			if (!(p = scan_int(q, e, &v)))
-				return -1;
-			SL_VEC_PUSH(out[k], v);
-		}
-		found[k] = 1;
-	}
-	return 0;
-}
-
-/* One field, as opaque_fields: 1 found, 0 absent, -1 malformed. */
-static int
-opaque_field(const sl_attr *a, const char *key, i64vec *out)
-{
-	int found;
-
-	if (opaque_fields(a, &key, 1, out, &found) < 0)
-		return -1;
-	return found;
-}
-
-/* The last word of an enum attribute such as #stablehlo<transpose TRANSPOSE>. */
-static bool
-enum_is(const sl_attr *a, const char *word)
-{
-	const char *p, *e, *w;
-	size_t n = strlen(word);
-
-	if (!opaque_text(a, &p, &e))
-		return false;
-	while (e > p && (e[-1] == ' ' || e[-1] == '>'))
-		e--;
-	w = e;
-	while (w > p && is_word(w[-1]))
-		w--;
-	return (size_t)(e - w) == n && !memcmp(w, word, n);
+	return kw && kw == sl_sym_intern(b->ctx, word, strlen(word));
 }
 
 static bool
-contains(const i64vec *v, int64_t x)
+contains(const int64_t *v, size_t n, int64_t x)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->v[i] == x)
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
 			return true;
 	return false;
 }
 
 /* Checks that every entry of v is a dim of a rank-r tensor. */
 static int
-check_dims(builder *b, const char *what, const i64vec *v, uint32_t r)
+check_dims(builder *b, const char *what, const int64_t *v, size_t n, uint32_t r)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->v[i] < 0 || v->v[i] >= r)
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 0 || v[i] >= r)
 			return bad(b, "%s contains dimension %" PRId64 ", out of range for rank %u",
-			           what, v->v[i], r);
+			           what, v[i], r);
 	return 0;
 }
 
@@ -948,127 +829,32 @@ r_concatenate(builder *b)
 
 /* {====== convolution and dots (4.11-4.13) =============================== */
 
-typedef struct conv_dims {
-	int64_t ib, ifeat, kif, kof, ob, of;
-	i64vec is, ks, os;	/* spatial dims, by spatial index */
-} conv_dims;
-
-static void
-conv_dims_fini(conv_dims *c)
+/* Tensor of each convolution group: lhs, rhs, result. */
+static uint32_t
+conv_tensor(builder *b, int g)
 {
-	SL_VEC_FREE(c->is);
-	SL_VEC_FREE(c->ks);
-	SL_VEC_FREE(c->os);
-}
-
-/* Places dim `pos` as spatial dim k of v (grows v with -1). */
-static void
-set_spatial(i64vec *v, int64_t k, int64_t pos)
-{
-	while (v->n <= (size_t)k)
-		SL_VEC_PUSH(*v, NO_DIM);
-	v->v[k] = pos;
-}
-
-/*
- * #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, or the raw
- * form #stablehlo.conv<raw input_batch_dimension = 0, ...>.
- */
-static bool
-read_conv_dims(const sl_attr *a, conv_dims *c)
-{
-	const char *p, *e;
-	static const char letters[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
-	int64_t *named[3][2] = {{&c->ib, &c->ifeat}, {&c->kif, &c->kof}, {&c->ob, &c->of}};
-	i64vec *spatial[3] = {&c->is, &c->ks, &c->os};
-
-	memset(c, 0, sizeof *c);
-	c->ib = c->ifeat = c->kif = c->kof = c->ob = c->of = NO_DIM;
-	if (!opaque_text(a, &p, &e) || e - p < 17 || memcmp(p, "#stablehlo.conv<", 16))
-		return false;
-	p += 16;
-	e--;
-	p = skip_ws(p, e);
-	if (e - p > 3 && !memcmp(p, "raw", 3) && !is_word(p[3])) {
-		static const char *const keys[6] = {
-			"input_batch_dimension", "input_feature_dimension",
-			"kernel_input_feature_dimension", "kernel_output_feature_dimension",
-			"output_batch_dimension", "output_feature_dimension",
-		};
-		static const char *const skeys[3] = {
-			"input_spatial_dimensions", "kernel_spatial_dimensions",
-			"output_spatial_dimensions",
-		};
-		i64vec v = {0};
-		bool ok = true;
-		for (int k = 0; k < 6 && ok; k++) {
-			ok = opaque_field(a, keys[k], &v) == 1 && v.n == 1;
-			if (ok)
-				*named[k / 2][k % 2] = v.v[0];
-		}
-		for (int g = 0; g < 3 && ok; g++) {
-			ok = opaque_field(a, skeys[g], &v) >= 0;
-			for (size_t i = 0; ok && i < v.n; i++)
-				SL_VEC_PUSH(*spatial[g], v.v[i]);
-		}
-		SL_VEC_FREE(v);
-		return ok;
-	}
-	for (int g = 0; g < 3; g++) {
-		int64_t pos = 0;
-		p = skip_ws(p, e);
-		if (g == 1) {
-			if (p >= e || *p != 'x')
-				return false;
-			p = skip_ws(p + 1, e);
-		} else if (g == 2) {
-			if (e - p < 2 || p[0] != '-' || p[1] != '>')
-				return false;
-			p = skip_ws(p + 2, e);
-		}
-		if (p >= e || *p != '[')
-			return false;
-		p = skip_ws(p + 1, e);
-		while (p < e && *p != ']') {
-			int64_t k;
-			if (is_digit(*p)) {
-				if (!(p = scan_int(p, e, &k)) || k > 1000)
-					return false;
-				set_spatial(spatial[g], k, pos);
-			} else if (*p == letters[g][0] || *p == letters[g][1]) {
-				*named[g][*p == letters[g][1]] = pos;
-				p++;
-			} else {
-				return false;
-			}
-			pos++;
-			p = skip_ws(p, e);
-			if (p < e && *p == ',')
-				p = skip_ws(p + 1, e);
-		}
-		if (p >= e)
-			return false;
-		p++;
-	}
-	return skip_ws(p, e) == e;
+	return g == SL_CONV_INPUT ? 0 : g == SL_CONV_KERNEL ? 1 : res(b, 0);
 }
 
 static int
-check_conv_dims(builder *b, const conv_dims *c)
+check_conv_dims(builder *b, const sl_conv_dims *c)
 {
-	uint32_t rl = b->rank[0], rr = b->rank[1], ro = b->rank[res(b, 0)];
-	size_t ns = c->is.n;
+	size_t ns = c->spatial[SL_CONV_INPUT].n;
 
-	if (c->ib < 0 || c->ib >= rl || c->ifeat < 0 || c->ifeat >= rl || c->kif < 0 ||
-	    c->kif >= rr || c->kof < 0 || c->kof >= rr || c->ob < 0 || c->ob >= ro ||
-	    c->of < 0 || c->of >= ro)
-		return bad(b, "convolution dimension numbers out of range for the operand types");
-	if (c->ks.n != ns || c->os.n != ns || ns + 2 != rl || ns + 2 != rr || ns + 2 != ro)
-		return bad(b, "convolution dimension numbers do not match the operand ranks");
+	for (int g = 0; g < SL_CONV_NGROUPS; g++) {
+		uint32_t r = b->rank[conv_tensor(b, g)];
+		if (c->first[g] < 0 || c->first[g] >= r || c->second[g] < 0 || c->second[g] >= r)
+			return bad(b, "convolution dimension numbers out of range for the operand "
+			           "types");
+	}
+	for (int g = 0; g < SL_CONV_NGROUPS; g++)
+		if (c->spatial[g].n != ns || ns + 2 != b->rank[conv_tensor(b, g)])
+			return bad(b, "convolution dimension numbers do not match the operand ranks");
 	for (size_t i = 0; i < ns; i++)
-		if (c->is.v[i] < 0 || c->is.v[i] >= rl || c->ks.v[i] < 0 || c->ks.v[i] >= rr ||
-		    c->os.v[i] < 0 || c->os.v[i] >= ro)
-			return bad(b, "convolution spatial dimension %zu is missing or out of range", i);
+		for (int g = 0; g < SL_CONV_NGROUPS; g++)
+			if (c->spatial[g].v[i] < 0 || c->spatial[g].v[i] >= b->rank[conv_tensor(b, g)])
+				return bad(b, "convolution spatial dimension %zu is missing or out of "
+				           "range", i);
 	return 0;
 }
 
@@ -1076,7 +862,7 @@ check_conv_dims(builder *b, const conv_dims *c)
 static int
 r_convolution(builder *b)
 {
-	conv_dims c;
+	const sl_conv_dims *c = sli_attr_get_conv_dims(attr(b, "dimension_numbers"));
 	int64_t bgc = 1, fgc = 1, ofs;
 	uint32_t L = 0, R = 1, O;
 	uint32_t f;
@@ -1084,33 +870,32 @@ r_convolution(builder *b)
 	if (need_counts(b, 2, 1) || need_shaped(b))
 		return -1;
 	O = res(b, 0);
-	if (!read_conv_dims(attr(b, "dimension_numbers"), &c)) {
-		conv_dims_fini(&c);
+	if (!c || !c->known)
 		return bad(b, "expected convolution attribute 'dimension_numbers'");
-	}
-	if (check_conv_dims(b, &c)) {
-		conv_dims_fini(&c);
+	if (check_conv_dims(b, c))
 		return -1;
-	}
 	get_int(b, "batch_group_count", &bgc);
 	get_int(b, "feature_group_count", &fgc);
-	if (bgc < 1 || fgc < 1) {
-		conv_dims_fini(&c);
+	if (bgc < 1 || fgc < 1)
 		return bad(b, "group counts must be positive");
-	}
+	int64_t ib = c->first[SL_CONV_INPUT], ifeat = c->second[SL_CONV_INPUT];
+	int64_t kif = c->first[SL_CONV_KERNEL], kof = c->second[SL_CONV_KERNEL];
+	int64_t ob = c->first[SL_CONV_OUTPUT], of = c->second[SL_CONV_OUTPUT];
+	const sl_dim_list *is = &c->spatial[SL_CONV_INPUT], *ks = &c->spatial[SL_CONV_KERNEL];
+	const sl_dim_list *os = &c->spatial[SL_CONV_OUTPUT];
 	if (bgc > 1) {
 		f = new_factor(b, bgc, SLI_FACTOR_PASS_THROUGH, false);
-		map(b, f, L, c.ib);
-		map(b, f, R, c.kof);
-		map(b, f, O, c.of);
+		map(b, f, L, ib);
+		map(b, f, R, kof);
+		map(b, f, O, of);
 	}
-	f = new_factor(b, dimsz(b, O, c.ob), SLI_FACTOR_PASS_THROUGH, false);
-	map(b, f, L, c.ib);
-	map(b, f, O, c.ob);
-	for (size_t s = 0; s < c.is.n && !b->opts->conservative; s++) {
-		int64_t windows = dimsz(b, O, c.os.v[s]);
-		int64_t wsize = dimsz(b, R, c.ks.v[s]);
-		int64_t remaining = dimsz(b, L, c.is.v[s]);
+	f = new_factor(b, dimsz(b, O, ob), SLI_FACTOR_PASS_THROUGH, false);
+	map(b, f, L, ib);
+	map(b, f, O, ob);
+	for (size_t s = 0; s < is->n && !b->opts->conservative; s++) {
+		int64_t windows = dimsz(b, O, os->v[s]);
+		int64_t wsize = dimsz(b, R, ks->v[s]);
+		int64_t remaining = dimsz(b, L, is->v[s]);
 		bool windows_first = windows >= wsize;
 		for (int k = 0; k < 2; k++) {
 			bool is_windows = (k == 0) == windows_first;
@@ -1122,37 +907,36 @@ r_convolution(builder *b)
 			remaining /= size;
 			if (is_windows) {
 				f = new_factor(b, size, SLI_FACTOR_PERMUTATION, false);
-				map(b, f, L, c.is.v[s]);
-				map(b, f, O, c.os.v[s]);
+				map(b, f, L, is->v[s]);
+				map(b, f, O, os->v[s]);
 			} else {
 				f = new_factor(b, size, SLI_FACTOR_REDUCTION, false);
-				map(b, f, L, c.is.v[s]);
-				map(b, f, R, c.ks.v[s]);
+				map(b, f, L, is->v[s]);
+				map(b, f, R, ks->v[s]);
 			}
 		}
 	}
 	if (fgc > 1) {
 		f = new_factor(b, fgc, SLI_FACTOR_PASS_THROUGH, false);
-		map(b, f, L, c.ifeat);
-		map(b, f, R, c.kof);
-		map(b, f, O, c.of);
+		map(b, f, L, ifeat);
+		map(b, f, R, kof);
+		map(b, f, O, of);
 	}
-	f = new_factor(b, dimsz(b, R, c.kif), SLI_FACTOR_REDUCTION, false);
-	map(b, f, L, c.ifeat);
-	map(b, f, R, c.kif);
-	ofs = dimsz(b, O, c.of) / (bgc * fgc);
+	f = new_factor(b, dimsz(b, R, kif), SLI_FACTOR_REDUCTION, false);
+	map(b, f, L, ifeat);
+	map(b, f, R, kif);
+	ofs = dimsz(b, O, of) / (bgc * fgc);
 	if (ofs > 1) {
 		f = new_factor(b, ofs, SLI_FACTOR_PASS_THROUGH, false);
-		map(b, f, R, c.kof);
-		map(b, f, O, c.of);
+		map(b, f, R, kof);
+		map(b, f, O, of);
 	}
-	conv_dims_fini(&c);
 	return SLI_RULE_FOUND;
 }
 
 /* A dim listed twice in batch and contract together, else NO_DIM. */
 static int64_t
-listed_twice(const i64vec *batch, const i64vec *contract)
+listed_twice(const sl_dim_list *batch, const sl_dim_list *contract)
 {
 	for (size_t i = 0; i < batch->n + contract->n; i++) {
 		int64_t d = i < batch->n ? batch->v[i] : contract->v[i - batch->n];
@@ -1168,45 +952,32 @@ static int
 r_dot_general(builder *b)
 {
 	const sl_attr *a;
-	static const char *const keys[4] = {
-		"lhs_batching_dimensions", "rhs_batching_dimensions",
-		"lhs_contracting_dimensions", "rhs_contracting_dimensions",
-	};
-	i64vec v[4] = {{0}};
-	int found[4];
+	const sl_dim_list *v;
 	uint32_t O, od = 0;
-	int rc = -1;
 
 	if (need_counts(b, 2, 1) || need_shaped(b))
 		return -1;
 	O = res(b, 0);
 	a = attr(b, "dot_dimension_numbers");
-	if (!a || a->kind != SL_ATTR_OPAQUE) {
-		bad(b, "expected attribute 'dot_dimension_numbers'");
-		goto done;
-	}
-	if (opaque_fields(a, keys, 4, v, found) < 0) {
-		bad(b, "malformed 'dot_dimension_numbers'");
-		goto done;
-	}
-	for (int k = 0; k < 4; k++)
-		if (check_dims(b, keys[k], &v[k], b->rank[k % 2]))
-			goto done;
-	if (v[0].n != v[1].n || v[2].n != v[3].n) {
-		bad(b, "lhs and rhs batching or contracting dimensions differ in number");
-		goto done;
-	}
+	/* the reader keeps dimension numbers it cannot read as opaque text */
+	if (a && a->kind == SL_ATTR_OPAQUE)
+		return bad(b, "malformed 'dot_dimension_numbers'");
+	if (!sli_attr_get_dot_dims(a))
+		return bad(b, "expected attribute 'dot_dimension_numbers'");
+	v = a->u.dot->lists;
+	for (int k = 0; k < SL_DOT_NLISTS; k++)
+		if (check_dims(b, sli_dot_keys[k], v[k].v, v[k].n, b->rank[k % 2]))
+			return -1;
+	if (v[0].n != v[1].n || v[2].n != v[3].n)
+		return bad(b, "lhs and rhs batching or contracting dimensions differ in number");
 	for (int k = 0; k < 2; k++) {
 		int64_t d = listed_twice(&v[k], &v[k + 2]);
-		if (d != NO_DIM) {
-			bad(b, "dimension %" PRId64 " of the %s is listed twice", d, k ? "rhs" : "lhs");
-			goto done;
-		}
+		if (d != NO_DIM)
+			return bad(b, "dimension %" PRId64 " of the %s is listed twice", d,
+			           k ? "rhs" : "lhs");
 	}
-	if (b->rank[O] + v[0].n + 2 * v[2].n != b->rank[0] + b->rank[1]) {
-		bad(b, "result rank %u does not match the dot dimension numbers", b->rank[O]);
-		goto done;
-	}
+	if (b->rank[O] + v[0].n + 2 * v[2].n != b->rank[0] + b->rank[1])
+		return bad(b, "result rank %u does not match the dot dimension numbers", b->rank[O]);
 	for (size_t i = 0; i < v[0].n; i++) {
 		uint32_t f = new_factor(b, dimsz(b, 0, v[0].v[i]), SLI_FACTOR_PASS_THROUGH, false);
 		map(b, f, 0, v[0].v[i]);
@@ -1216,7 +987,7 @@ r_dot_general(builder *b)
 	for (uint32_t t = 0; t < 2; t++) {
 		for (uint32_t d = 0; d < b->rank[t]; d++) {
 			uint32_t f;
-			if (contains(&v[t], d) || contains(&v[2 + t], d))
+			if (contains(v[t].v, v[t].n, d) || contains(v[2 + t].v, v[2 + t].n, d))
 				continue;
 			f = new_factor(b, dimsz(b, t, d), SLI_FACTOR_PASS_THROUGH, false);
 			map(b, f, t, d);
@@ -1228,11 +999,7 @@ r_dot_general(builder *b)
 		map(b, f, 0, v[2].v[i]);
 		map(b, f, 1, v[3].v[i]);
 	}
-	rc = SLI_RULE_FOUND;
-done:
-	for (int k = 0; k < 4; k++)
-		SL_VEC_FREE(v[k]);
-	return rc;
+	return SLI_RULE_FOUND;
 }
 
 /* 4.13 */
@@ -1427,7 +1194,7 @@ r_reduce(builder *b)
 		bad(b, "expected integer array attribute 'dimensions'");
 		goto done;
 	}
-	if (check_dims(b, "dimensions", &dims, b->rank[0]))
+	if (check_dims(b, "dimensions", dims.v, dims.n, b->rank[0]))
 		goto done;
 	for (uint32_t t = 0; t < n; t++) {
 		if (same_rank(b, t, 0))
@@ -1438,7 +1205,7 @@ r_reduce(builder *b)
 		}
 	}
 	for (uint32_t d = 0; d < b->rank[0]; d++) {
-		bool reduced = contains(&dims, d);
+		bool reduced = contains(dims.v, dims.n, d);
 		uint32_t f = new_factor(b, dimsz(b, 0, d),
 		                        reduced ? SLI_FACTOR_REDUCTION : SLI_FACTOR_PASS_THROUGH, false);
 		for (uint32_t t = 0; t < n; t++) {
@@ -1669,7 +1436,7 @@ typedef struct gs {
 	bool scatter;
 	uint32_t ninputs;	/* scatter: N inputs, indices, N updates -> N results */
 	uint32_t in, idx, sl;	/* tensors: first input, indices, first slices */
-	i64vec offset, collapsed, in_batch, idx_batch;
+	sl_dim_list offset, collapsed, in_batch, idx_batch;	/* in the attribute */
 	int64_t ivd;
 	bool common_reduction;
 } gs;
@@ -1702,10 +1469,10 @@ gs_build(builder *b, gs *g)
 	int64_t indim = 0, batchpos = 0;
 	uint32_t rin = b->rank[g->in], rx = b->rank[g->idx], rs = b->rank[g->sl];
 
-	if (check_dims(b, "offset dims", &g->offset, rs) ||
-	    check_dims(b, "collapsed dims", &g->collapsed, rin) ||
-	    check_dims(b, "input batching dims", &g->in_batch, rin) ||
-	    check_dims(b, "indices batching dims", &g->idx_batch, rx))
+	if (check_dims(b, "offset dims", g->offset.v, g->offset.n, rs) ||
+	    check_dims(b, "collapsed dims", g->collapsed.v, g->collapsed.n, rin) ||
+	    check_dims(b, "input batching dims", g->in_batch.v, g->in_batch.n, rin) ||
+	    check_dims(b, "indices batching dims", g->idx_batch.v, g->idx_batch.n, rx))
 		return -1;
 	if (g->in_batch.n != g->idx_batch.n)
 		return bad(b, "input and indices batching dims differ in number");
@@ -1713,9 +1480,10 @@ gs_build(builder *b, gs *g)
 		return bad(b, "index_vector_dim %" PRId64 " out of range", g->ivd);
 	for (uint32_t s = 0; s < rs; s++) {
 		int64_t S = dimsz(b, g->sl, s);
-		if (contains(&g->offset, s)) {
+		if (contains(g->offset.v, g->offset.n, s)) {
 			int64_t I;
-			while (contains(&g->collapsed, indim) || contains(&g->in_batch, indim))
+			while (contains(g->collapsed.v, g->collapsed.n, indim) ||
+			       contains(g->in_batch.v, g->in_batch.n, indim))
 				indim++;
 			if (indim >= rin)
 				return bad(b, "more offset dims than input dims");
@@ -1762,49 +1530,29 @@ gs_build(builder *b, gs *g)
 	return SLI_RULE_FOUND;
 }
 
-static void
-gs_fini(gs *g)
-{
-	SL_VEC_FREE(g->offset);
-	SL_VEC_FREE(g->collapsed);
-	SL_VEC_FREE(g->in_batch);
-	SL_VEC_FREE(g->idx_batch);
-}
-
-/* Reads the dimension-number fields; keys in the order of gs's vectors. */
+/* Reads the dimension numbers of attribute attrname into g. */
 static int
-gs_read(builder *b, gs *g, const char *attrname, const char *prefix,
-        const char *const keys[5])
+gs_dims_of(builder *b, gs *g, const char *attrname)
 {
 	const sl_attr *a = attr(b, attrname);
-	i64vec v[5] = {{0}};
-	int found[5], rc = 0;
-	const char *p, *e;
-	size_t k = strlen(prefix);
+	const sl_gs_dims *d = sli_attr_get_gs_dims(a, g->scatter);
 
-	if (!opaque_text(a, &p, &e) || (size_t)(e - p) < k || memcmp(p, prefix, k))
+	/* the reader keeps dimension numbers it cannot read as opaque text */
+	if (!d && a && a->kind == SL_ATTR_OPAQUE)
+		return bad(b, "malformed '%s'", attrname);
+	if (!d)
 		return bad(b, "expected attribute '%s'", attrname);
-	if (opaque_fields(a, keys, 5, v, found) < 0)
-		rc = bad(b, "malformed '%s'", attrname);
-	else if (found[4] && v[4].n != 1)
-		rc = bad(b, "expected one 'index_vector_dim' in '%s'", attrname);
-	else	/* StableHLO leaves out an index_vector_dim of 0 */
-		g->ivd = found[4] ? v[4].v[0] : 0;
-	g->offset = v[0];
-	g->collapsed = v[1];
-	g->in_batch = v[2];
-	g->idx_batch = v[3];
-	SL_VEC_FREE(v[4]);
-	return rc;
+	g->offset = d->lists[SL_GS_WINDOW];
+	g->collapsed = d->lists[SL_GS_COLLAPSED];
+	g->in_batch = d->lists[SL_GS_BATCH];
+	g->idx_batch = d->lists[SL_GS_IDX_BATCH];
+	g->ivd = d->index_vector_dim;
+	return 0;
 }
 
 static int
 r_gather(builder *b)
 {
-	static const char *const keys[5] = {
-		"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
-		"start_indices_batching_dims", "index_vector_dim",
-	};
 	gs g;
 	int rc;
 
@@ -1815,10 +1563,9 @@ r_gather(builder *b)
 	g.idx = 1;
 	g.sl = res(b, 0);
 	g.ninputs = 1;
-	rc = gs_read(b, &g, "dimension_numbers", "#stablehlo.gather<", keys);
+	rc = gs_dims_of(b, &g, "dimension_numbers");
 	if (rc == 0)
 		rc = gs_build(b, &g);
-	gs_fini(&g);
 	return rc;
 }
 
@@ -1876,10 +1623,6 @@ common_reduction(const builder *b, uint32_t n)
 static int
 r_scatter(builder *b)
 {
-	static const char *const keys[5] = {
-		"update_window_dims", "inserted_window_dims", "input_batching_dims",
-		"scatter_indices_batching_dims", "index_vector_dim",
-	};
 	gs g;
 	int rc;
 	uint32_t n = b->nres;
@@ -1898,10 +1641,9 @@ r_scatter(builder *b)
 	g.idx = n;
 	g.sl = n + 1;
 	g.common_reduction = common_reduction(b, n);
-	rc = gs_read(b, &g, "scatter_dimension_numbers", "#stablehlo.scatter<", keys);
+	rc = gs_dims_of(b, &g, "scatter_dimension_numbers");
 	if (rc == 0)
 		rc = gs_build(b, &g);
-	gs_fini(&g);
 	return rc;
 }
 
@@ -1920,11 +1662,11 @@ r_reverse(builder *b)
 		bad(b, "expected integer array attribute 'dimensions'");
 		goto done;
 	}
-	if (check_dims(b, "dimensions", &dims, b->rank[O]))
+	if (check_dims(b, "dimensions", dims.v, dims.n, b->rank[O]))
 		goto done;
 	for (uint32_t d = 0; d < b->rank[O]; d++)
 		same_dim(b, ALL, d, dimsz(b, O, d),
-		         contains(&dims, d) ? SLI_FACTOR_PERMUTATION : SLI_FACTOR_PASS_THROUGH, false);
+		         contains(dims.v, dims.n, d) ? SLI_FACTOR_PERMUTATION : SLI_FACTOR_PASS_THROUGH, false);
 	rc = SLI_RULE_FOUND;
 done:
 	SL_VEC_FREE(dims);
@@ -1996,8 +1738,8 @@ r_triangular_solve(builder *b)
 	r = b->rank[0];
 	if (r < 2 || same_rank(b, 0, 1) || same_rank(b, 0, O))
 		return r < 2 ? bad(b, "expected operands of rank 2 or more") : -1;
-	tr = enum_is(attr(b, "transpose_a"), "TRANSPOSE") ||
-	     enum_is(attr(b, "transpose_a"), "ADJOINT");
+	tr = enum_is(b, attr(b, "transpose_a"), "TRANSPOSE") ||
+	     enum_is(b, attr(b, "transpose_a"), "ADJOINT");
 	left = get_bool(b, "left_side", false);
 	for (uint32_t d = 0; d + 2 < r; d++)
 		same_dim(b, ALL, d, dimsz(b, 0, d), SLI_FACTOR_PASS_THROUGH, false);
@@ -2480,203 +2222,6 @@ sli_rule_attr_new(sl_module *m, const sl_rule *rule)
 
 	a->u.rule = *rule;
 	return a;
-}
-
-/* }===================================================================== */
-
-/* {====== queries and checking (spec 3) ================================== */
-
-static bool
-in_list(const sl_factor_list *l, uint32_t f)
-{
-	for (uint32_t i = 0; i < l->n; i++)
-		if (l->v[i] == f)
-			return true;
-	return false;
-}
-
-sli_factor_kind
-sli_rule_factor_kind(const sl_rule *rule, uint32_t f)
-{
-	if (in_list(&rule->reduction, f))
-		return SLI_FACTOR_REDUCTION;
-	if (in_list(&rule->need_replication, f))
-		return SLI_FACTOR_NEED_REPLICATION;
-	if (in_list(&rule->permutation, f))
-		return SLI_FACTOR_PERMUTATION;
-	return SLI_FACTOR_PASS_THROUGH;
-}
-
-bool
-sli_rule_factor_blocked(const sl_rule *rule, uint32_t f)
-{
-	return in_list(&rule->blocked, f);
-}
-
-void
-sli_rule_factor_name(sli_buf *b, uint32_t k)
-{
-	if (k <= 17)
-		sli_buf_putc(b, (char)('i' + k));
-	else
-		sli_buf_printf(b, "z_%u", k - 17);
-}
-
-typedef struct checker {
-	sl_module *m;
-	const sl_op *op;
-} checker;
-
-static int
-check_err(const checker *c, const char *value, uint32_t i, uint32_t n, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-/* "'op' op VALUE N - message" (no number when there is one value). */
-static int
-check_err(const checker *c, const char *value, uint32_t i, uint32_t n, const char *fmt, ...)
-{
-	sli_buf msg;
-	va_list ap;
-
-	sli_buf_init(&msg);
-	if (value && n > 1)
-		sli_buf_printf(&msg, "%s %u - ", value, i);
-	else if (value)
-		sli_buf_printf(&msg, "%s - ", value);
-	va_start(ap, fmt);
-	sli_buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
-	sli_error(c->m->ctx, c->op->loc, "'%s' op %s", sl_sym_str(c->m->ctx, c->op->name),
-	          sli_buf_cstr(&msg));
-	sli_buf_fini(&msg);
-	return -1;
-}
-
-static int
-check_mappings(const checker *c, const sl_rule *r, bool results, uint8_t *used,
-               uint32_t *seen, uint32_t *stamp)
-{
-	const char *value = results ? "result" : "operand";
-	uint32_t n = results ? r->nresults : r->noperands;
-	uint32_t nvals = results ? c->op->nresults : c->op->noperands;
-	const sl_tensor_mapping *tm = results ? r->results : r->operands;
-
-	if (n != nvals)
-		return check_err(c, NULL, 0, 0, "number of %ss and mappings must match: %u != %u",
-		                 value, nvals, n);
-	if (n == 0)
-		return check_err(c, NULL, 0, 0, "number of %ss mappings cannot be 0. Op sharding "
-		                 "rules can only be defined on operations with at least one "
-		                 "operand and result.", value);
-	for (uint32_t i = 0; i < n; i++) {
-		const sl_type *t = results ? c->op->results[i].type : c->op->operands[i]->type;
-		sli_buf tb;
-		if (!t || !sli_type_is_static(t)) {
-			int rc;
-			sli_buf_init(&tb);
-			if (t)
-				sli_buf_puts(&tb, sl_sym_str(c->m->ctx, t->text));
-			rc = check_err(c, value, i, n, "expected a ranked tensor with a static shape. "
-			               "type: %s", sli_buf_cstr(&tb));
-			sli_buf_fini(&tb);
-			return rc;
-		}
-		if (tm[i].rank != t->rank)
-			return check_err(c, value, i, n, "mapping rank must match: %u != %u", tm[i].rank,
-			                 t->rank);
-		++*stamp;
-		for (uint32_t d = 0; d < tm[i].rank; d++) {
-			const sl_dim_mapping *dm = &tm[i].dims[d];
-			if (dm->n == 0)
-				return check_err(c, value, i, n, "dim mapping must have at least one factor");
-			for (uint32_t k = 0; k < dm->n; k++) {
-				uint32_t f = dm->factors[k];
-				if (f >= r->nfactors)
-					return check_err(c, value, i, n, "expecting factor indices to be within "
-					                 "0<=...<num_factors; received: %u, num_factors: %u", f,
-					                 r->nfactors);
-				if (seen[f] == *stamp)
-					return check_err(c, value, i, n, "cannot reuse factors for the same "
-					                 "tensor value");
-				seen[f] = *stamp;
-				used[f] = 1;
-				if (dm->n > 1 && r->factor_sizes[f] == 1)
-					return check_err(c, value, i, n, "dim mapping can't have a factor of "
-					                 "size 1 if there are multiple factors");
-			}
-		}
-	}
-	return 0;
-}
-
-static int
-check_set(const checker *c, const sl_factor_list *l, uint32_t nfactors)
-{
-	for (uint32_t i = 0; i < l->n; i++) {
-		if (l->v[i] < 0)
-			return check_err(c, NULL, 0, 0, "index must be non-negative");
-		if (l->v[i] >= nfactors)
-			return check_err(c, NULL, 0, 0, "index must be less than %u, got: %" PRId64,
-			                 nfactors, l->v[i]);
-		if (i && l->v[i] < l->v[i - 1])
-			return check_err(c, NULL, 0, 0, "indices of special factors must be sorted");
-		if (i && l->v[i] == l->v[i - 1])
-			return check_err(c, NULL, 0, 0, "indices of special factors must be unique");
-	}
-	return 0;
-}
-
-int
-sli_rule_check(sl_module *m, const sl_op *op, const sl_rule *r)
-{
-	checker c = {m, op};
-	uint8_t *used = sli_xcalloc(r->nfactors + 1, 1);
-	uint32_t *seen = sli_xcalloc(r->nfactors + 1, sizeof *seen);
-	uint32_t stamp = 0;
-	int rc = -1;
-
-	if (check_mappings(&c, r, false, used, seen, &stamp) ||
-	    check_mappings(&c, r, true, used, seen, &stamp))
-		goto done;
-	for (uint32_t f = 0; f < r->nfactors; f++) {
-		if (!used[f]) {
-			sli_buf nm;
-			sli_buf_init(&nm);
-			sli_rule_factor_name(&nm, f);
-			check_err(&c, NULL, 0, 0, "has factor %s=%" PRId64 " that isn't used in operand "
-			          "and result mappings", sli_buf_cstr(&nm), r->factor_sizes[f]);
-			sli_buf_fini(&nm);
-			goto done;
-		}
-	}
-	if (check_set(&c, &r->reduction, r->nfactors) ||
-	    check_set(&c, &r->need_replication, r->nfactors) ||
-	    check_set(&c, &r->permutation, r->nfactors))
-		goto done;
-	for (uint32_t f = 0; f < r->nfactors; f++) {
-		int k = in_list(&r->reduction, f) + in_list(&r->need_replication, f) +
-		        in_list(&r->permutation, f);
-		if (k > 1) {
-			check_err(&c, NULL, 0, 0, "a factor can only be in one of the reduction, need "
-			          "replication, or permutation factor sets");
-			goto done;
-		}
-	}
-	if (check_set(&c, &r->blocked, r->nfactors))
-		goto done;
-	for (uint32_t i = 0; i < r->nresults; i++)
-		for (uint32_t d = 0; d < r->results[i].rank; d++)
-			for (uint32_t k = 0; k < r->results[i].dims[d].n; k++)
-				if (in_list(&r->reduction, r->results[i].dims[d].factors[k])) {
-					check_err(&c, NULL, 0, 0, "reduction factor cannot be in result "
-					          "mappings");
-					goto done;
-				}
-	rc = 0;
-done:
-	free(used);
-	free(seen);
-	return rc;
 }
 
 /* }===================================================================== */
