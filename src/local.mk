@@ -2,6 +2,10 @@
 
 noinst_LTLIBRARIES += libshardlp_core.la
 libshardlp_core_la_SOURCES = \
+	%reldir%/api/cost.c \
+	%reldir%/api/report.c \
+	%reldir%/api/rules.c \
+	%reldir%/api/solve.c \
 	%reldir%/ir/access.c \
 	%reldir%/ir/arena.c \
 	%reldir%/ir/attr.c \
@@ -57,6 +61,7 @@ libshardlp_core_la_SOURCES += $(formats_sources)
 libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
 
 noinst_HEADERS += \
+	%reldir%/api/cost.h \
 	%reldir%/ir/access.h \
 	%reldir%/ir/arena.h \
 	%reldir%/ir/attr.h \
