@@ -100,8 +100,8 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \
 	%reldir%/cli/shardlp.c
-shardlp_LDADD = libshardlp_core.la
+shardlp_LDADD = libshardlp.la
 shardlp_opt_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/shardlp_opt.c
-shardlp_opt_LDADD = libshardlp_core.la
+shardlp_opt_LDADD = libshardlp.la
