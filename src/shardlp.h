@@ -5,7 +5,14 @@
  * diagnostic sink; a module (sl_module) owns everything parsed into it and
  * dies with sl_module_free.  The library never prints and never exits:
  * problems reach the sink as sl_diag records and functions return -1 or
- * NULL.
+ * NULL; output goes only to a FILE * the caller passes.
+ *
+ * Sections: contexts and diagnostics; modules (parse, verify, print);
+ * passes (propagation included); the cost model; the ILP; sharding
+ * rules.  Handles (sl_context, sl_module, sl_assignment) are opaque;
+ * options and results are plain structs, filled by their _init function
+ * and then by the caller.  The programs shardlp and shardlp-opt use
+ * nothing else.
  */
 #ifndef SL_SHARDLP_H
 #define SL_SHARDLP_H
@@ -204,7 +211,9 @@ typedef struct sl_solve_opts {
 	double time_limit;	/* seconds from the call; <= 0: none */
 	double deadline;	/* an sl_solve_clock() instant; <= 0: none */
 	double gap;		/* relative optimality gap to stop at */
-	bool verbose;		/* the solver's log (GLPK writes it itself) */
+	/* the solver's log, which GLPK writes to standard output itself:
+	 * the one exception to "never prints", asked for by the caller */
+	bool verbose;
 	bool no_decompose;	/* one whole model, not a chain of blocks */
 	const char *write_lp, *write_mps;	/* export the model there */
 	/* an incumbent: a module of the same program whose shardings are
