@@ -142,7 +142,8 @@ sl_rules_print(sl_module *m, FILE *out, const sl_rules_opts *o,
 	if (m->top)
 		print_funcs(&run, m->top);
 	sli_rule_opts_fini(&run.ro);
-	fwrite(run.b.p, 1, run.b.n, out);
+	if (run.b.n)
+		fwrite(run.b.p, 1, run.b.n, out);
 	sli_buf_fini(&run.b);
 	if (count)
 		*count = run.count;
