@@ -2,6 +2,10 @@
 
 noinst_LTLIBRARIES += libshardlp_core.la
 libshardlp_core_la_SOURCES = \
+	%reldir%/api/cost.c \
+	%reldir%/api/report.c \
+	%reldir%/api/rules.c \
+	%reldir%/api/solve.c \
 	%reldir%/ir/access.c \
 	%reldir%/ir/arena.c \
 	%reldir%/ir/attr.c \
@@ -70,6 +74,7 @@ libshardlp_core_la_SOURCES += $(formats_sources)
 libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
 
 noinst_HEADERS += \
+	%reldir%/api/cost.h \
 	%reldir%/ir/access.h \
 	%reldir%/ir/arena.h \
 	%reldir%/ir/attr.h \
@@ -111,8 +116,8 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \
 	%reldir%/cli/shardlp.c
-shardlp_LDADD = libshardlp_core.la
+shardlp_LDADD = libshardlp.la
 shardlp_opt_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/shardlp_opt.c
-shardlp_opt_LDADD = libshardlp_core.la
+shardlp_opt_LDADD = libshardlp.la

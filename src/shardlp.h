@@ -5,7 +5,14 @@
  * diagnostic sink; a module (sl_module) owns everything parsed into it and
  * dies with sl_module_free.  The library never prints and never exits:
  * problems reach the sink as sl_diag records and functions return -1 or
- * NULL.
+ * NULL; output goes only to a FILE * the caller passes.
+ *
+ * Sections: contexts and diagnostics; modules (parse, verify, print);
+ * passes (propagation included); the cost model; the ILP; sharding
+ * rules.  Handles (sl_context, sl_module, sl_assignment) are opaque;
+ * options and results are plain structs, filled by their _init function
+ * and then by the caller.  The programs shardlp and shardlp-opt use
+ * nothing else.
  */
 #ifndef SL_SHARDLP_H
 #define SL_SHARDLP_H
@@ -97,6 +104,184 @@ bool sl_pass_exists(const char *name);
 const char *sl_pass_name(size_t i, const char **summary);
 
 const char *sl_version(void);
+
+/* {====================================================================
+ * The cost model (shardlp-cost(7))
+ * ===================================================================== */
+
+#define SL_COST_MAX_AXES 8	/* mesh axes (and --axis entries) it takes */
+
+/* The links along one mesh axis, by name. */
+typedef struct sl_cost_axis {
+	const char *name;	/* not copied: must outlive its use */
+	double bandwidth;	/* relative to the reference link (1) */
+	double latency;		/* cost of one collective step on this axis */
+} sl_cost_axis;
+
+/*
+ * The parameters of the cost model: a plain struct, set by
+ * sl_cost_params_init and then by the caller.  Units: sizes in bytes
+ * per device; a weight is the cost of one MB (1e6 bytes) held or moved
+ * per device, or of one Mflop per device.
+ */
+typedef struct sl_cost_params {
+	double memory_weight;	/* default 0.1 */
+	double comm_weight;	/* default 1 */
+	double compute_weight;	/* default 1/64 */
+	double memory_budget;	/* bytes per device; 0: none */
+	bool conservative;	/* forbid non-divisible shardings */
+	bool sub_axes;		/* shardings may use prime pieces of an axis */
+	/* link overrides; for a name given twice the last entry wins */
+	sl_cost_axis axes[2 * SL_COST_MAX_AXES];
+	uint32_t naxes;
+} sl_cost_params;
+
+void sl_cost_params_init(sl_cost_params *p);
+
+/* Parameters the user gave, which a mesh description does not replace. */
+enum {
+	SL_COST_GIVEN_MEMORY_WEIGHT = 1u << 0,
+	SL_COST_GIVEN_COMM_WEIGHT = 1u << 1,
+	SL_COST_GIVEN_COMPUTE_WEIGHT = 1u << 2,
+	SL_COST_GIVEN_MEMORY_BUDGET = 1u << 3
+};
+
+/*
+ * Reads the XML mesh description at path (shardlp-xml(5)), holds it
+ * against m's sdy.mesh and applies it to *p: the weights and the budget
+ * it gives replace p's, except those whose SL_COST_GIVEN_* bit is in
+ * keep; its links come before p's axes, which therefore win.  The new
+ * link names live in ctx, which must outlive *p.  Returns 0, or -1
+ * after located diagnostics (p untouched).
+ */
+int sl_cost_params_read_mesh_xml(sl_context *ctx, const char *path,
+                                 const sl_module *m, sl_cost_params *p,
+                                 unsigned keep);
+
+/* A cost and its components, per device. */
+typedef struct sl_cost_parts {
+	double memory, communication, compute;
+	double total;		/* their sum */
+	double bytes;		/* bytes of all tensors, per device */
+} sl_cost_parts;
+
+/*
+ * Scores the shardings m carries under p (NULL: defaults) into *out.
+ * Returns 0, or -1 when m cannot be scored (no mesh, an op without a
+ * valid assignment; diagnostics where located).
+ */
+int sl_cost_eval(sl_module *m, const sl_cost_params *p, sl_cost_parts *out);
+
+/*
+ * The sharding of every tensor of a module as the cost model reads it,
+ * for comparing two modules of one program.  sl_assignment_read returns
+ * a new object (free with sl_assignment_free; it holds no pointer into
+ * m), or NULL after diagnostics.
+ */
+typedef struct sl_assignment sl_assignment;
+
+sl_assignment *sl_assignment_read(sl_module *m, const sl_cost_params *p);
+void sl_assignment_free(sl_assignment *a);
+/* Tensors sharded differently in a and b; -1 when either is NULL or
+ * they do not have the same tensors. */
+long sl_assignment_diff(const sl_assignment *a, const sl_assignment *b);
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Optimal shardings by integer linear programming
+ * ===================================================================== */
+
+typedef enum sl_solve_status {
+	SL_SOLVE_OPTIMAL,	/* proven optimal (to the gap asked) */
+	SL_SOLVE_FEASIBLE,	/* a solution, optimality not proven */
+	SL_SOLVE_INFEASIBLE,
+	SL_SOLVE_NO_SOLUTION,	/* the time limit ended it without one */
+	SL_SOLVE_ERROR		/* the solver failed */
+} sl_solve_status;
+
+/* "optimal", "feasible", "infeasible", "timelimit", "error". */
+const char *sl_solve_status_name(sl_solve_status s);
+
+/* Seconds on the monotonic clock of sl_solve_opts.deadline. */
+double sl_solve_clock(void);
+
+typedef struct sl_solve_opts {
+	sl_cost_params cost;
+	double time_limit;	/* seconds from the call; <= 0: none */
+	double deadline;	/* an sl_solve_clock() instant; <= 0: none */
+	double gap;		/* relative optimality gap to stop at */
+	/* the solver's log, which GLPK writes to standard output itself:
+	 * the one exception to "never prints", asked for by the caller */
+	bool verbose;
+	bool no_decompose;	/* one whole model, not a chain of blocks */
+	const char *write_lp, *write_mps;	/* export the model there */
+	/* an incumbent: a module of the same program whose shardings are
+	 * the answer when time runs out first, or NULL; not modified */
+	sl_module *start;
+} sl_solve_opts;
+
+void sl_solve_opts_init(sl_solve_opts *o);
+
+typedef struct sl_solve_result {
+	sl_solve_status status;
+	sl_cost_parts parts;	/* the evaluator's score of the answer */
+	double objective, bound, gap, seconds;
+	size_t ncols, nrows, nbinaries;	/* of the model (summed over blocks) */
+	size_t nblocks;		/* blocks of the chain; 0: one whole model */
+	size_t nclasses;	/* structurally distinct blocks */
+	size_t nsolves;		/* solver runs */
+	bool start_used;	/* the incumbent was a point of the model */
+	bool from_start;	/* the answer is the incumbent */
+	char start_note[256];	/* why the incumbent was not used, or "" */
+} sl_solve_result;
+
+/*
+ * Finds shardings of minimum cost for m and writes them onto m.  The
+ * limits in o bound the whole call.  Returns 0 with a solution, 1 when
+ * the problem is infeasible or time ran out without a solution, -1 on
+ * bad input or a solver error; diagnostics through m's context.  *r is
+ * filled in every case.
+ */
+int sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r);
+
+/*
+ * Writes the XML report (shardlp-xml(5)) of r on the solved module m to
+ * out: the result and every tensor of the cost model under p (NULL:
+ * defaults) with its sharding; file names the input.  Returns 0, or -1
+ * on a write error.
+ */
+int sl_solve_write_xml(FILE *out, const char *file, sl_module *m,
+                       const sl_solve_result *r, const sl_cost_params *p);
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * Sharding rules (spec/sharding-rules.md)
+ * ===================================================================== */
+
+typedef struct sl_rules_opts {
+	bool conservative;	/* the rules of conservative propagation */
+	bool explain;		/* per factor: size, kind, the dims it maps */
+	bool count_only;	/* print nothing, only count */
+} sl_rules_opts;
+
+typedef struct sl_rules_count {
+	size_t ops, rules, factors;
+} sl_rules_count;
+
+/*
+ * Writes to out the sharding rule of every op inside the functions of m,
+ * one line per op in source order: "file:line:col: name RULE" or
+ * "... name no rule".  Counts them into *count (may be NULL).  Returns
+ * 0, or -1 when some op's rule is in error (diagnostics through m's
+ * context; the other ops are still written).  Write errors are left on
+ * out (ferror).
+ */
+int sl_rules_print(sl_module *m, FILE *out, const sl_rules_opts *o,
+                   sl_rules_count *count);
+
+/* }==================================================================== */
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* cli.c - diagnostic sink and file reading shared by the programs. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,6 +29,28 @@ print_caret(const cli_sink *s, const sl_diag *d)
 	fprintf(stderr, "%.*s\n%*s^\n", (int)n, p, (int)d->loc.col - 1, "");
 }
 
+static void *
+oom(void *p)
+{
+	if (!p) {
+		fputs("shardlp: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+char *
+cli_xstrdup(const char *s)
+{
+	return oom(strdup(s));
+}
+
+char *
+cli_xstrndup(const char *s, size_t n)
+{
+	return oom(strndup(s, n));
+}
+
 static void
 sink(void *ud, const sl_diag *d)
 {
@@ -36,11 +58,7 @@ sink(void *ud, const sl_diag *d)
 	if (s->record) {
 		if (s->n == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 16;
-			s->v = realloc(s->v, sizeof *s->v * s->cap);
-			if (!s->v) {
-				fputs("shardlp: out of memory\n", stderr);
-				abort();
-			}
+			s->v = oom(realloc(s->v, sizeof *s->v * s->cap));
 		}
 		cli_diag *c = &s->v[s->n++];
 		c->severity = d->severity;

@@ -41,6 +41,10 @@ void cli_sink_fini(cli_sink *s);
 void cli_sink_set_source(cli_sink *s, const char *name, const char *text, size_t len);
 void cli_sink_clear(cli_sink *s);
 
+/* strdup and strndup that print "shardlp: out of memory" and abort. */
+char *cli_xstrdup(const char *s);
+char *cli_xstrndup(const char *s, size_t n);
+
 /* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
 char *cli_read(const char *prog, const char *path, size_t *len);
 

@@ -6,9 +6,7 @@
 #ifndef SL_CLI_CLI_SOLVE_H
 #define SL_CLI_CLI_SOLVE_H
 
-#include "cli/cli.h"
-#include "cost/cost.h"
-#include "formats/xml_mesh.h"
+#include "cli.h"
 
 enum {
 	CLI_OPT_MEMORY_WEIGHT = 2000,
@@ -32,13 +30,11 @@ enum {
 	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}
 
 typedef struct cli_cost_opts {
-	sli_cost_params params;
-	sli_cost_axis axes[SLI_COST_MAX_AXES];
-	char *names[SLI_COST_MAX_AXES];
+	sl_cost_params params;
+	char *names[SL_COST_MAX_AXES];	/* of the --axis entries */
 	uint32_t naxes;
 	const char *mesh_xml;	/* --mesh-xml FILE (shardlp-xml(5)) */
-	unsigned given;		/* SLI_XML_MESH_* set on the command line */
-	sli_xml_mesh mesh;
+	unsigned given;		/* SL_COST_GIVEN_* set on the command line */
 } cli_cost_opts;
 
 void cli_cost_opts_init(cli_cost_opts *co);
@@ -47,12 +43,12 @@ void cli_cost_opts_fini(cli_cost_opts *co);
 int cli_cost_option(cli_cost_opts *co, int c, const char *arg);
 extern const char cli_cost_help[];
 /*
- * Reads --mesh-xml (if given), holds it against m's sdy.mesh and applies
- * it under the command-line options into *out.  0, or -1 after
- * diagnostics through ctx.
+ * The command-line parameters into *out, with --mesh-xml (if given) read,
+ * held against m's sdy.mesh and applied under them.  0, or -1 after
+ * diagnostics through ctx (which must outlive *out).
  */
 int cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
-                        sli_cost_params *out);
+                        sl_cost_params *out);
 
 /*
  * The greedy strategies that `compare` lists and `solve` takes its
@@ -69,7 +65,7 @@ extern const cli_greedy_strategy cli_greedy[CLI_NGREEDY];
 typedef struct cli_greedy_result {
 	const char *status;	/* ok, error, unscored, unavailable */
 	bool scored;
-	sli_cost_parts parts;	/* the evaluator's score when scored */
+	sl_cost_parts parts;	/* the evaluator's score when scored */
 	double seconds;		/* of the propagation */
 	sl_module *m;		/* the propagated module (caller frees) or NULL */
 } cli_greedy_result;
@@ -80,7 +76,7 @@ typedef struct cli_greedy_result {
  * not an error), -1 when text does not load (diagnostics through ctx).
  */
 int cli_greedy_run(sl_context *ctx, const char *name, const char *text,
-                   size_t len, size_t g, const sli_cost_params *cost,
+                   size_t len, size_t g, const sl_cost_params *cost,
                    cli_greedy_result *out);
 
 #endif

@@ -4,15 +4,13 @@
  * Entry: cmd_compare(argc, argv), argv[0] = "compare".  A strategy whose
  * pass is not in the pass table is reported as unavailable.
  */
-#include "cli/cli_solve.h"
+#include "cli_solve.h"
 
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "solver/solve.h"
 
 static const char usage_short[] =
 	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose] [cost options]\n"
@@ -31,7 +29,7 @@ const cli_greedy_strategy cli_greedy[CLI_NGREEDY] = {
 typedef struct row {
 	const char *method;
 	const char *status;
-	sli_cost_parts parts;
+	sl_cost_parts parts;
 	double bound, gap, seconds;
 	bool scored;
 	long differ;		/* tensors whose sharding differs from the ILP's */
@@ -48,7 +46,7 @@ now(void)
 
 int
 cli_greedy_run(sl_context *ctx, const char *name, const char *text, size_t len,
-               size_t g, const sli_cost_params *cost, cli_greedy_result *out)
+               size_t g, const sl_cost_params *cost, cli_greedy_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->status = "unavailable";
@@ -67,32 +65,12 @@ cli_greedy_run(sl_context *ctx, const char *name, const char *text, size_t len,
 		return 0;
 	}
 	out->status = "ok";
-	sli_buf why;
-	sli_buf_init(&why);
-	if (sli_cost_eval(m, cost, &out->parts, &why) == 0)
+	if (sl_cost_eval(m, cost, &out->parts) == 0)
 		out->scored = true;
 	else
 		out->status = "unscored";
-	sli_buf_fini(&why);
 	out->m = m;
 	return 0;
-}
-
-/* Per-tensor shardings of a module under the cost model, or NULL. */
-static sli_cost_asg *
-read_asg(sl_module *m, const sli_cost_params *p, size_t *n)
-{
-	sli_cost_model cm;
-	if (sli_cost_model_build(m, p, &cm))
-		return NULL;
-	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
-	if (sli_cost_read(&cm, q, NULL)) {
-		free(q);
-		q = NULL;
-	}
-	*n = cm.tensors.n;
-	sli_cost_model_fini(&cm);
-	return q;
 }
 
 static void
@@ -105,7 +83,7 @@ put_num(double v, bool csv)
 }
 
 static int
-compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bool csv)
+compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv)
 {
 	row rows[NGREEDY + 1];
 	int status = EXIT_OK;
@@ -123,8 +101,8 @@ compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bo
 	}
 
 	/* the cost parameters, with this file's mesh description applied */
-	sli_solve_opts local = *opts;
-	const sli_solve_opts *base = &local;
+	sl_solve_opts local = *opts;
+	const sl_solve_opts *base = &local;
 	if (co->mesh_xml) {
 		sl_module *m0 = cli_parse(ctx, name, text, len);
 		int bad = !m0 || cli_cost_params_for(co, ctx, m0, &local.cost);
@@ -165,12 +143,12 @@ compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bo
 		status = EXIT_INPUT;
 		goto out;
 	}
-	sli_solve_opts so = *base;
+	sl_solve_opts so = *base;
 	so.start = best;
-	sli_solve_result sr;
-	int rc = sli_solve(m, &so, &sr);
+	sl_solve_result sr;
+	int rc = sl_solve(m, &so, &sr);
 	ilp->m = m;
-	ilp->status = rc < 0 ? "error" : sli_lp_status_name(sr.status);
+	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
 	ilp->seconds = sr.seconds;
 	ilp->bound = sr.bound;
 	ilp->gap = sr.gap;
@@ -184,21 +162,16 @@ compare_file(const char *path, const sli_solve_opts *opts, cli_cost_opts *co, bo
 		printf("note: the best greedy result is not a point of the model: %s\n",
 		       sr.start_note);
 
-	size_t nq = 0, ng;
-	sli_cost_asg *qi = ilp->scored ? read_asg(m, &base->cost, &nq) : NULL;
+	sl_assignment *qi = ilp->scored ? sl_assignment_read(m, &base->cost) : NULL;
 	for (size_t g = 1; g <= NGREEDY; g++) {
 		rows[g].differ = -1;
 		if (!qi || !rows[g].m)
 			continue;
-		sli_cost_asg *qg = read_asg(rows[g].m, &base->cost, &ng);
-		if (qg && ng == nq) {
-			rows[g].differ = 0;
-			for (size_t t = 0; t < nq; t++)
-				rows[g].differ += memcmp(&qi[t], &qg[t], sizeof *qi) != 0;
-		}
-		free(qg);
+		sl_assignment *qg = sl_assignment_read(rows[g].m, &base->cost);
+		rows[g].differ = sl_assignment_diff(qi, qg);
+		sl_assignment_free(qg);
 	}
-	free(qi);
+	sl_assignment_free(qi);
 
 	if (!csv) {
 		printf("%s\n  %-14s %-11s %11s %11s %11s %11s %11s %11s %8s %6s %s\n",
@@ -270,11 +243,11 @@ cmd_compare(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	bool csv = false;
-	sli_solve_opts so;
+	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
 
-	sli_solve_opts_init(&so);
+	sl_solve_opts_init(&so);
 	cli_cost_opts_init(&co);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -308,8 +281,8 @@ cmd_compare(int argc, char **argv)
 			break;
 		case OPT_TIME: {
 			char *end;
-			so.lp.time_limit = strtod(optarg, &end);
-			if (*end || end == optarg || so.lp.time_limit < 0) {
+			so.time_limit = strtod(optarg, &end);
+			if (*end || end == optarg || so.time_limit < 0) {
 				fprintf(stderr, "shardlp compare: invalid number '%s'\n", optarg);
 				goto usage;
 			}

@@ -4,16 +4,13 @@
  * Entry: cmd_solve(argc, argv), argv[0] = "solve".  Also the cost-model
  * options and the loader that `shardlp compare` shares (cli.h).
  */
-#include "cli/cli_solve.h"
+#include "cli_solve.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "formats/xml_report.h"
-#include "solver/solve.h"
 
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
@@ -57,7 +54,7 @@ parse_double(const char *s, double *out)
 int
 cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 {
-	sli_cost_params *p = &co->params;
+	sl_cost_params *p = &co->params;
 	double v;
 	switch (c) {
 	case CLI_OPT_MEMORY_WEIGHT:
@@ -70,16 +67,16 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		}
 		if (c == CLI_OPT_MEMORY_WEIGHT) {
 			p->memory_weight = v;
-			co->given |= SLI_XML_MESH_MEMORY_WEIGHT;
+			co->given |= SL_COST_GIVEN_MEMORY_WEIGHT;
 		} else if (c == CLI_OPT_COMM_WEIGHT) {
 			p->comm_weight = v;
-			co->given |= SLI_XML_MESH_COMM_WEIGHT;
+			co->given |= SL_COST_GIVEN_COMM_WEIGHT;
 		} else if (c == CLI_OPT_COMPUTE_WEIGHT) {
 			p->compute_weight = v;
-			co->given |= SLI_XML_MESH_COMPUTE_WEIGHT;
+			co->given |= SL_COST_GIVEN_COMPUTE_WEIGHT;
 		} else {
 			p->memory_budget = v;
-			co->given |= SLI_XML_MESH_MEMORY_BUDGET;
+			co->given |= SL_COST_GIVEN_MEMORY_BUDGET;
 		}
 		return 0;
 	case CLI_OPT_MESH_XML:
@@ -93,13 +90,13 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		return 0;
 	case CLI_OPT_AXIS: {
 		const char *eq = strchr(arg, '=');
-		if (!eq || eq == arg || co->naxes == SLI_COST_MAX_AXES) {
+		if (!eq || eq == arg || co->naxes == SL_COST_MAX_AXES) {
 			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY], "
 			        "got '%s'\n", arg);
 			return -1;
 		}
-		sli_cost_axis *a = &co->axes[co->naxes];
-		char *bw = sli_xstrdup(eq + 1), *colon = strchr(bw, ':');
+		sl_cost_axis *a = &p->axes[co->naxes];
+		char *bw = cli_xstrdup(eq + 1), *colon = strchr(bw, ':');
 		double lat = 0;
 		if (colon)
 			*colon = 0;
@@ -111,12 +108,11 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 			        "got '%s'\n", arg);
 			return -1;
 		}
-		co->names[co->naxes] = sli_xstrndup(arg, (size_t)(eq - arg));
+		co->names[co->naxes] = cli_xstrndup(arg, (size_t)(eq - arg));
 		a->name = co->names[co->naxes];
 		a->bandwidth = v;
 		a->latency = lat;
 		co->naxes++;
-		p->axes = co->axes;
 		p->naxes = co->naxes;
 		return 0;
 	}
@@ -127,15 +123,12 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 
 int
 cli_cost_params_for(cli_cost_opts *co, sl_context *ctx, const sl_module *m,
-                    sli_cost_params *out)
+                    sl_cost_params *out)
 {
-	if (co->mesh_xml) {
-		if (sli_xml_read_mesh_costs(ctx, co->mesh_xml, &co->mesh, NULL) < 0 ||
-		    sli_xml_mesh_check(&co->mesh, m) < 0)
-			return -1;
-		sli_xml_mesh_apply(&co->mesh, &co->params, co->given);
-	}
 	*out = co->params;
+	if (co->mesh_xml &&
+	    sl_cost_params_read_mesh_xml(ctx, co->mesh_xml, m, out, co->given) < 0)
+		return -1;
 	return 0;
 }
 
@@ -143,7 +136,7 @@ void
 cli_cost_opts_init(cli_cost_opts *co)
 {
 	memset(co, 0, sizeof *co);
-	sli_cost_params_init(&co->params);
+	sl_cost_params_init(&co->params);
 }
 
 void
@@ -177,11 +170,11 @@ cmd_solve(int argc, char **argv)
 	};
 	const char *output = NULL;
 	bool xml = false, quiet = false;
-	sli_solve_opts so;
+	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
 
-	sli_solve_opts_init(&so);
+	sl_solve_opts_init(&so);
 	cli_cost_opts_init(&co);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
@@ -230,9 +223,9 @@ cmd_solve(int argc, char **argv)
 				goto usage;
 			}
 			if (c == OPT_TIME)
-				so.lp.time_limit = v;
+				so.time_limit = v;
 			else
-				so.lp.gap = v;
+				so.gap = v;
 			break;
 		}
 		case OPT_LP:
@@ -242,7 +235,7 @@ cmd_solve(int argc, char **argv)
 			so.write_mps = optarg;
 			break;
 		case OPT_VERBOSE:
-			so.lp.verbose = true;
+			so.verbose = true;
 			break;
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;
@@ -255,15 +248,15 @@ cmd_solve(int argc, char **argv)
 		goto usage;
 	so.cost = co.params;
 	/* the time limit counts from here: reading and greedy included */
-	if (so.lp.time_limit > 0)
-		so.lp.deadline = sli_lp_clock() + so.lp.time_limit;
+	if (so.time_limit > 0)
+		so.deadline = sl_solve_clock() + so.time_limit;
 
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	char *text;
 	int status = EXIT_OK;
-	sli_solve_result r;
+	sl_solve_result r;
 	size_t len;
 	const char *name;
 	sl_module *m = NULL;
@@ -279,7 +272,7 @@ cmd_solve(int argc, char **argv)
 	sl_module *greedy[CLI_NGREEDY] = {NULL};
 	const char *best = NULL;
 	double bestcost = INFINITY;
-	for (size_t g = 0; g < CLI_NGREEDY && !so.no_solve; g++) {
+	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_greedy_result gr;
 		if (cli_greedy_run(ctx, name, text, len, g, &so.cost, &gr))
 			continue;
@@ -290,12 +283,12 @@ cmd_solve(int argc, char **argv)
 			best = cli_greedy[g].method;
 		}
 	}
-	int rc = sli_solve(m, &so, &r);
+	int rc = sl_solve(m, &so, &r);
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
 	if (rc < 0) {
-		status = r.status == SLI_LP_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
+		status = r.status == SL_SOLVE_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
 		goto out;
 	}
 	if (rc > 0) {
@@ -305,7 +298,7 @@ cmd_solve(int argc, char **argv)
 	if (!quiet) {
 		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
 		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
-		        "%zu rows", argv[optind], sli_lp_status_name(r.status),
+		        "%zu rows", argv[optind], sl_solve_status_name(r.status),
 		        r.parts.total, r.parts.memory, r.parts.communication,
 		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
 		if (r.nblocks)
@@ -323,7 +316,7 @@ cmd_solve(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	int wr = xml ? sli_xml_solve_report(out, argv[optind], m, &r, &so.cost)
+	int wr = xml ? sl_solve_write_xml(out, argv[optind], m, &r, &so.cost)
 	             : sl_module_print(m, out, NULL);
 	if (wr) {
 		fputs("shardlp: write error\n", stderr);

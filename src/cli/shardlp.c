@@ -2,7 +2,7 @@
  * shardlp - the user's program: a table of subcommands (samurai's tool
  * table), each an entry cmd_NAME(argc, argv) with argv[0] the command.
  */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * as separators between independent modules; -verify-diagnostics checks
  * the diagnostics against expected-* comments as mlir-opt does.
  */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <regex.h>
 #include <stdlib.h>

@@ -13,10 +13,8 @@
 
 #include "cost/primitives.h"
 #include "formats/xml_mesh.h"
-#include "formats/xml_report.h"
 #include "ir/context.h"
 #include "ir/ir.h"
-#include "solver/solve.h"
 
 static char diags[1 << 14];
 static size_t ndiags;
@@ -378,13 +376,13 @@ test_mesh_mismatch(void)
 
 /* Writes the report of r on m and validates it; returns the diagnostics. */
 static const char *
-report_diags(sl_context *ctx, sl_module *m, const sli_solve_result *r,
-             const sli_solve_opts *so, int *rc)
+report_diags(sl_context *ctx, sl_module *m, const sl_solve_result *r,
+             const sl_solve_opts *so, int *rc)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	CU_ASSERT_EQUAL(sli_xml_solve_report(f, "t.mlir", m, r, &so->cost), 0);
+	CU_ASSERT_EQUAL(sl_solve_write_xml(f, "t.mlir", m, r, &so->cost), 0);
 	fclose(f);
 	ndiags = 0;
 	diags[0] = 0;
@@ -401,16 +399,16 @@ test_report_validates(void)
 	sl_context *ctx = new_ctx();
 	sl_module *m = sl_module_parse_file(ctx, path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	sli_solve_opts so;
-	sli_solve_opts_init(&so);
-	sli_solve_result r;
-	CU_ASSERT_EQUAL_FATAL(sli_solve(m, &so, &r), 0);
+	sl_solve_opts so;
+	sl_solve_opts_init(&so);
+	sl_solve_result r;
+	CU_ASSERT_EQUAL_FATAL(sl_solve(m, &so, &r), 0);
 	int rc;
 	CU_ASSERT_STRING_EQUAL(report_diags(ctx, m, &r, &so, &rc), "");
 	CU_ASSERT_EQUAL(rc, 0);
 
 	/* an unbounded gap prints as "inf": still valid */
-	r.status = SLI_LP_FEASIBLE;
+	r.status = SL_SOLVE_FEASIBLE;
 	r.gap = INFINITY;
 	r.bound = -INFINITY;
 	CU_ASSERT_STRING_EQUAL(report_diags(ctx, m, &r, &so, &rc), "");

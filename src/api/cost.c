@@ -1,0 +1,144 @@
+/*
+ * cost.c - the public face of the cost model (shardlp.h): parameters,
+ * the XML mesh description, scoring a module and comparing the
+ * shardings of two modules.  Each function converts and calls src/cost
+ * or formats/xml_mesh.
+ */
+#include "api/cost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/xml_mesh.h"
+
+_Static_assert(SL_COST_MAX_AXES == SLI_COST_MAX_AXES, "one axis limit");
+_Static_assert((unsigned)SL_COST_GIVEN_MEMORY_WEIGHT == SLI_XML_MESH_MEMORY_WEIGHT &&
+               (unsigned)SL_COST_GIVEN_COMM_WEIGHT == SLI_XML_MESH_COMM_WEIGHT &&
+               (unsigned)SL_COST_GIVEN_COMPUTE_WEIGHT == SLI_XML_MESH_COMPUTE_WEIGHT &&
+               (unsigned)SL_COST_GIVEN_MEMORY_BUDGET == SLI_XML_MESH_MEMORY_BUDGET,
+               "the keep bits of sli_xml_mesh_apply");
+
+void
+sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
+{
+	sli_cost_params_init(&c->p);
+	if (!p)
+		return;
+	c->p.memory_weight = p->memory_weight;
+	c->p.comm_weight = p->comm_weight;
+	c->p.compute_weight = p->compute_weight;
+	c->p.memory_budget = p->memory_budget;
+	c->p.conservative = p->conservative;
+	c->p.sub_axes = p->sub_axes;
+	for (uint32_t i = 0; i < p->naxes; i++) {
+		c->axes[i].name = p->axes[i].name;
+		c->axes[i].bandwidth = p->axes[i].bandwidth;
+		c->axes[i].latency = p->axes[i].latency;
+	}
+	if (p->naxes) {
+		c->p.axes = c->axes;
+		c->p.naxes = p->naxes;
+	}
+}
+
+void
+sl_cost_params_init(sl_cost_params *p)
+{
+	sli_cost_params d;
+	sli_cost_params_init(&d);
+	memset(p, 0, sizeof *p);
+	p->memory_weight = d.memory_weight;
+	p->comm_weight = d.comm_weight;
+	p->compute_weight = d.compute_weight;
+	p->memory_budget = d.memory_budget;
+	p->conservative = d.conservative;
+	p->sub_axes = d.sub_axes;
+}
+
+int
+sl_cost_params_read_mesh_xml(sl_context *ctx, const char *path,
+                             const sl_module *m, sl_cost_params *p,
+                             unsigned keep)
+{
+	sli_xml_mesh mesh;
+	sli_api_cost c;
+	if (sli_xml_read_mesh_costs(ctx, path, &mesh, NULL) < 0 ||
+	    sli_xml_mesh_check(&mesh, m) < 0)
+		return -1;
+	sli_api_cost_from(&c, p);
+	sli_xml_mesh_apply(&mesh, &c.p, keep);
+	p->memory_weight = c.p.memory_weight;
+	p->comm_weight = c.p.comm_weight;
+	p->compute_weight = c.p.compute_weight;
+	p->memory_budget = c.p.memory_budget;
+	p->naxes = 0;
+	for (uint32_t i = 0; i < c.p.naxes && i < 2 * SL_COST_MAX_AXES; i++) {
+		p->axes[i].name = c.p.axes[i].name;
+		p->axes[i].bandwidth = c.p.axes[i].bandwidth;
+		p->axes[i].latency = c.p.axes[i].latency;
+		p->naxes++;
+	}
+	return 0;
+}
+
+int
+sl_cost_eval(sl_module *m, const sl_cost_params *p, sl_cost_parts *out)
+{
+	sli_api_cost c;
+	sli_cost_parts parts;
+	sli_buf why;
+	sli_api_cost_from(&c, p);
+	sli_buf_init(&why);
+	int rc = sli_cost_eval(m, &c.p, &parts, &why);
+	sli_buf_fini(&why);
+	out->memory = parts.memory;
+	out->communication = parts.communication;
+	out->compute = parts.compute;
+	out->total = parts.total;
+	out->bytes = parts.bytes;
+	return rc ? -1 : 0;
+}
+
+struct sl_assignment {
+	sli_cost_asg *q;	/* per tensor of the model */
+	size_t n;
+};
+
+sl_assignment *
+sl_assignment_read(sl_module *m, const sl_cost_params *p)
+{
+	sli_api_cost c;
+	sli_cost_model cm;
+	sli_api_cost_from(&c, p);
+	if (sli_cost_model_build(m, &c.p, &cm))
+		return NULL;
+	sl_assignment *a = sli_xcalloc(1, sizeof *a);
+	a->n = cm.tensors.n;
+	a->q = sli_xcalloc(a->n + 1, sizeof *a->q);
+	if (sli_cost_read(&cm, a->q, NULL)) {
+		sl_assignment_free(a);
+		a = NULL;
+	}
+	sli_cost_model_fini(&cm);
+	return a;
+}
+
+void
+sl_assignment_free(sl_assignment *a)
+{
+	if (!a)
+		return;
+	free(a->q);
+	free(a);
+}
+
+long
+sl_assignment_diff(const sl_assignment *a, const sl_assignment *b)
+{
+	if (!a || !b || a->n != b->n)
+		return -1;
+	long n = 0;
+	for (size_t t = 0; t < a->n; t++)
+		n += memcmp(&a->q[t], &b->q[t], sizeof *a->q) != 0;
+	return n;
+}

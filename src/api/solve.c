@@ -1,0 +1,103 @@
+/*
+ * solve.c - the public face of the ILP (shardlp.h): options, the solve
+ * itself and its result, converted to and from solver/solve.h.
+ */
+#include "shardlp.h"
+
+#include <string.h>
+
+#include "api/cost.h"
+#include "solver/solve.h"
+
+static sli_lp_status
+lp_status(sl_solve_status s)
+{
+	switch (s) {
+	case SL_SOLVE_OPTIMAL: return SLI_LP_OPTIMAL;
+	case SL_SOLVE_FEASIBLE: return SLI_LP_FEASIBLE;
+	case SL_SOLVE_INFEASIBLE: return SLI_LP_INFEASIBLE;
+	case SL_SOLVE_NO_SOLUTION: return SLI_LP_NO_SOLUTION;
+	case SL_SOLVE_ERROR: break;
+	}
+	return SLI_LP_ERROR;
+}
+
+static sl_solve_status
+solve_status(sli_lp_status s)
+{
+	switch (s) {
+	case SLI_LP_OPTIMAL: return SL_SOLVE_OPTIMAL;
+	case SLI_LP_FEASIBLE: return SL_SOLVE_FEASIBLE;
+	case SLI_LP_INFEASIBLE: return SL_SOLVE_INFEASIBLE;
+	case SLI_LP_NO_SOLUTION: return SL_SOLVE_NO_SOLUTION;
+	case SLI_LP_ERROR: break;
+	}
+	return SL_SOLVE_ERROR;
+}
+
+const char *
+sl_solve_status_name(sl_solve_status s)
+{
+	return sli_lp_status_name(lp_status(s));
+}
+
+double
+sl_solve_clock(void)
+{
+	return sli_lp_clock();
+}
+
+void
+sl_solve_opts_init(sl_solve_opts *o)
+{
+	sli_solve_opts d;
+	sli_solve_opts_init(&d);
+	memset(o, 0, sizeof *o);
+	sl_cost_params_init(&o->cost);
+	o->time_limit = d.lp.time_limit;
+	o->deadline = d.lp.deadline;
+	o->gap = d.lp.gap;
+	o->verbose = d.lp.verbose;
+	o->no_decompose = d.no_decompose;
+}
+
+int
+sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
+{
+	sli_api_cost c;
+	sli_solve_opts so;
+	sli_solve_result sr;
+	sli_solve_opts_init(&so);
+	sli_api_cost_from(&c, &o->cost);
+	so.cost = c.p;
+	so.lp.time_limit = o->time_limit;
+	so.lp.deadline = o->deadline;
+	so.lp.gap = o->gap;
+	so.lp.verbose = o->verbose;
+	so.no_decompose = o->no_decompose;
+	so.write_lp = o->write_lp;
+	so.write_mps = o->write_mps;
+	so.start = o->start;
+	int rc = sli_solve(m, &so, &sr);
+	memset(r, 0, sizeof *r);
+	r->status = solve_status(sr.status);
+	r->parts.memory = sr.parts.memory;
+	r->parts.communication = sr.parts.communication;
+	r->parts.compute = sr.parts.compute;
+	r->parts.total = sr.parts.total;
+	r->parts.bytes = sr.parts.bytes;
+	r->objective = sr.objective;
+	r->bound = sr.bound;
+	r->gap = sr.gap;
+	r->seconds = sr.seconds;
+	r->ncols = sr.ncols;
+	r->nrows = sr.nrows;
+	r->nbinaries = sr.nbinaries;
+	r->nblocks = sr.nblocks;
+	r->nclasses = sr.nclasses;
+	r->nsolves = sr.nsolves;
+	r->start_used = sr.start_used;
+	r->from_start = sr.from_start;
+	memcpy(r->start_note, sr.start_note, sizeof r->start_note);
+	return rc;
+}

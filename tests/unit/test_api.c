@@ -1,0 +1,156 @@
+/*
+ * test_api.c - the public API of shardlp.h seen as a user sees it: this
+ * file includes no internal header.  Cost parameters and the XML mesh
+ * description, scoring, comparing two modules' shardings, the ILP and
+ * its report, and the rule listing.
+ */
+#include "tests.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+srcdir(void)
+{
+	const char *s = getenv("top_srcdir");
+	return s && *s ? s : ".";
+}
+
+/* data/NAME parsed into ctx (without a sink: diagnostics dropped). */
+static sl_module *
+data(sl_context *ctx, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/data/%s", srcdir(), name);
+	return sl_module_parse_file(ctx, path);
+}
+
+static void
+test_params(void)
+{
+	sl_cost_params p;
+	sl_cost_params_init(&p);
+	CU_ASSERT_DOUBLE_EQUAL(p.memory_weight, 0.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(p.comm_weight, 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(p.compute_weight, 1.0 / 64, 1e-12);
+	CU_ASSERT_EQUAL(p.naxes, 0);
+
+	/* the file's links come first, so an axis given by the user wins;
+	 * a weight the user gave stays */
+	sl_context *ctx = sl_context_new();
+	sl_module *m = data(ctx, "mlp.mlir");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	p.comm_weight = 3;
+	p.axes[0] = (sl_cost_axis){"x", 0.5, 2};
+	p.naxes = 1;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/data/mesh-4x2.xml", srcdir());
+	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, path, m, &p,
+	                SL_COST_GIVEN_COMM_WEIGHT), 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.comm_weight, 3, 1e-12);
+	CU_ASSERT_EQUAL_FATAL(p.naxes, 3);
+	CU_ASSERT_STRING_EQUAL(p.axes[0].name, "x");
+	CU_ASSERT_DOUBLE_EQUAL(p.axes[0].bandwidth, 0.25, 1e-12);
+	CU_ASSERT_STRING_EQUAL(p.axes[1].name, "y");
+	CU_ASSERT_DOUBLE_EQUAL(p.axes[2].bandwidth, 0.5, 1e-12);
+
+	/* a missing file: -1 and p untouched */
+	sl_cost_params q = p;
+	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, "/nonexistent.xml", m, &p, 0), -1);
+	CU_ASSERT_EQUAL(memcmp(&p, &q, sizeof p), 0);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+static void
+test_solve_and_compare(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *greedy = data(ctx, "mlp.mlir"), *m = data(ctx, "mlp.mlir");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(greedy);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	char err[256];
+	CU_ASSERT_EQUAL_FATAL(sl_pass_run(greedy, "sdy-basic-propagate", "", err,
+	                                  sizeof err), 0);
+	sl_cost_parts g;
+	CU_ASSERT_EQUAL_FATAL(sl_cost_eval(greedy, NULL, &g), 0);
+	CU_ASSERT_DOUBLE_EQUAL(g.total, g.memory + g.communication + g.compute, 1e-9);
+
+	sl_solve_opts so;
+	sl_solve_result r;
+	sl_solve_opts_init(&so);
+	so.start = greedy;
+	CU_ASSERT_EQUAL_FATAL(sl_solve(m, &so, &r), 0);
+	CU_ASSERT_EQUAL(r.status, SL_SOLVE_OPTIMAL);
+	CU_ASSERT_STRING_EQUAL(sl_solve_status_name(r.status), "optimal");
+	CU_ASSERT(r.parts.total <= g.total + 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.parts.total, r.objective, 1e-6);
+	CU_ASSERT(r.nbinaries > 0 && r.nrows > 0);
+	CU_ASSERT(sl_solve_clock() > 0);
+
+	/* the ILP's answer differs from greedy's on some tensors, not on
+	 * itself; NULL compares to nothing */
+	sl_assignment *a = sl_assignment_read(m, NULL);
+	sl_assignment *b = sl_assignment_read(greedy, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(sl_assignment_diff(a, a), 0);
+	CU_ASSERT(sl_assignment_diff(a, b) > 0);
+	CU_ASSERT_EQUAL(sl_assignment_diff(a, NULL), -1);
+	sl_assignment_free(a);
+	sl_assignment_free(b);
+
+	/* the report names the result and every tensor */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(sl_solve_write_xml(f, "mlp.mlir", m, &r, NULL), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<result status=\"optimal\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<tensor line=\"5\" col=\"17\" argument=\"0\" "
+	                                    "type=\"tensor&lt;32x64xf32&gt;\" sharding="));
+	free(text);
+	sl_module_free(m);
+	sl_module_free(greedy);
+	sl_context_free(ctx);
+}
+
+static void
+test_rules(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+	        "func.func @f(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+	        "  %0 = stablehlo.add %a, %a : tensor<8x4xf32>\n"
+	        "  return %0 : tensor<8x4xf32>\n"
+	        "}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sl_rules_opts o = {false, true, false};
+	sl_rules_count n;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(sl_rules_print(m, f, &o, &n), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(text,
+	        "t.mlir:2:3: stablehlo.add #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) "
+	        "{i=8, j=4}>\n"
+	        "  i=8        pass-through              operand 0 dim 0, operand 1 dim 0, "
+	        "result 0 dim 0\n"
+	        "  j=4        pass-through              operand 0 dim 1, operand 1 dim 1, "
+	        "result 0 dim 1\n");
+	CU_ASSERT_EQUAL(n.ops, 1);
+	CU_ASSERT_EQUAL(n.rules, 1);
+	CU_ASSERT_EQUAL(n.factors, 2);
+	free(text);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+CU_TestInfo tests_api[] = {
+	{"cost parameters and the XML mesh description", test_params},
+	{"solve, score, compare and report", test_solve_and_compare},
+	{"the rule of every op", test_rules},
+	CU_TEST_INFO_NULL,
+};
