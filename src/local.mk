@@ -13,9 +13,13 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/add_data_flow_edges.c \
 	%reldir%/passes/add_func_data_flow_edges.c \
 	%reldir%/passes/apply_sharding_constraints.c \
+	%reldir%/passes/callgraph.c \
 	%reldir%/passes/canonicalize.c \
+	%reldir%/passes/census.c \
 	%reldir%/passes/close_shardings.c \
 	%reldir%/passes/constant_splitter.c \
+	%reldir%/passes/data_flow_edges.c \
+	%reldir%/passes/dense_uses.c \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
@@ -25,7 +29,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/pass.c \
-	%reldir%/passes/passutil.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
@@ -34,9 +37,11 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/remove_sub_axes_in_io.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \
+	%reldir%/passes/sharding_walk.c \
 	%reldir%/passes/sink_data_flow_edges.c \
 	%reldir%/passes/sink_func_data_flow_edges.c \
 	%reldir%/passes/symbol_dce.c \
+	%reldir%/passes/symtab.c \
 	%reldir%/passes/unflatten_call_graph.c \
 	%reldir%/passes/update_non_divisible.c \
 	%reldir%/propagation/aggressive_propagate.c \
@@ -66,8 +71,14 @@ noinst_HEADERS += \
 	%reldir%/ir/ops.def \
 	%reldir%/ir/rewrite.h \
 	%reldir%/ir/type.h \
+	%reldir%/passes/callgraph.h \
+	%reldir%/passes/census.h \
+	%reldir%/passes/data_flow_edges.h \
+	%reldir%/passes/dense_uses.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \
+	%reldir%/passes/sharding_walk.h \
+	%reldir%/passes/symtab.h \
 	%reldir%/propagation/driver.h \
 	%reldir%/propagation/factor_propagation.h \
 	%reldir%/propagation/projection.h \

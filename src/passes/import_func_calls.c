@@ -123,12 +123,12 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		moved *prev = di == SIZE_MAX ? NULL : &done.v[di];
 		sl_attr *in = prev ? prev->in : in_shardings(m, f, call->noperands, call->operands);
 		if (in)
-			sli_op_set_prop(m, nc, SLS_in_shardings, in);
-		sl_attr *out = sli_op_attr(call, SLS_sdy_sharding);
+			sli_comp_set_in_shardings(m, nc, in);
+		sl_attr *out = sli_result_shardings(call);
 		if (out)
-			sli_op_set_prop(m, nc, SLS_out_shardings, out);
+			sli_result_set_shardings(m, nc, out);
 		for (uint32_t i = 0; i < call->nattrs; i++)
-			if (call->attrs[i].name != SLS_sdy_sharding)
+			if (!sli_is_sharding_attr_name(call->attrs[i].name))
 				sli_op_set_attr(m, nc, call->attrs[i].name, call->attrs[i].attr);
 		sl_attr *th = sli_op_get(f, thread);
 		if (th)

@@ -82,11 +82,11 @@ fill_list(sl_module *m, sl_attr *a, sl_value *const *vals, uint32_t nvals,
 static int
 cleanup(sl_module *m, sl_op *op)
 {
-	sl_attr *in = sli_op_get(op, SLS_in_shardings);
-	sl_attr *out = sli_op_get(op, SLS_out_shardings);
+	sl_attr *in = sli_comp_in_shardings(op);
+	sl_attr *out = sli_result_shardings(op);
 	sl_attr *ma = sli_op_get(op, SLS_manual_axes);
-	uint32_t nin = in && in->kind == SL_ATTR_SHARDING_PER_VALUE ? in->u.spv.n : 0;
-	uint32_t nout = out && out->kind == SL_ATTR_SHARDING_PER_VALUE ? out->u.spv.n : 0;
+	uint32_t nin = in ? in->u.spv.n : 0;
+	uint32_t nout = out ? out->u.spv.n : 0;
 	const sl_axis_list *manual = ma && ma->kind == SL_ATTR_MANUAL_AXES ? &ma->u.axes : NULL;
 	if (!nin && !nout) {
 		sl_block *b = op->nregions ? op->regions[0].first : NULL;
@@ -124,9 +124,9 @@ cleanup(sl_module *m, sl_op *op)
 	sl_attr *nin_a = fill_list(m, in, op->operands, op->noperands, mesh, common, manual);
 	sl_attr *nout_a = fill_list(m, out, res, op->nresults, mesh, common, manual);
 	if (nin_a)
-		sli_op_set_prop(m, op, SLS_in_shardings, nin_a);
+		sli_comp_set_in_shardings(m, op, nin_a);
 	if (nout_a)
-		sli_op_set_prop(m, op, SLS_out_shardings, nout_a);
+		sli_result_set_shardings(m, op, nout_a);
 	return 0;
 }
 

@@ -151,23 +151,19 @@ sink_op(const sink *k, sl_op *op)
 		if (in && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && ma &&
 		    ma->kind == SL_ATTR_MANUAL_AXES) {
 			for (uint32_t i = 0; i < b->nargs; i++) {
-				sl_sharding *old = sli_spv_get(op, SLS_in_shardings, i);
+				sl_sharding *old = sli_comp_in_sharding(op, i);
 				if (old)
 					in[i] = add_manual(m, old, in[i], &ma->u.axes);
 			}
 		}
 		if (in)
-			sli_op_set_prop(m, op, SLS_in_shardings, sli_attr_spv(m, in, b->nargs));
+			sli_comp_set_in_shardings(m, op, sli_attr_spv(m, in, b->nargs));
 	}
 	sink_debug(k, op, args, nargs, res);
 	sl_sharding **out = gather(k, res, op->nresults);
 	if (!out)
 		return;
-	sl_attr *a = sli_attr_spv(m, out, op->nresults);
-	if (computation)
-		sli_op_set_prop(m, op, SLS_out_shardings, a);
-	else
-		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	sli_result_set_shardings(m, op, sli_attr_spv(m, out, op->nresults));
 }
 
 int

@@ -237,22 +237,6 @@ find_kind(const sl_op *op, sl_sym name, sl_attr_kind kind)
 	return NULL;
 }
 
-static const sl_sharding *
-sharding_prop(const sl_op *op, sl_sym name)
-{
-	sl_attr *a = sli_op_get(op, name);
-
-	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-}
-
-static sl_attr *
-spv_prop(const sl_op *op, sl_sym name)
-{
-	sl_attr *a = sli_op_get(op, name);
-
-	return a && a->kind == SL_ATTR_SHARDING_PER_VALUE ? a : NULL;
-}
-
 /* The manual axes of a manual computation as a list of names. */
 static sl_axis_list
 manual_axes(const sl_op *op)
@@ -297,16 +281,7 @@ manual_owner(const sl_op *at, sl_sym name)
 static const sl_mesh *
 sharding_mesh(verifier *v, const sl_sharding *s, const sl_op *from)
 {
-	sl_op *mop;
-	sl_attr *a;
-
-	if (s->mesh)
-		return s->mesh;
-	mop = sli_lookup_mesh(v->m, from, s->mesh_name);
-	if (!mop)
-		return NULL;
-	a = sli_op_get(mop, SLS_mesh);
-	return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
+	return sli_sharding_mesh_at(v->m, from, s);
 }
 
 /* Both shardings name the same mesh (same symbol, or equal inline meshes). */
@@ -1138,7 +1113,7 @@ verify_op_attrs(verifier *v, sl_op *op)
 		sl_sym name = op->attrs[i].name;
 		const sl_attr *a = op->attrs[i].attr;
 
-		if (name == SLS_sdy_sharding) {
+		if (sli_is_sharding_attr_name(name)) {
 			sl_type **t;
 			int rc;
 
@@ -1180,13 +1155,11 @@ verify_op_attrs(verifier *v, sl_op *op)
 	return 0;
 }
 
-/* One func argument or result attribute dictionary (prefix "arg N - "). */
+/* The sharding of one func argument or result, a (prefix "arg N - "). */
 static int
 verify_func_value_attrs(verifier *v, const sl_op *f, const char *what,
-                        uint32_t index, const sl_named_attr *attrs,
-                        uint32_t nattrs, const sl_type *type)
+                        uint32_t index, const sl_attr *a, const sl_type *type)
 {
-	const sl_attr *a = sli_dict_get(attrs, nattrs, SLS_sdy_sharding);
 	sli_buf pfx;
 	int rc;
 
@@ -1208,8 +1181,6 @@ verify_func(verifier *v, sl_op *f)
 {
 	const sl_type *ft = func_type(f);
 	sl_block *entry = body_block(f);
-	sl_attr *res = sli_op_get(f, SLS_res_attrs);
-	sl_attr *args = sli_op_get(f, SLS_arg_attrs);
 
 	if (entry) {
 		for (uint32_t i = 0; i < entry->nargs; i++) {
@@ -1226,30 +1197,22 @@ verify_func(verifier *v, sl_op *f)
 				sli_buf_putc(b, ')');
 				return emit(v);
 			}
-			if (verify_func_value_attrs(v, f, "arg", i, a->attrs, a->nattrs,
+			if (verify_func_value_attrs(v, f, "arg", i, sli_arg_sharding_attr(a),
 			                            a->type))
 				return -1;
 		}
-	} else if (args && args->kind == SL_ATTR_ARRAY && ft) {
-		for (uint32_t i = 0; i < args->u.arr.n && i < ft->rank; i++) {
-			const sl_attr *d = args->u.arr.v[i];
-
-			if (d && d->kind == SL_ATTR_DICT &&
-			    verify_func_value_attrs(v, f, "arg", i, d->u.dict.v,
-			                            d->u.dict.n, ft->types[i]))
+	} else if (ft) {
+		for (uint32_t i = 0; i < ft->rank; i++)
+			if (verify_func_value_attrs(v, f, "arg", i,
+			                            sli_func_arg_sharding_attr(f, i),
+			                            ft->types[i]))
 				return -1;
-		}
 	}
-	if (res && res->kind == SL_ATTR_ARRAY && ft) {
-		for (uint32_t i = 0; i < res->u.arr.n && i < ft->nres; i++) {
-			const sl_attr *d = res->u.arr.v[i];
-
-			if (d && d->kind == SL_ATTR_DICT &&
-			    verify_func_value_attrs(v, f, "result", i, d->u.dict.v,
-			                            d->u.dict.n, ft->types[ft->rank + i]))
-				return -1;
-		}
-	}
+	for (uint32_t i = 0; ft && i < ft->nres; i++)
+		if (verify_func_value_attrs(v, f, "result", i,
+		                            sli_func_res_sharding_attr(f, i),
+		                            ft->types[ft->rank + i]))
+			return -1;
 	return 0;
 }
 
@@ -1319,7 +1282,7 @@ verify_collective_common(verifier *v, sl_op *op, coll *c)
 	memset(c, 0, sizeof *c);
 	if (op->noperands != 1 || op->nresults != 1)
 		return op_error(v, NULL, "expected one operand and one result");
-	c->out = sharding_prop(op, SLS_out_sharding);
+	c->out = sli_result_sharding(op, 0);
 	if (!c->out)
 		return op_error(v, NULL, "requires attribute 'out_sharding'");
 	c->in = sli_value_sharding(op->operands[0]);
@@ -1908,8 +1871,8 @@ verify_manual_values(verifier *v, sl_op *op, const char *kind,
 static int
 verify_manual_uses(verifier *v, sl_op *op)
 {
-	const sl_attr *in = spv_prop(op, SLS_in_shardings);
-	const sl_attr *out = spv_prop(op, SLS_out_shardings);
+	const sl_attr *in = sli_comp_in_shardings(op);
+	const sl_attr *out = sli_result_shardings(op);
 	sl_axis_list manual = manual_axes(op);
 	const sl_mesh *common = NULL, *empty = NULL;
 	bool conflict = false;
@@ -2041,8 +2004,8 @@ verify_named(verifier *v, sl_op *op)
 static int
 verify_named_uses(verifier *v, sl_op *op)
 {
-	const sl_attr *in = spv_prop(op, SLS_in_shardings);
-	const sl_attr *out = spv_prop(op, SLS_out_shardings);
+	const sl_attr *in = sli_comp_in_shardings(op);
+	const sl_attr *out = sli_result_shardings(op);
 	sl_type **t;
 	int rc = 0;
 
@@ -2215,7 +2178,7 @@ verify_invariants(verifier *v, sl_op *op)
 		return verify_mesh_op(v, op);
 	case SL_OP_SDY_SHARDING_CONSTRAINT:
 	case SL_OP_SDY_RESHARD:
-		if (!sharding_prop(op, SLS_sharding))
+		if (!sli_result_sharding(op, 0))
 			return op_error(v, NULL, "requires attribute 'sharding'");
 		return same_operand_result_type(v, op);
 	case SL_OP_SDY_MANUAL_COMPUTATION:
@@ -2310,15 +2273,13 @@ verify_isolation(verifier *v, sl_op *iso)
 static int
 verify_call(verifier *v, sl_op *op)
 {
-	sl_attr *a = sli_op_get(op, SLS_callee);
+	sl_sym name = sli_call_callee(v->m, op);
 	const sl_type *ft;
 	sl_op *f;
 	sli_buf *b;
-	sl_sym name;
 
-	if (!a || a->kind != SL_ATTR_SYMREF)
+	if (!name)
 		return 0;
-	name = sli_attr_sym(v->ctx, a);
 	f = sli_lookup_func(v->m, name);
 	if (!f)
 		return op_error(v, NULL, "'%s' does not reference a valid function",
@@ -2369,7 +2330,7 @@ verify_symbol_uses(verifier *v, sl_op *op)
 		return verify_call(v, op);
 	case SL_OP_SDY_SHARDING_CONSTRAINT:
 	case SL_OP_SDY_RESHARD:
-		s = sharding_prop(op, SLS_sharding);
+		s = sli_result_sharding(op, 0);
 		if (!s || op->nresults != 1 || op->noperands != 1)
 			return 0;
 		if (verify_sharding(v, NULL, s, op->results[0].type, op))
@@ -2380,7 +2341,7 @@ verify_symbol_uses(verifier *v, sl_op *op)
 		return check_unreduced(v, src, src_at, s, op, SL_RED_SUM,
 		                       (int)src->reduction);
 	case SL_OP_SDY_DATA_FLOW_EDGE:
-		s = sharding_prop(op, SLS_sharding);
+		s = sli_result_sharding(op, 0);
 		if (!s || op->nresults != 1)
 			return 0;
 		return verify_sharding(v, NULL, s, op->results[0].type, op);
