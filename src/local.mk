@@ -28,6 +28,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/import_pipeline.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
+	%reldir%/passes/options.c \
 	%reldir%/passes/pass.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
@@ -75,6 +76,7 @@ noinst_HEADERS += \
 	%reldir%/passes/census.h \
 	%reldir%/passes/data_flow_edges.h \
 	%reldir%/passes/dense_uses.h \
+	%reldir%/passes/options.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \
 	%reldir%/passes/sharding_walk.h \

@@ -6,6 +6,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_access.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_lexer.c \
+	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
 	%reldir%/unit/test_passes.c \
 	%reldir%/unit/test_printer.c \

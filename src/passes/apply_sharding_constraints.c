@@ -453,7 +453,7 @@ sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 	applier A;
 	memset(&A, 0, sizeof A);
 	A.m = m;
-	A.debug_edges = sli_pass_opt_bool(opts, "debug-propagation-edge-sharding", false);
+	A.debug_edges = opts->apply.debug_edges;
 	if (A.debug_edges)
 		sli_walk(m->top, max_step, &A.step);
 	uses_init(&A);

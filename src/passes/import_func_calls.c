@@ -83,7 +83,7 @@ typedef struct moved {
 int
 sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 {
-	bool edges = sli_pass_opt_bool(opts, "add-data-flow-edges-on-named-computations", true);
+	bool edges = opts->import_calls.edges_on_named;
 	sli_opvec calls = {0};
 	if (sli_call_order(m, false, true, &calls)) {
 		SL_VEC_FREE(calls);

@@ -170,8 +170,8 @@ int
 sli_pass_sink_data_flow_edges(sl_module *m, const sli_pass_opts *opts)
 {
 	sink k = {m, {0}, false, false, 0, 0, 0};
-	k.origins = sli_pass_opt_bool(opts, "sink-debug-sharding-origins", false);
-	k.prop_edges = sli_pass_opt_bool(opts, "sink-debug-propagation-edge-sharding", false);
+	k.origins = opts->sink.debug_origins;
+	k.prop_edges = opts->sink.debug_edges;
 	k.s_origins = sli_sym(m, "sdy.sharding_origins");
 	k.s_block_arg_origins = sli_sym(m, "sdy.block_arg_sharding_origins");
 	k.s_result_origins = sli_sym(m, "sdy.result_sharding_origins");
