@@ -57,7 +57,15 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
+	%reldir%/verify/verifier.c \
 	%reldir%/verify/verify.c \
+	%reldir%/verify/verify_collective.c \
+	%reldir%/verify/verify_computation.c \
+	%reldir%/verify/verify_edges.c \
+	%reldir%/verify/verify_mesh.c \
+	%reldir%/verify/verify_ops.c \
+	%reldir%/verify/verify_rule.c \
+	%reldir%/verify/verify_sharding.c \
 	%reldir%/version.c
 libshardlp_core_la_SOURCES += $(formats_sources)
 libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
@@ -87,6 +95,7 @@ noinst_HEADERS += \
 	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
+	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h
 
