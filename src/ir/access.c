@@ -392,6 +392,23 @@ sli_is_sharding_attr_name(sl_sym name)
 	return name == SLS_sdy_sharding;
 }
 
+const sl_axis_list *
+sli_manual_axes(const sl_op *op)
+{
+	sl_attr *a = sli_op_get(op, SLS_manual_axes);
+	return a && a->kind == SL_ATTR_MANUAL_AXES ? &a->u.axes : NULL;
+}
+
+const sl_axis_list *
+sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v, uint32_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_MANUAL_AXES);
+	a->u.axes.v = v;
+	a->u.axes.n = n;
+	sli_op_set_prop(m, op, SLS_manual_axes, a);
+	return &a->u.axes;
+}
+
 const sl_mesh *
 sli_mesh_op_mesh(const sl_op *mesh_op)
 {

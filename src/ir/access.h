@@ -96,6 +96,14 @@ const sl_attr *sli_func_res_sharding_attr(const sl_op *func, uint32_t i);
 /* Whether `name` is the discardable attribute of an op's result list. */
 bool sli_is_sharding_attr_name(sl_sym name);
 
+/*
+ * The manual axes of a manual computation, or NULL; the setter stores
+ * v[0..n) (not copied) and returns the stored list.
+ */
+const sl_axis_list *sli_manual_axes(const sl_op *op);
+const sl_axis_list *sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v,
+                                        uint32_t n);
+
 /* The mesh of an `sdy.mesh` op, or NULL. */
 const sl_mesh *sli_mesh_op_mesh(const sl_op *mesh_op);
 /*

@@ -548,7 +548,7 @@ manual_inline(canon *c, sl_op *op)
 {
 	sl_attr *in = sli_comp_in_shardings(op);
 	sl_attr *out = sli_result_shardings(op);
-	sl_attr *manual = prop(op, SLS_manual_axes, SL_ATTR_MANUAL_AXES);
+	const sl_axis_list *manual = sli_manual_axes(op);
 	sl_block *b = op->nregions ? sli_region_entry(&op->regions[0]) : NULL;
 	if (!b || b->nargs != op->noperands || !b->last || b->last->kind != SL_OP_SDY_RETURN ||
 	    b->last->noperands != op->nresults)
@@ -559,8 +559,8 @@ manual_inline(canon *c, sl_op *op)
 		int64_t product = 1;
 		if (!mesh)
 			return false;
-		for (uint32_t i = 0; i < manual->u.axes.n; i++)
-			product *= sli_mesh_axis_size(mesh, manual->u.axes.v[i].name);
+		for (uint32_t i = 0; i < manual->n; i++)
+			product *= sli_mesh_axis_size(mesh, manual->v[i].name);
 		if (product != 1)
 			return false;
 	}

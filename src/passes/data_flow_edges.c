@@ -108,15 +108,14 @@ add_edges(sl_module *m, sl_op *op, sli_vmap *defer)
 {
 	bool has_args = op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
 	                op->kind == SL_OP_SDY_MANUAL_COMPUTATION;
-	sl_attr *manual = sli_op_get(op, SLS_manual_axes);
+	const sl_axis_list *manual = sli_manual_axes(op);
 	if (has_args && op->nregions && op->regions[0].first) {
 		sl_block *b = op->regions[0].first;
 		/* In reverse, each at the block start, so they end up in order. */
 		for (uint32_t i = b->nargs; i-- > 0;) {
 			sl_sharding *s = sli_comp_in_sharding(op, i);
-			if (s && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && manual &&
-			    manual->kind == SL_ATTR_MANUAL_AXES)
-				s = drop_manual(m, s, &manual->u.axes);
+			if (s && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && manual)
+				s = drop_manual(m, s, manual);
 			add_edge(m, &b->args[i], s, NULL, b, defer);
 		}
 	}

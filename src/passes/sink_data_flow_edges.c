@@ -147,13 +147,12 @@ sink_op(const sink *k, sl_op *op)
 		for (uint32_t i = 0; i < b->nargs; i++)
 			args[i] = &b->args[i];
 		sl_sharding **in = gather(k, args, b->nargs);
-		sl_attr *ma = sli_op_get(op, SLS_manual_axes);
-		if (in && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && ma &&
-		    ma->kind == SL_ATTR_MANUAL_AXES) {
+		const sl_axis_list *ma = sli_manual_axes(op);
+		if (in && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && ma) {
 			for (uint32_t i = 0; i < b->nargs; i++) {
 				sl_sharding *old = sli_comp_in_sharding(op, i);
 				if (old)
-					in[i] = add_manual(m, old, in[i], &ma->u.axes);
+					in[i] = add_manual(m, old, in[i], ma);
 			}
 		}
 		if (in)

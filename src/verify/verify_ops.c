@@ -221,14 +221,14 @@ static int
 verify_mesh_op(verifier *v, sl_op *op)
 {
 	sl_op *parent = sli_op_parent(op);
-	sl_attr *a = sli_op_get(op, SLS_mesh);
+	const sl_mesh *mesh = sli_mesh_op_mesh(op);
 	int rc = 0;
 
 	if (parent && parent->kind != SL_OP_MODULE)
 		return sli_verify_op_error(v, NULL, "expects parent op 'builtin.module'");
-	if (!a || a->kind != SL_ATTR_MESH)
+	if (!mesh)
 		return sli_verify_op_error(v, NULL, "requires attribute 'mesh'");
-	if (sli_verify_mesh_attr(v->ctx, &a->u.mesh, &v->note)) {
+	if (sli_verify_mesh_attr(v->ctx, mesh, &v->note)) {
 		sli_verify_op_msg(v, NULL);
 		sli_buf_puts(&v->msg, sli_buf_cstr(&v->note));
 		rc = sli_verify_emit(v);
