@@ -4,6 +4,7 @@ check_PROGRAMS += unit-tests
 unit_tests_SOURCES = \
 	%reldir%/unit/main.c \
 	%reldir%/unit/test_access.c \
+	%reldir%/unit/test_access_passes.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
