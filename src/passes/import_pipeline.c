@@ -3,7 +3,7 @@
  * section 1.1): the import passes in Shardy's order, a plain list.
  * Option dedup-functions-fully also applies sharding constraints and
  * imports sharding groups.  A pass is skipped when the module holds none
- * of the ops it acts on (passutil.h census): the output is the same, and
+ * of the ops it acts on (census.h): the output is the same, and
  * each skip saves a walk of the module.
  */
 #include "passes/pass.h"

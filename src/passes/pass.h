@@ -1,8 +1,9 @@
 /*
  * pass.h - the pass table.  Every pass has one signature: it takes the
  * module and its typed options (options.h; never NULL), returns 0, or -1
- * after reporting diagnostics.  shardlp-opt flags, `shardlp` subcommands and --help read
- * this table; adding a pass is one file and one row in pass.c.
+ * after reporting diagnostics.  shardlp-opt flags, `shardlp` subcommands
+ * and --help read this table; adding a pass is one file and one row in
+ * pass.c.
  */
 #ifndef SL_PASSES_PASS_H
 #define SL_PASSES_PASS_H
@@ -65,7 +66,7 @@ int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
 
 /*
- * The import pipeline on a module whose census (passutil.h) is *census;
+ * The import pipeline on a module whose census (census.h) is *census;
  * the census grows with the ops the passes create.
  */
 int sli_import_pipeline_run(sl_module *m, bool dedup, unsigned *census);
