@@ -318,7 +318,7 @@ as_spv(sl_attr *a)
 }
 
 sl_attr *
-sli_result_shardings(const sl_op *op)
+sli_result_spv(const sl_op *op)
 {
 	if (sli_single_sharding_prop(op))
 		return NULL;
@@ -326,7 +326,7 @@ sli_result_shardings(const sl_op *op)
 }
 
 void
-sli_result_set_shardings(sl_module *m, sl_op *op, sl_attr *spv)
+sli_result_set_spv(sl_module *m, sl_op *op, sl_attr *spv)
 {
 	if (computation(op))
 		sli_op_set_prop(m, op, SLS_out_shardings, spv);
@@ -335,7 +335,7 @@ sli_result_set_shardings(sl_module *m, sl_op *op, sl_attr *spv)
 }
 
 sl_attr *
-sli_comp_in_shardings(const sl_op *op)
+sli_comp_in_spv(const sl_op *op)
 {
 	return computation(op) ? as_spv(sli_op_get(op, SLS_in_shardings)) : NULL;
 }
@@ -347,7 +347,7 @@ sli_comp_in_sharding(const sl_op *op, uint32_t i)
 }
 
 void
-sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_attr *spv)
+sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv)
 {
 	sli_op_set_prop(m, op, SLS_in_shardings, spv);
 }

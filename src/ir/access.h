@@ -67,22 +67,22 @@ void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 /* used by passes and verify */
 
 /*
- * The per-value list holding the shardings of op's results
+ * The per-value list (spv) holding the shardings of op's results
  * (`out_shardings` of a named or manual computation, `sdy.sharding`
  * otherwise), or NULL: none, or op keeps one sharding
  * (sli_single_sharding_prop).  Its setter replaces the whole list (NULL
  * removes it).
  */
-sl_attr *sli_result_shardings(const sl_op *op);
-void sli_result_set_shardings(sl_module *m, sl_op *op, sl_attr *spv);
+sl_attr *sli_result_spv(const sl_op *op);
+void sli_result_set_spv(sl_module *m, sl_op *op, sl_attr *spv);
 /*
  * The `in_shardings` list of a named or manual computation: entry i is
  * the sharding of operand i and of body argument i (NULL: none, or op is
  * not a computation); and its setter.
  */
-sl_attr *sli_comp_in_shardings(const sl_op *op);
+sl_attr *sli_comp_in_spv(const sl_op *op);
 sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
-void sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_attr *spv);
+void sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv);
 /*
  * The raw attributes that hold a sharding, whatever their kind (the
  * verifier checks the kind), or NULL: the `sdy.sharding` a block

@@ -505,7 +505,7 @@ manual_unused_inputs(canon *c, sl_op *op)
 		keep += b->args[i].id != 0;
 	if (keep == b->nargs)
 		return false;
-	sl_attr *in = sli_comp_in_shardings(op);
+	sl_attr *in = sli_comp_in_spv(op);
 	sl_value *args = SL_NEWN(&c->m->arena, sl_value, keep + 1);
 	sl_value **mapped = sli_xcalloc(b->nargs, sizeof *mapped);
 	sl_sharding **sh = SL_NEWN(&c->m->arena, sl_sharding *, keep + 1);
@@ -536,7 +536,7 @@ manual_unused_inputs(canon *c, sl_op *op)
 		sl_attr *a = sli_attr_new(c->m, SL_ATTR_SHARDING_PER_VALUE);
 		a->u.spv.v = sh;
 		a->u.spv.n = keep;
-		sli_comp_set_in_shardings(c->m, op, a);
+		sli_comp_set_in_spv(c->m, op, a);
 	}
 	c->changed = true;
 	return true;
@@ -546,8 +546,8 @@ manual_unused_inputs(canon *c, sl_op *op)
 static bool
 manual_inline(canon *c, sl_op *op)
 {
-	sl_attr *in = sli_comp_in_shardings(op);
-	sl_attr *out = sli_result_shardings(op);
+	sl_attr *in = sli_comp_in_spv(op);
+	sl_attr *out = sli_result_spv(op);
 	const sl_axis_list *manual = sli_manual_axes(op);
 	sl_block *b = op->nregions ? sli_region_entry(&op->regions[0]) : NULL;
 	if (!b || b->nargs != op->noperands || !b->last || b->last->kind != SL_OP_SDY_RETURN ||

@@ -101,7 +101,7 @@ export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 					if (out[k])
 						out[i] = sli_sharding_open(m, out[k]->mesh_name, out[k]->mesh,
 						                           sli_value_rank(&nc->results[i]));
-		sli_result_set_shardings(m, call, sli_attr_spv(m, out, nres));
+		sli_result_set_spv(m, call, sli_attr_spv(m, out, nres));
 	}
 	sli_op_insert_before(nc, call);
 	for (uint32_t i = 0; i < nres; i++)

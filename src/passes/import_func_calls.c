@@ -123,10 +123,10 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		moved *prev = di == SIZE_MAX ? NULL : &done.v[di];
 		sl_attr *in = prev ? prev->in : in_shardings(m, f, call->noperands, call->operands);
 		if (in)
-			sli_comp_set_in_shardings(m, nc, in);
-		sl_attr *out = sli_result_shardings(call);
+			sli_comp_set_in_spv(m, nc, in);
+		sl_attr *out = sli_result_spv(call);
 		if (out)
-			sli_result_set_shardings(m, nc, out);
+			sli_result_set_spv(m, nc, out);
 		for (uint32_t i = 0; i < call->nattrs; i++)
 			if (!sli_is_sharding_attr_name(call->attrs[i].name))
 				sli_op_set_attr(m, nc, call->attrs[i].name, call->attrs[i].attr);

@@ -82,8 +82,8 @@ fill_list(sl_module *m, sl_attr *a, sl_value *const *vals, uint32_t nvals,
 static int
 cleanup(sl_module *m, sl_op *op)
 {
-	sl_attr *in = sli_comp_in_shardings(op);
-	sl_attr *out = sli_result_shardings(op);
+	sl_attr *in = sli_comp_in_spv(op);
+	sl_attr *out = sli_result_spv(op);
 	uint32_t nin = in ? in->u.spv.n : 0;
 	uint32_t nout = out ? out->u.spv.n : 0;
 	const sl_axis_list *manual = sli_manual_axes(op);
@@ -120,9 +120,9 @@ cleanup(sl_module *m, sl_op *op)
 	sl_attr *nin_a = fill_list(m, in, op->operands, op->noperands, mesh, common, manual);
 	sl_attr *nout_a = fill_list(m, out, res, op->nresults, mesh, common, manual);
 	if (nin_a)
-		sli_comp_set_in_shardings(m, op, nin_a);
+		sli_comp_set_in_spv(m, op, nin_a);
 	if (nout_a)
-		sli_result_set_shardings(m, op, nout_a);
+		sli_result_set_spv(m, op, nout_a);
 	return 0;
 }
 

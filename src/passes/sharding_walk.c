@@ -138,10 +138,10 @@ walk_op(sl_op *op, void *ud)
 		return 0;
 	}
 	/* A computation's in_shardings come before its out_shardings. */
-	if ((na = walk_spv(w, op, sli_comp_in_shardings(op))))
-		sli_comp_set_in_shardings(m, op, na);
-	if ((na = walk_spv(w, op, sli_result_shardings(op))))
-		sli_result_set_shardings(m, op, na);
+	if ((na = walk_spv(w, op, sli_comp_in_spv(op))))
+		sli_comp_set_in_spv(m, op, na);
+	if ((na = walk_spv(w, op, sli_result_spv(op))))
+		sli_result_set_spv(m, op, na);
 	return 0;
 }
 

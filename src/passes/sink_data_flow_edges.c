@@ -156,13 +156,13 @@ sink_op(const sink *k, sl_op *op)
 			}
 		}
 		if (in)
-			sli_comp_set_in_shardings(m, op, sli_attr_spv(m, in, b->nargs));
+			sli_comp_set_in_spv(m, op, sli_attr_spv(m, in, b->nargs));
 	}
 	sink_debug(k, op, args, nargs, res);
 	sl_sharding **out = gather(k, res, op->nresults);
 	if (!out)
 		return;
-	sli_result_set_shardings(m, op, sli_attr_spv(m, out, op->nresults));
+	sli_result_set_spv(m, op, sli_attr_spv(m, out, op->nresults));
 }
 
 int

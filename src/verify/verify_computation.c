@@ -132,8 +132,8 @@ verify_manual_values(verifier *v, sl_op *op, const char *kind,
 int
 sli_verify_manual_uses(verifier *v, sl_op *op)
 {
-	const sl_attr *in = sli_comp_in_shardings(op);
-	const sl_attr *out = sli_result_shardings(op);
+	const sl_attr *in = sli_comp_in_spv(op);
+	const sl_attr *out = sli_result_spv(op);
 	sl_axis_list manual = sli_verify_manual_axes(op);
 	const sl_mesh *common = NULL, *empty = NULL;
 	bool conflict = false;
@@ -265,8 +265,8 @@ sli_verify_named(verifier *v, sl_op *op)
 int
 sli_verify_named_uses(verifier *v, sl_op *op)
 {
-	const sl_attr *in = sli_comp_in_shardings(op);
-	const sl_attr *out = sli_result_shardings(op);
+	const sl_attr *in = sli_comp_in_spv(op);
+	const sl_attr *out = sli_result_spv(op);
 	sl_type **t;
 	int rc = 0;
 

@@ -40,14 +40,14 @@ test_lists(void)
 	sl_op *call = mc->next, *add = call->next;
 
 	/* results: a list, one sharding, a computation's out_shardings */
-	CU_ASSERT_PTR_NOT_NULL(sli_result_shardings(abs));
-	CU_ASSERT_PTR_NULL(sli_result_shardings(c));
-	CU_ASSERT_PTR_NOT_NULL(sli_result_shardings(mc));
-	CU_ASSERT_PTR_NULL(sli_result_shardings(add));
+	CU_ASSERT_PTR_NOT_NULL(sli_result_spv(abs));
+	CU_ASSERT_PTR_NULL(sli_result_spv(c));
+	CU_ASSERT_PTR_NOT_NULL(sli_result_spv(mc));
+	CU_ASSERT_PTR_NULL(sli_result_spv(add));
 	/* in_shardings: only computations have them */
 	CU_ASSERT_PTR_NOT_NULL(sli_comp_in_sharding(mc, 0));
 	CU_ASSERT_PTR_NULL(sli_comp_in_sharding(mc, 1));
-	CU_ASSERT_PTR_NULL(sli_comp_in_shardings(abs));
+	CU_ASSERT_PTR_NULL(sli_comp_in_spv(abs));
 	/* the raw attributes, of a definition and of a declaration */
 	const sl_attr *a = sli_func_arg_sharding_attr(main, 0);
 	CU_ASSERT_TRUE(a && a->kind == SL_ATTR_SHARDING);
@@ -88,14 +88,14 @@ test_setters(void)
 	sl_op *call = mc->next;
 
 	/* a call's result list lands in its sdy.sharding, read back */
-	sl_attr *l = sli_result_shardings(abs);
-	sli_result_set_shardings(m, call, l);
-	CU_ASSERT_PTR_EQUAL(sli_result_shardings(call), l);
+	sl_attr *l = sli_result_spv(abs);
+	sli_result_set_spv(m, call, l);
+	CU_ASSERT_PTR_EQUAL(sli_result_spv(call), l);
 	/* a computation's lists are its in/out_shardings */
-	sli_comp_set_in_shardings(m, mc, l);
-	CU_ASSERT_PTR_EQUAL(sli_comp_in_shardings(mc), l);
-	sli_result_set_shardings(m, mc, NULL);
-	CU_ASSERT_PTR_NULL(sli_result_shardings(mc));
+	sli_comp_set_in_spv(m, mc, l);
+	CU_ASSERT_PTR_EQUAL(sli_comp_in_spv(mc), l);
+	sli_result_set_spv(m, mc, NULL);
+	CU_ASSERT_PTR_NULL(sli_result_spv(mc));
 	sl_sym b = sl_sym_intern(ctx, "b", 1);
 	sl_axis_ref *v = SL_NEWN(&m->arena, sl_axis_ref, 1);
 	v[0] = sli_axis_full(b);
