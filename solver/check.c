@@ -53,16 +53,10 @@ collect_results(sl_module *m, shvec *out)
 {
 	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
 	for (sl_op *f = body ? body->first : NULL; f; f = f->next) {
-		sl_attr *ra = f->kind == SL_OP_FUNC ? sli_op_get(f, SLS_res_attrs) : NULL;
-		if (!ra || ra->kind != SL_ATTR_ARRAY)
+		if (f->kind != SL_OP_FUNC)
 			continue;
-		for (uint32_t i = 0; i < ra->u.arr.n; i++) {
-			sl_attr *d = ra->u.arr.v[i], *a = NULL;
-			if (d && d->kind == SL_ATTR_DICT)
-				a = sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
-			SL_VEC_PUSH(*out, a && a->kind == SL_ATTR_SHARDING
-			                  ? &a->u.sharding : NULL);
-		}
+		for (uint32_t i = 0; i < sli_func_nresults(f); i++)
+			SL_VEC_PUSH(*out, sli_func_res_sharding(f, i));
 	}
 }
 

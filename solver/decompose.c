@@ -42,7 +42,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost/terms.h"
 #include "solver/formulate.h"
+#include "util/uf.h"
 
 #define NONE UINT32_MAX
 /* most ops in one block, unless no cut comes sooner */
@@ -128,14 +130,6 @@ is_free(const dec *d, uint32_t t)
  * Finding the chain
  * ===================================================================== */
 
-static uint32_t
-uf_find(uint32_t *p, uint32_t x)
-{
-	while (p[x] != x)
-		x = p[x] = p[p[x]];
-	return x;
-}
-
 static void
 widen(dec *d, uint32_t t, uint32_t pos)
 {
@@ -166,27 +160,26 @@ compute_spans(dec *d)
 	}
 	if (!cm->ties.n)
 		return;
-	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
-	for (size_t t = 0; t < nt; t++)
-		p[t] = (uint32_t)t;
+	sli_uf u;
+	sli_uf_init(&u, (uint32_t)nt);
 	for (size_t i = 0; i < cm->ties.n; i++) {
 		uint32_t a = cm->ties.v[i].a, b = cm->ties.v[i].b;
 		if (is_free(d, a) && is_free(d, b))
-			p[uf_find(p, a)] = uf_find(p, b);
+			sli_uf_union(&u, a, b);
 	}
 	for (size_t t = 0; t < nt; t++) {
-		uint32_t root = uf_find(p, (uint32_t)t);
+		uint32_t root = sli_uf_find(&u, (uint32_t)t);
 		if (root != t && d->lo[t] != NONE) {
 			widen(d, root, d->lo[t]);
 			widen(d, root, d->hi[t]);
 		}
 	}
 	for (size_t t = 0; t < nt; t++) {
-		uint32_t root = uf_find(p, (uint32_t)t);
+		uint32_t root = sli_uf_find(&u, (uint32_t)t);
 		d->lo[t] = d->lo[root];
 		d->hi[t] = d->hi[root];
 	}
-	free(p);
+	sli_uf_fini(&u);
 }
 
 /*
@@ -1193,7 +1186,8 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 		d.nopt[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt);
 		if (d.nopt[t] == 1) {
 			q[t] = opt[0];
-			fixed += sli_cost_memory(cm, sli_cost_tensor_bytes(cm, (uint32_t)t, &opt[0]));
+			double b = sli_cost_term_bytes(cm, (uint32_t)t, &opt[0]);
+			fixed += sli_cost_term_memory(cm, b);
 		}
 		free(opt);
 		if (!d.nopt[t])

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/terms.h"
+
 typedef SL_VEC(uint32_t) u32vec;
 typedef SL_VEC(double) dvec;
 
@@ -86,8 +88,8 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 			for (size_t j = 0; j < tgt->n; j++) {
 				if (src->n > 1 && j > 0)
 					break;
-				double c = sli_cost_reshard(cm, &src->asg[i], src->bytes[i],
-				                            &tgt->asg[j]);
+				double c = sli_cost_term_reshard(cm, &src->asg[i],
+				                                 src->bytes[i], &tgt->asg[j]);
 				if (src->n > 1)
 					lp->obj.v[src->col + i] += c;
 				else
@@ -96,9 +98,8 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 		return;
 	}
 	for (size_t i = 0; i < src->n; i++)
-		for (uint32_t a = 0; a < cm->naxes; a++)
-			if (src->asg[i].a[a] >= 0)
-				lp->obj.v[src->col + i] += sli_cost_gather(cm, a, src->bytes[i]);
+		sli_cost_term_gathers(cm, &src->asg[i], src->bytes[i],
+		                      &lp->obj.v[src->col + i]);
 
 	bool *in = sli_xcalloc(src->n + 1, 1);
 	bool *done = sli_xcalloc(src->n + 1, 1);
@@ -128,8 +129,7 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 				}
 				for (size_t i2 = 0; i2 < i; i2++)
 					in[i2] = false;
-				double A = sli_cost_all_to_all(cm, a, k);
-				double coef = d >= 0 ? A : sli_cost_gather(cm, a, k) - A;
+				double coef = sli_cost_term_refund(cm, a, k, d >= 0);
 				if (coef > 0)
 					refund(f, coef, src, in, &members, &cols, &vals);
 			}
@@ -281,9 +281,10 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 		double mn = INFINITY;
 		cols.n = vals.n = 0;
 		for (size_t j = 0; j < v->n; j++) {
-			double b = sli_cost_tensor_bytes(cm, t, &v->opt[j]);
+			double b = sli_cost_term_bytes(cm, t, &v->opt[j]);
 			mn = fmin(mn, b);
-			uint32_t c = sli_lp_col(lp, mem ? sli_cost_memory(cm, b) : 0, 0, 1, true);
+			uint32_t c = sli_lp_col(lp, mem ? sli_cost_term_memory(cm, b) : 0,
+			                        0, 1, true);
 			SL_VEC_PUSH(cols, c);
 			SL_VEC_PUSH(vals, 1.0);
 		}
@@ -309,8 +310,6 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 	const sli_form_var *ov = &f->o[k];
 	bool mem = !p->memory || p->memory[lt];
 	uint32_t o = OP(p, k);
-	const sli_cost_op *co = &cm->ops.v[o];
-	bool pick = !res && co->ropt && co->ropt[i];
 	tv->op = k;
 	tv->i = i;
 	tv->res = res;
@@ -319,12 +318,8 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 		double best = INFINITY;
 		size_t bi = 0;
 		for (size_t q = 0; q < tv->n; q++) {
-			double c = mem ? sli_cost_memory(cm, tb[q]) : 0;
-			if (pick)
-				c += sli_cost_op_require(cm, o, i, &tv->opt[q], NULL);
-			else
-				c += res ? sli_cost_reshard(cm, &proj[j], pb[j], &tv->opt[q])
-				         : sli_cost_reshard(cm, &tv->opt[q], tb[q], &proj[j]);
+			double c = sli_cost_term_leaf(cm, o, i, res, &proj[j], pb[j],
+			                              &tv->opt[q], tb[q], mem);
 			if (c < best)
 				best = c, bi = q;
 		}
@@ -350,7 +345,7 @@ add_ops(sli_form *f, const sli_form_part *p)
 		v->col = (uint32_t)sli_lp_ncols(lp);
 		cols.n = vals.n = 0;
 		for (size_t j = 0; j < v->n; j++) {
-			double c = sli_cost_op_self(cm, o, &v->opt[j], NULL);
+			double c = sli_cost_term_op(cm, o, &v->opt[j]);
 			uint32_t col = sli_lp_col(lp, c, 0, 1, true);
 			SL_VEC_PUSH(cols, col);
 			SL_VEC_PUSH(vals, 1.0);
@@ -376,11 +371,10 @@ add_ops(sli_form *f, const sli_form_part *p)
 				const sli_form_var *tv = &f->t[lt];
 				double *tb = sli_xcalloc(tv->n + 1, sizeof *tb);
 				for (size_t j = 0; j < tv->n; j++)
-					tb[j] = sli_cost_tensor_bytes(cm, t, &tv->opt[j]);
-				for (size_t j = 0; j < ov->n; j++) {
-					sli_cost_op_project(cm, o, res, i, &ov->opt[j], &proj[j]);
-					pb[j] = sli_cost_tensor_bytes(cm, t, &proj[j]);
-				}
+					tb[j] = sli_cost_term_bytes(cm, t, &tv->opt[j]);
+				for (size_t j = 0; j < ov->n; j++)
+					pb[j] = sli_cost_term_project(cm, o, res, i, &ov->opt[j],
+					                              &proj[j]);
 				if (tv->col == UINT32_MAX) {
 					fold_leaf(f, p, lt, (uint32_t)k, i, res, proj, pb, tb);
 					free(tb);
@@ -391,7 +385,7 @@ add_ops(sli_form *f, const sli_form_part *p)
 					 * option of the operand pays its cheapest reshard */
 					for (size_t j = 0; j < tv->n; j++)
 						lp->obj.v[tv->col + j] +=
-						    sli_cost_op_require(cm, o, i, &tv->opt[j], NULL);
+						    sli_cost_term_require(cm, o, i, &tv->opt[j], NULL);
 					free(tb);
 					continue;
 				}
@@ -477,8 +471,8 @@ sli_form_build(sli_form *f, const sli_cost_model *cm)
 		for (size_t t = 0; t < nt; t++)
 			for (size_t k = 0; k < f->t[t].n; k++) {
 				SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)k);
-				SL_VEC_PUSH(vals, sli_cost_tensor_bytes(cm, (uint32_t)t,
-				                                        &f->t[t].opt[k]));
+				SL_VEC_PUSH(vals, sli_cost_term_bytes(cm, (uint32_t)t,
+				                                      &f->t[t].opt[k]));
 			}
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_LE,
 		               cm->params.memory_budget, "memory_budget");

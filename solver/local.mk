@@ -8,7 +8,14 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/formulate.c \
 	%reldir%/lp.c \
 	%reldir%/solve.c \
-	src/cost/cost.c
+	src/cost/axes.c \
+	src/cost/eval.c \
+	src/cost/model.c \
+	src/cost/options.c \
+	src/cost/order.c \
+	src/cost/primitives.c \
+	src/cost/shardings.c \
+	src/cost/terms.c
 
 noinst_HEADERS += \
 	%reldir%/decompose.h \
@@ -16,4 +23,10 @@ noinst_HEADERS += \
 	%reldir%/lp.h \
 	%reldir%/solve.h \
 	src/cli/cli_solve.h \
-	src/cost/cost.h
+	src/cost/axes.h \
+	src/cost/cost.h \
+	src/cost/options.h \
+	src/cost/order.h \
+	src/cost/primitives.h \
+	src/cost/shardings.h \
+	src/cost/terms.h

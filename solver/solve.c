@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/terms.h"
 #include "ir/axis.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
@@ -102,26 +103,6 @@ new_sharding(sl_module *m, const sli_cost_model *cm, uint32_t t,
 	return make_sharding(m, cm, ct->rank, ct->major, old, q);
 }
 
-static void
-set_arg_sharding(sl_module *m, sl_value *v, sl_sharding *s)
-{
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
-	a->u.sharding = *s;
-	for (uint32_t i = 0; i < v->nattrs; i++)
-		if (v->attrs[i].name == SLS_sdy_sharding) {
-			v->attrs[i].attr = a;
-			return;
-		}
-	sl_named_attr *na = SL_NEWN(&m->arena, sl_named_attr, v->nattrs + 1);
-	if (v->nattrs)
-		memcpy(na, v->attrs, v->nattrs * sizeof *na);
-	na[v->nattrs].name = SLS_sdy_sharding;
-	na[v->nattrs].attr = a;
-	v->attrs = na;
-	v->nattrs++;
-	sli_sort_named(m->ctx, v->attrs, v->nattrs);
-}
-
 static bool
 annotatable(const sl_op *op)
 {
@@ -142,7 +123,7 @@ annotatable(const sl_op *op)
 
 /*
  * The function result shardings the solution extended (in their open
- * dims) written back into the res_attrs of their functions.
+ * dims) written back to their functions.
  */
 static void
 decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
@@ -152,38 +133,18 @@ decode_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 		if (!co->ropt)
 			continue;
 		sl_op *func = co->op->parent->parent->parent;
-		sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-		sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
-		na->u.arr.n = ra->u.arr.n;
-		na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, ra->u.arr.n + 1);
-		memcpy(na->u.arr.v, ra->u.arr.v, ra->u.arr.n * sizeof *na->u.arr.v);
 		for (uint32_t i = 0; i < co->noperands; i++) {
 			if (!co->ropt[i])
 				continue;
 			uint32_t t = co->operands[i];
-			sl_attr *d = ra->u.arr.v[i];
-			sl_attr *old = sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
+			const sl_sharding *old = sli_func_res_sharding(func, i);
 			sli_cost_asg to;
-			sli_cost_op_require(cm, (uint32_t)o, i, &q[t], &to);
+			sli_cost_term_require(cm, (uint32_t)o, i, &q[t], &to);
 			sl_sharding *s = make_sharding(m, cm, cm->tensors.v[t].rank, NULL,
-			                               &old->u.sharding, &to);
-			if (s == &old->u.sharding)
-				continue;
-			sl_attr *sa = sli_attr_new(m, SL_ATTR_SHARDING);
-			sa->u.sharding = *s;
-			sl_attr *nd = sli_attr_new(m, SL_ATTR_DICT);
-			nd->u.dict.n = d->u.dict.n;
-			nd->u.dict.v = SL_NEWN(&m->arena, sl_named_attr, d->u.dict.n + 1);
-			memcpy(nd->u.dict.v, d->u.dict.v, d->u.dict.n * sizeof *nd->u.dict.v);
-			for (uint32_t k = 0; k < nd->u.dict.n; k++)
-				if (nd->u.dict.v[k].name == SLS_sdy_sharding)
-					nd->u.dict.v[k].attr = sa;
-			na->u.arr.v[i] = nd;
+			                               old, &to);
+			if (s != old)
+				sli_func_set_res_sharding(m, func, i, s);
 		}
-		if (sli_op_prop(func, SLS_res_attrs))
-			sli_op_set_prop(m, func, SLS_res_attrs, na);
-		else
-			sli_op_set_attr(m, func, SLS_res_attrs, na);
 	}
 }
 
@@ -210,27 +171,25 @@ outside_sharding(sl_module *m, const sli_cost_model *cm, const sl_value *v)
 }
 
 /*
- * The shardings of the n values vals as one per-value list, or NULL when
- * none of them is a tensor of the model of rank above 0.
+ * The shardings of the n values vals (an array in the module arena), or
+ * NULL when none of them is a tensor of the model of rank above 0.
  */
-static sl_attr *
+static sl_sharding **
 value_list(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
            sl_value *vals, uint32_t n)
 {
-	sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING_PER_VALUE);
+	sl_sharding **v = SL_NEWN(&m->arena, sl_sharding *, n + 1);
 	bool any = false;
-	a->u.spv.n = n;
-	a->u.spv.v = SL_NEWN(&m->arena, sl_sharding *, n + 1);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t u = sli_cost_tensor_of(cm, &vals[i]);
 		if (u == UINT32_MAX) {
-			a->u.spv.v[i] = outside_sharding(m, cm, &vals[i]);
+			v[i] = outside_sharding(m, cm, &vals[i]);
 			continue;
 		}
 		any |= cm->tensors.v[u].rank > 0;
-		a->u.spv.v[i] = new_sharding(m, cm, u, &q[u]);
+		v[i] = new_sharding(m, cm, u, &q[u]);
 	}
-	return any ? a : NULL;
+	return any ? v : NULL;
 }
 
 /* Whether vals[i] is the first of vals in the model (lists are written once). */
@@ -249,48 +208,40 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 	decode_results(m, cm, q);
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		sl_value *v = cm->tensors.v[t].v;
+		sl_sharding **list;
 		if (!v->def) {
 			sl_op *owner = v->block && v->block->parent ? v->block->parent->parent : NULL;
 			if (owner && owner->kind == SL_OP_FUNC &&
 			    v->block == owner->regions[0].first && cm->tensors.v[t].rank > 0)
-				set_arg_sharding(m, v, new_sharding(m, cm, (uint32_t)t, &q[t]));
+				sli_value_set_sharding(m, v, new_sharding(m, cm, (uint32_t)t, &q[t]));
 			/* a named computation's in_shardings are its arguments' */
 			if (owner && owner->kind == SL_OP_SDY_NAMED_COMPUTATION &&
 			    v->block == owner->regions[0].first &&
-			    first(cm, v->block->args, v->index)) {
-				sl_attr *a = value_list(m, cm, q, v->block->args, v->block->nargs);
-				if (a)
-					sli_op_set_prop(m, owner, SLS_in_shardings, a);
-			}
+			    first(cm, v->block->args, v->index) &&
+			    (list = value_list(m, cm, q, v->block->args, v->block->nargs)))
+				sli_comp_set_in_shardings(m, owner, list, v->block->nargs);
 			continue;
 		}
 		sl_op *op = v->def;
 		if ((op->kind == SL_OP_SDY_NAMED_COMPUTATION ||
 		     (op->kind == SL_OP_SDY_MANUAL_COMPUTATION &&
-		      sli_op_get(op, SLS_out_shardings))) &&
+		      sli_result_sharding(op, 0))) &&
 		    first(cm, op->results, v->index)) {
 			/* their out_shardings are their results', open dims grown */
-			sl_attr *a = value_list(m, cm, q, op->results, op->nresults);
-			if (a)
-				sli_op_set_prop(m, op, SLS_out_shardings, a);
+			if ((list = value_list(m, cm, q, op->results, op->nresults)))
+				sli_result_set_shardings(m, op, list, op->nresults);
 			continue;
 		}
 		if (op->kind == SL_OP_SDY_SHARDING_CONSTRAINT || op->kind == SL_OP_SDY_RESHARD ||
 		    op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
 			/* open dimensions of these may grow: their sharding is the result's */
-			sl_attr *a = sli_attr_new(m, SL_ATTR_SHARDING);
-			a->u.sharding = *new_sharding(m, cm, (uint32_t)t, &q[t]);
-			if (sli_op_prop(op, SLS_sharding))
-				sli_op_set_prop(m, op, SLS_sharding, a);
-			else
-				sli_op_set_attr(m, op, SLS_sharding, a);
+			sli_value_set_sharding(m, v, new_sharding(m, cm, (uint32_t)t, &q[t]));
 			continue;
 		}
 		if (!first(cm, op->results, v->index) || !annotatable(op))
 			continue;
-		sl_attr *a = value_list(m, cm, q, op->results, op->nresults);
-		if (a)
-			sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+		if ((list = value_list(m, cm, q, op->results, op->nresults)))
+			sli_result_set_shardings(m, op, list, op->nresults);
 	}
 }
 

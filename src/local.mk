@@ -47,16 +47,27 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/update_non_divisible.c \
 	%reldir%/propagation/aggressive_propagate.c \
 	%reldir%/propagation/basic_propagate.c \
+	%reldir%/propagation/boundary.c \
 	%reldir%/propagation/debug.c \
 	%reldir%/propagation/driver.c \
+	%reldir%/propagation/edges.c \
 	%reldir%/propagation/factor_propagation.c \
+	%reldir%/propagation/groups.c \
+	%reldir%/propagation/index.c \
+	%reldir%/propagation/intern.c \
 	%reldir%/propagation/op_priority_propagate.c \
 	%reldir%/propagation/pipeline.c \
 	%reldir%/propagation/projection.c \
+	%reldir%/propagation/rule.c \
+	%reldir%/propagation/shardings.c \
+	%reldir%/propagation/step.c \
 	%reldir%/propagation/user_priority_propagate.c \
+	%reldir%/propagation/worklist.c \
 	%reldir%/rules/populate.c \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
+	%reldir%/util/hash.c \
+	%reldir%/util/uf.c \
 	%reldir%/verify/verifier.c \
 	%reldir%/verify/verify.c \
 	%reldir%/verify/verify_collective.c \
@@ -89,12 +100,14 @@ noinst_HEADERS += \
 	%reldir%/passes/passutil.h \
 	%reldir%/passes/sharding_walk.h \
 	%reldir%/passes/symtab.h \
-	%reldir%/propagation/driver.h \
 	%reldir%/propagation/factor_propagation.h \
 	%reldir%/propagation/projection.h \
+	%reldir%/propagation/prop_internal.h \
 	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
+	%reldir%/util/hash.h \
+	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h

@@ -34,7 +34,9 @@
 # Environment: SHARDLP (default ./shardlp), BENCH_PROP_LAYERS (default
 # "12 96 1000 2000 4000"), BENCH_PROP_CALLS (default "4000 8000 16000"),
 # BENCH_REPS (default 7), BENCH_DIR (inputs kept there; default a
-# temporary directory).
+# temporary directory), BENCH_BASELINE (an older shardlp binary: each row
+# then also shows its propagate time, measured in the same rounds, and the
+# new/baseline time ratio; `make bench BENCH_BASELINE=../old/shardlp`).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -45,6 +47,13 @@ reps=${BENCH_REPS:-7}
 TIME=/usr/bin/time
 
 [ -x "$SHARDLP" ] || { echo "bench_propagation: $SHARDLP not built" >&2; exit 1; }
+baseline=${BENCH_BASELINE:-}
+if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
+	echo "bench_propagation: BENCH_BASELINE=$baseline is not an executable" >&2
+	exit 1
+fi
+basecols=
+[ -z "$baseline" ] || basecols=$(printf ' %9s %8s %8s' base_prop_s new/base base_MB)
 if [ ! -x "$TIME" ]; then
 	echo "bench_propagation: $TIME not found (Debian package 'time')" >&2
 	exit 1
@@ -63,31 +72,58 @@ less() {
 }
 
 # run FILE OPTION...: best parse and pass CPU seconds and the largest peak
-# RSS (KB) over $reps runs; sets parse, prop, rss.
+# RSS (KB) over $reps runs; sets parse, prop, rss.  With BENCH_BASELINE,
+# each round runs the baseline right after this build, so that load on the
+# machine falls on both alike; sets bparse, bprop, brss for the baseline.
 run() {
 	_f=$1
 	shift
-	parse= prop= rss=0
+	parse= prop= rss=0 bparse= bprop= brss=0
 	for _r in $(seq 1 "$reps"); do
-		if ! "$TIME" -v -o "$dir/time" "$SHARDLP" propagate "$@" --time -o /dev/null "$_f" \
-		     2>"$dir/err"; then
-			echo "bench_propagation: failed: $SHARDLP propagate $* $_f" >&2
-			head -n 5 "$dir/err" >&2
-			exit 1
-		fi
-		_p=$(awk '/^parse/ { print $2 }' "$dir/err")
-		_q=$(awk '/^parse/ { print $5 }' "$dir/err")
-		_m=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time")
-		if [ -z "$prop" ] || less "$_q" "$prop"; then
-			prop=$_q
-		fi
-		if [ -z "$parse" ] || less "$_p" "$parse"; then
-			parse=$_p
-		fi
-		if less "$rss" "$_m"; then
-			rss=$_m
+		run1 "$SHARDLP" "$_f" "$@"
+		best parse prop rss
+		if [ -n "$baseline" ]; then
+			run1 "$baseline" "$_f" "$@"
+			best bparse bprop brss
 		fi
 	done
+}
+
+# run1 BIN FILE OPTION...: one run; sets _p, _q (seconds), _m (KB).
+run1() {
+	_bin=$1 _in=$2
+	shift 2
+	if ! "$TIME" -v -o "$dir/time" "$_bin" propagate "$@" --time -o /dev/null "$_in" \
+	     2>"$dir/err"; then
+		echo "bench_propagation: failed: $_bin propagate $* $_in" >&2
+		head -n 5 "$dir/err" >&2
+		exit 1
+	fi
+	_p=$(awk '/^parse/ { print $2 }' "$dir/err")
+	_q=$(awk '/^parse/ { print $5 }' "$dir/err")
+	_m=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time")
+}
+
+# best PARSE PROP RSS: keeps the smaller times and the larger RSS of the
+# last run in the three named variables.
+best() {
+	if [ -z "${!2}" ] || less "$_q" "${!2}"; then
+		printf -v "$2" %s "$_q"
+	fi
+	if [ -z "${!1}" ] || less "$_p" "${!1}"; then
+		printf -v "$1" %s "$_p"
+	fi
+	if less "${!3}" "$_m"; then
+		printf -v "$3" %s "$_m"
+	fi
+}
+
+# vs: the baseline columns (propagate seconds, new/baseline time ratio,
+# peak RSS), empty without BENCH_BASELINE.
+vs() {
+	[ -n "$baseline" ] || return 0
+	awk -v q="$prop" -v b="$bprop" -v r="$brss" \
+	    'BEGIN { printf " %9.4f %7.2fx %8.1f", b, (b > 0 ? q / b : 0), r / 1024 }'
 }
 
 # growth T1 T2 N1 N2 WHAT: the time ratio between two sizes, and per doubling.
@@ -100,8 +136,8 @@ growth() {
 	             } }'
 }
 
-printf '%-9s %6s %8s %9s %9s %11s %7s %8s\n' \
-	mode layers ops parse_s prop_s ops_per_s prop/pa rss_MB
+printf '%-9s %6s %8s %9s %9s %11s %7s %8s%s\n' \
+	mode layers ops parse_s prop_s ops_per_s prop/pa rss_MB "$basecols"
 for mode in pipeline pass; do
 	prev_t= prev_l=
 	for l in $layers; do
@@ -114,8 +150,10 @@ for mode in pipeline pass; do
 			run "$f"
 		fi
 		awk -v m="$mode" -v l="$l" -v n="$ops" -v p="$parse" -v q="$prop" -v r="$rss" \
-		    'BEGIN { printf "%-9s %6s %8d %9.4f %9.4f %11.0f %7.2f %8.1f\n",
+		    'BEGIN { printf "%-9s %6s %8d %9.4f %9.4f %11.0f %7.2f %8.1f",
 		             m, l, n, p, q, (q > 0 ? n / q : 0), (p > 0 ? q / p : 0), r / 1024 }'
+		vs
+		echo
 		[ -z "$prev_t" ] || growth "$prev_t" "$prop" "$prev_l" "$l" layers
 		prev_t=$prop
 		prev_l=$l
@@ -126,7 +164,7 @@ done
 # the whole pipeline (import-func-calls turns each call into a named
 # computation).  Time must stay linear in the number of calls.
 calls=${BENCH_PROP_CALLS:-4000 8000 16000}
-printf '\n%-9s %6s %9s %9s %8s\n' mode calls parse_s pipe_s rss_MB
+printf '\n%-9s %6s %9s %9s %8s%s\n' mode calls parse_s pipe_s rss_MB "$basecols"
 prev_t= prev_n=
 for n in $calls; do
 	f=$dir/calls$n.mlir
@@ -148,7 +186,9 @@ for n in $calls; do
 	}' >"$f"
 	run "$f" --pipeline
 	awk -v n="$n" -v p="$parse" -v q="$prop" -v r="$rss" \
-	    'BEGIN { printf "%-9s %6d %9.4f %9.4f %8.1f\n", "calls", n, p, q, r / 1024 }'
+	    'BEGIN { printf "%-9s %6d %9.4f %9.4f %8.1f", "calls", n, p, q, r / 1024 }'
+	vs
+	echo
 	[ -z "$prev_t" ] || growth "$prev_t" "$prop" "$prev_n" "$n" calls
 	prev_t=$prop
 	prev_n=$n

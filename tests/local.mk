@@ -6,6 +6,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_access.c \
 	%reldir%/unit/test_access_passes.c \
 	%reldir%/unit/test_axis.c \
+	%reldir%/unit/test_cost.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
@@ -16,6 +17,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_sdy.c \
 	%reldir%/unit/test_solver.c \
 	%reldir%/unit/test_stablehlo.c \
+	%reldir%/unit/test_util.c \
 	%reldir%/unit/test_verify.c \
 	%reldir%/unit/test_xml.c
 noinst_HEADERS += %reldir%/unit/tests.h
@@ -57,6 +59,12 @@ EXTRA_DIST += \
 	%reldir%/conformance-check.sh \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
+	%reldir%/golden/compare_attention.mlir \
+	%reldir%/golden/compare_manual.mlir \
+	%reldir%/golden/compare_mlp.mlir \
+	%reldir%/golden/compare_mlp_weights.mlir \
+	%reldir%/golden/compare_transformer.mlir \
+	%reldir%/golden/compare_while.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
@@ -66,6 +74,12 @@ EXTRA_DIST += \
 	%reldir%/golden/nested_calls_import.mlir \
 	%reldir%/golden/run.sh \
 	%reldir%/golden/sharding_group_import_cross_manual.mlir \
+	%reldir%/golden/solve_attention.mlir \
+	%reldir%/golden/solve_manual.mlir \
+	%reldir%/golden/solve_mlp.mlir \
+	%reldir%/golden/solve_mlp_xml.mlir \
+	%reldir%/golden/solve_transformer.mlir \
+	%reldir%/golden/solve_while.mlir \
 	%reldir%/golden/transformer_basic.mlir \
 	%reldir%/golden/spec_5_4_basic.mlir \
 	%reldir%/golden/spec_5_4_op_priority.mlir \

@@ -11,7 +11,12 @@
  * per device, communication (each operand and result resharded to or from
  * what the op's assignment needs, all-reduce over sharded reduction
  * factors) and compute; every op takes its cheapest assignment given its
- * tensors.  The ILP (solver/) builds its objective from the same functions.
+ * tensors.  The ILP (solver/) builds its objective from the same
+ * primitives (primitives.c, private), through terms.h.
+ *
+ * Files: model.c builds the model (axes.c its axes, shardings.c reads the
+ * module's shardings, order.c the written orders), options.c enumerates
+ * valid shardings and assignments, eval.c is the evaluator.
  *
  * Ownership: a model holds pointers into the module (which must outlive
  * it) and owns its own heap arrays, freed by sli_cost_model_fini.
@@ -164,13 +169,11 @@ void sli_cost_model_fini(sli_cost_model *cm);
 /* The tensor index of v, or UINT32_MAX when v is not in the model. */
 uint32_t sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v);
 
-/* ---- the pieces (the ILP's coefficients come from these) ---- */
+/* {====================================================================
+ * Options (options.c); the prices are in primitives.c, private, and
+ * reach the solver through terms.h
+ * ===================================================================== */
 
-/* Per-device bytes of tensor t under q. */
-double sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t,
-                             const sli_cost_asg *q);
-/* Weighted memory cost of those bytes. */
-double sli_cost_memory(const sli_cost_model *cm, double bytes);
 /* Whether q is a valid sharding of t that honours every user constraint. */
 bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
                             const sli_cost_asg *q);
@@ -186,29 +189,6 @@ sl_axis_ref sli_cost_axis_ref(const sli_cost_model *cm, uint32_t a);
 /* Whether s is a valid factor assignment of op o. */
 bool sli_cost_op_allows(const sli_cost_model *cm, uint32_t o,
                         const sli_cost_asg *s);
-/*
- * What assignment s needs of operand i (result: false) or produces on
- * result i (result: true), per axis a dim or -1.
- */
-void sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
-                         uint32_t i, const sli_cost_asg *s, sli_cost_asg *out);
-/*
- * The reshard of operand i of o from q to its requirement; where the op
- * may pick among requirements (ropt), the cheapest, ties to the first.
- * The requirement taken goes to *to when to is non-NULL.
- */
-double sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
-                           const sli_cost_asg *q, sli_cost_asg *to);
-/* Compute and all-reduce cost of s (everything of o not on an edge). */
-double sli_cost_op_self(const sli_cost_model *cm, uint32_t o,
-                        const sli_cost_asg *s, double *compute);
-/* Per-axis collective costs for a tensor piece of `bytes` per device. */
-double sli_cost_gather(const sli_cost_model *cm, uint32_t axis, double bytes);
-double sli_cost_all_to_all(const sli_cost_model *cm, uint32_t axis, double bytes);
-double sli_cost_all_reduce(const sli_cost_model *cm, uint32_t axis, double bytes);
-/* Resharding a tensor from `from` (bytes per device `bytes`) to `to`. */
-double sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
-                        double bytes, const sli_cost_asg *to);
 
 /*
  * Enumerates the valid shardings of tensor t (or assignments of op o):
@@ -218,6 +198,12 @@ size_t sli_cost_tensor_options(const sli_cost_model *cm, uint32_t t,
                                sli_cost_asg **out);
 size_t sli_cost_op_options(const sli_cost_model *cm, uint32_t o,
                            sli_cost_asg **out);
+
+/* }==================================================================== */
+
+/* {====================================================================
+ * The evaluator (eval.c) and the module's shardings (shardings.c)
+ * ===================================================================== */
 
 /*
  * Scores a complete assignment q (one per tensor).  Each op takes its
@@ -237,7 +223,6 @@ int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
  */
 int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
 
-
 /*
  * The sharding the module stores for v (ir/access.h), as the model reads
  * it: the arguments of a manual computation's body have none of their
@@ -249,5 +234,7 @@ const sl_sharding *sli_cost_value_sharding(const sl_value *v);
 /* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */
 int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
                   sli_buf *why);
+
+/* }==================================================================== */
 
 #endif

@@ -309,6 +309,73 @@ sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
 		        owner->nresults, s);
 }
 
+/* used by cost and solver */
+
+sl_sharding *
+sli_comp_in_sharding(const sl_op *op, uint32_t i)
+{
+	return computation(op) ? sli_spv_get(op, SLS_in_shardings, i) : NULL;
+}
+
+void
+sli_result_set_shardings(sl_module *m, sl_op *op, sl_sharding *const *v, uint32_t n)
+{
+	if (sli_single_sharding_prop(op)) {
+		if (n)
+			sli_result_set_sharding(m, op, 0, v[0]);
+		return;
+	}
+	sl_attr *a = sli_attr_spv(m, v, n);
+	if (computation(op))
+		sli_op_set_prop(m, op, SLS_out_shardings, a);
+	else
+		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+}
+
+void
+sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_sharding *const *v, uint32_t n)
+{
+	if (computation(op))
+		sli_op_set_prop(m, op, SLS_in_shardings, sli_attr_spv(m, v, n));
+}
+
+/* used by propagation */
+
+sl_attr *
+sli_op_sharding_list(const sl_op *op)
+{
+	return sli_op_attr(op, SLS_sdy_sharding);
+}
+
+void
+sli_op_set_sharding_list(sl_module *m, sl_op *op, sl_attr *a)
+{
+	sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+}
+
+void
+sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_attr *attr)
+{
+	sl_attr *ft = sli_op_get(func, SLS_function_type);
+	uint32_t n = ft && ft->kind == SL_ATTR_TYPE ? ft->u.type->nres : i + 1;
+	if (i >= n)
+		return;
+	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
+	bool have = ra && ra->kind == SL_ATTR_ARRAY;
+	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
+	na->u.arr.n = n;
+	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n);
+	for (uint32_t k = 0; k < n; k++)
+		na->u.arr.v[k] = have && k < ra->u.arr.n ? ra->u.arr.v[k]
+		                 : sli_attr_new(m, SL_ATTR_DICT);
+	sl_attr *old = na->u.arr.v[i], *d = sli_attr_new(m, SL_ATTR_DICT);
+	bool dict = old->kind == SL_ATTR_DICT;
+	d->u.dict.v = named_set(m, dict ? old->u.dict.v : NULL, dict ? old->u.dict.n : 0, name,
+	                        attr, &d->u.dict.n);
+	na->u.arr.v[i] = d;
+	sli_op_set_prop(m, func, SLS_res_attrs, na);
+}
+
 /* used by passes and verify */
 
 static sl_attr *
@@ -338,12 +405,6 @@ sl_attr *
 sli_comp_in_spv(const sl_op *op)
 {
 	return computation(op) ? as_spv(sli_op_get(op, SLS_in_shardings)) : NULL;
-}
-
-sl_sharding *
-sli_comp_in_sharding(const sl_op *op, uint32_t i)
-{
-	return computation(op) ? sli_spv_get(op, SLS_in_shardings, i) : NULL;
 }
 
 void
@@ -384,12 +445,6 @@ const sl_attr *
 sli_func_res_sharding_attr(const sl_op *func, uint32_t i)
 {
 	return dict_entry_sharding(func, SLS_res_attrs, i);
-}
-
-bool
-sli_is_sharding_attr_name(sl_sym name)
-{
-	return name == SLS_sdy_sharding;
 }
 
 const sl_axis_list *

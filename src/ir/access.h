@@ -64,6 +64,50 @@ void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
 sl_sharding *sli_value_sharding(const sl_value *v);
 void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
+/* used by cost and solver */
+
+/*
+ * The sharding operand i of a named or manual computation enters its
+ * body with (its in_shardings[i], the body's argument i), or NULL.
+ */
+sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
+/*
+ * Sets the shardings of all n results of op at once, where
+ * sli_result_sharding reads them: the one prop of a constraint, reshard,
+ * edge or collective (n is 1), else one new per-value list of v.
+ */
+void sli_result_set_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
+                              uint32_t n);
+/*
+ * Sets the shardings of all n arguments of the body of a named or
+ * manual computation at once: one new in_shardings list of v.
+ */
+void sli_comp_set_in_shardings(sl_module *m, sl_op *op, sl_sharding *const *v,
+                               uint32_t n);
+
+/* used by propagation */
+
+/*
+ * The per-value `sdy.sharding` list of op's results as stored, whatever
+ * op's kind (NULL if none), and its setter (NULL removes it).
+ * Propagation shares one list between ops with equal shardings and
+ * updates a list it made in place.
+ */
+sl_attr *sli_op_sharding_list(const sl_op *op);
+void sli_op_set_sharding_list(sl_module *m, sl_op *op, sl_attr *a);
+/* The name of the attribute sli_op_sharding_list reads. */
+static inline sl_sym
+sli_sharding_list_name(void)
+{
+	return SLS_sdy_sharding;
+}
+/*
+ * Sets attribute `name` of func's result i to attr (the debug attributes
+ * of propagation); other results keep theirs.
+ */
+void sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
+                           sl_attr *attr);
+
 /* used by passes and verify */
 
 /*
@@ -76,12 +120,11 @@ void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 sl_attr *sli_result_spv(const sl_op *op);
 void sli_result_set_spv(sl_module *m, sl_op *op, sl_attr *spv);
 /*
- * The `in_shardings` list of a named or manual computation: entry i is
- * the sharding of operand i and of body argument i (NULL: none, or op is
- * not a computation); and its setter.
+ * The `in_shardings` list of a named or manual computation (entry i:
+ * sli_comp_in_sharding), or NULL: none, or op is not a computation; and
+ * its setter.
  */
 sl_attr *sli_comp_in_spv(const sl_op *op);
-sl_sharding *sli_comp_in_sharding(const sl_op *op, uint32_t i);
 void sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv);
 /*
  * The raw attributes that hold a sharding, whatever their kind (the
@@ -93,8 +136,6 @@ void sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv);
 const sl_attr *sli_arg_sharding_attr(const sl_value *arg);
 const sl_attr *sli_func_arg_sharding_attr(const sl_op *func, uint32_t i);
 const sl_attr *sli_func_res_sharding_attr(const sl_op *func, uint32_t i);
-/* Whether `name` is the discardable attribute of an op's result list. */
-bool sli_is_sharding_attr_name(sl_sym name);
 
 /*
  * The manual axes of a manual computation, or NULL; the setter stores

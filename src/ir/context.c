@@ -5,46 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-grow_slots(sl_context *ctx)
+/*
+ * The intern table holds sym + 1 (never NULL) as its items, so that the
+ * text and length are read from the context's vectors.
+ */
+typedef struct sym_key {
+	const sl_context *ctx;
+	const char *s;
+	size_t n;
+} sym_key;
+
+static bool
+sym_eq(const void *item, const void *key)
 {
-	size_t n = ctx->nslots ? ctx->nslots * 2 : 1024;
-	uint32_t *slots = sli_xcalloc(n, sizeof *slots);
-	for (size_t i = 0; i < ctx->nslots; i++) {
-		uint32_t s = ctx->slots[i];
-		if (!s)
-			continue;
-		size_t h = sli_hash(ctx->strings.v[s - 1], ctx->lens.v[s - 1]) & (n - 1);
-		while (slots[h])
-			h = (h + 1) & (n - 1);
-		slots[h] = s;
-	}
-	free(ctx->slots);
-	ctx->slots = slots;
-	ctx->nslots = n;
+	const sym_key *k = key;
+	uint32_t e = (uint32_t)(uintptr_t)item - 1;
+	return k->ctx->lens.v[e] == k->n && memcmp(k->ctx->strings.v[e], k->s, k->n) == 0;
 }
 
 sl_sym
 sl_sym_intern(sl_context *ctx, const char *s, size_t n)
 {
-	if (ctx->strings.n * 2 >= ctx->nslots)
-		grow_slots(ctx);
-	size_t mask = ctx->nslots - 1;
-	size_t h = sli_hash(s, n) & mask;
-	for (;;) {
-		uint32_t e = ctx->slots[h];
-		if (!e)
-			break;
-		if (ctx->lens.v[e - 1] == n && memcmp(ctx->strings.v[e - 1], s, n) == 0)
-			return e - 1;
-		h = (h + 1) & mask;
-	}
+	sym_key k = {ctx, s, n};
+	uint64_t h = sli_hash(s, n);
+	sli_hslot *slot = sli_htab_slot(&ctx->syms, h, sym_eq, &k, 1024);
+	if (slot->item)
+		return (sl_sym)((uintptr_t)slot->item - 1);
 	if (n > UINT32_MAX)
 		sli_xmalloc(SIZE_MAX);
 	sl_sym sym = (sl_sym)ctx->strings.n;
 	SL_VEC_PUSH(ctx->strings, sli_arena_strndup(&ctx->strarena, s, n));
 	SL_VEC_PUSH(ctx->lens, (uint32_t)n);
-	ctx->slots[h] = sym + 1;
+	sli_htab_fill(&ctx->syms, slot, h, (void *)((uintptr_t)sym + 1));
 	return sym;
 }
 
@@ -77,8 +69,8 @@ sl_context_free(sl_context *ctx)
 		return;
 	SL_VEC_FREE(ctx->strings);
 	SL_VEC_FREE(ctx->lens);
-	free(ctx->slots);
-	free(ctx->typeslots);
+	sli_htab_fini(&ctx->syms);
+	sli_htab_fini(&ctx->types);
 	sli_arena_fini(&ctx->strarena);
 	sli_arena_fini(&ctx->typearena);
 	free(ctx);

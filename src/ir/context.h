@@ -9,6 +9,7 @@
 #include "shardlp.h"
 #include "util.h"
 #include "ir/arena.h"
+#include "util/hash.h"
 
 /* Names the library compares against, interned first in this order. */
 #define SL_WELL_KNOWN_SYMS(X) \
@@ -57,13 +58,11 @@ struct sl_context {
 	/* intern table: strings[sym] is the text of sym */
 	SL_VEC(const char *) strings;
 	SL_VEC(uint32_t) lens;
-	uint32_t *slots;	/* open addressing, 0 = empty, else sym+1 */
-	size_t nslots;
+	sli_htab syms;		/* items: sym + 1, as pointers (context.c) */
 	sli_arena strarena;
 
 	/* uniqued types, keyed by their canonical text symbol */
-	sl_type **typeslots;
-	size_t ntypeslots, ntypes;
+	sli_htab types;
 	sli_arena typearena;
 
 	sl_diag_fn *diag_fn;

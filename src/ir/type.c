@@ -4,35 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool
+type_eq(const void *item, const void *key)
+{
+	return ((const sl_type *)item)->text == *(const sl_sym *)key;
+}
+
+enum { TYPES_MIN = 256 };	/* first size of the type table */
+
+static uint64_t
+type_hash(sl_sym text)
+{
+	return (uint32_t)(text * 2654435761u);
+}
+
 /* Finds the type whose canonical text is `text`, or inserts `proto`. */
 static sl_type *
 unique(sl_context *ctx, sl_type *proto)
 {
-	if (ctx->ntypes * 2 >= ctx->ntypeslots) {
-		size_t n = ctx->ntypeslots ? ctx->ntypeslots * 2 : 256;
-		sl_type **slots = sli_xcalloc(n, sizeof *slots);
-		for (size_t i = 0; i < ctx->ntypeslots; i++) {
-			sl_type *t = ctx->typeslots[i];
-			if (!t)
-				continue;
-			size_t h = (t->text * 2654435761u) & (n - 1);
-			while (slots[h])
-				h = (h + 1) & (n - 1);
-			slots[h] = t;
-		}
-		free(ctx->typeslots);
-		ctx->typeslots = slots;
-		ctx->ntypeslots = n;
-	}
-	size_t mask = ctx->ntypeslots - 1;
-	size_t h = (proto->text * 2654435761u) & mask;
-	for (; ctx->typeslots[h]; h = (h + 1) & mask)
-		if (ctx->typeslots[h]->text == proto->text)
-			return ctx->typeslots[h];
-	sl_type *t = sli_arena_dup(&ctx->typearena, proto, sizeof *proto);
-	ctx->typeslots[h] = t;
-	ctx->ntypes++;
-	return t;
+	uint64_t h = type_hash(proto->text);
+	sli_hslot *slot = sli_htab_slot(&ctx->types, h, type_eq, &proto->text, TYPES_MIN);
+	if (!slot->item)
+		sli_htab_fill(&ctx->types, slot, h,
+		              sli_arena_dup(&ctx->typearena, proto, sizeof *proto));
+	return slot->item;
 }
 
 static sl_sym
@@ -141,11 +136,10 @@ sli_type_tensor(sl_context *ctx, uint32_t rank, const int64_t *dims,
 	sl_type t = {0};
 	t.kind = SL_TYPE_TENSOR;
 	t.text = intern_buf(ctx, &b);
-	for (size_t h = (t.text * 2654435761u) & (ctx->ntypeslots ? ctx->ntypeslots - 1 : 0);
-	     ctx->ntypeslots && ctx->typeslots[h];
-	     h = (h + 1) & (ctx->ntypeslots - 1))
-		if (ctx->typeslots[h]->text == t.text)
-			return ctx->typeslots[h];
+	sl_type *old = sli_htab_find(&ctx->types, type_hash(t.text), type_eq, &t.text,
+	                             TYPES_MIN);
+	if (old)
+		return old;
 	t.unranked = unranked;
 	t.rank = rank;
 	t.elem = elem;

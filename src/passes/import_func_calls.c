@@ -128,7 +128,7 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		if (out)
 			sli_result_set_spv(m, nc, out);
 		for (uint32_t i = 0; i < call->nattrs; i++)
-			if (!sli_is_sharding_attr_name(call->attrs[i].name))
+			if (call->attrs[i].name != sli_sharding_list_name())
 				sli_op_set_attr(m, nc, call->attrs[i].name, call->attrs[i].attr);
 		sl_attr *th = sli_op_get(f, thread);
 		if (th)

@@ -5,7 +5,8 @@
  * by comparing the projections before and after it.  Records are kept per
  * value id and per op id; the attributes are written once, at the end.
  */
-#include "propagation/driver.h"
+#include "propagation/prop_internal.h"
+#include "ir/access.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,23 +112,22 @@ seed_origins(sli_prop *P)
 		int id = nm++;
 		snprintf(buf, sizeof buf, "mc_%d", id);
 		sli_op_set_attr(P->m, op, name_sym, sli_attr_string(P->m, buf, strlen(buf)));
-		sl_attr *in = sli_op_get(op, SLS_in_shardings);
-		sl_attr *out = sli_op_get(op, SLS_out_shardings);
 		sl_block *b = op->nregions ? op->regions[0].first : NULL;
-		for (uint32_t k = 0; in && in->kind == SL_ATTR_SHARDING_PER_VALUE && k < in->u.spv.n; k++) {
+		const sl_sharding *s;
+		for (uint32_t k = 0; (s = sli_comp_in_sharding(op, k)); k++) {
 			snprintf(buf, sizeof buf, "mc_%d_input: %u", id, k);
 			sl_sym o = sym(P, buf);
 			if (b && k < b->nargs && P->edge[b->args[k].id])
-				seed_sharding(P, &P->edge[b->args[k].id]->results[0], in->u.spv.v[k], o);
+				seed_sharding(P, &P->edge[b->args[k].id]->results[0], s, o);
 			if (k < op->noperands)
 				seed_sharding(P, shardable_of(P, op->operands[k]),
 				              sli_prop_get(P, op->operands[k]), o);
 		}
-		for (uint32_t k = 0; out && out->kind == SL_ATTR_SHARDING_PER_VALUE && k < out->u.spv.n; k++) {
+		for (uint32_t k = 0; (s = sli_result_sharding(op, k)); k++) {
 			snprintf(buf, sizeof buf, "mc_%d_output: %u", id, k);
 			if (k < op->nresults && P->edge[op->results[k].id])
-				seed_sharding(P, &P->edge[op->results[k].id]->results[0],
-				              out->u.spv.v[k], sym(P, buf));
+				seed_sharding(P, &P->edge[op->results[k].id]->results[0], s,
+				              sym(P, buf));
 		}
 	}
 	for (uint32_t i = 0; i < P->nops; i++) {
@@ -322,31 +322,6 @@ set_named(sl_module *m, sl_named_attr *v, uint32_t *pn, sl_sym name, sl_attr *at
 	return nv;
 }
 
-static void
-set_func_result_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_attr *attr)
-{
-	sl_attr *ft = sli_op_get(func, SLS_function_type);
-	uint32_t n = ft && ft->kind == SL_ATTR_TYPE ? ft->u.type->nres : i + 1;
-	if (i >= n)
-		return;
-	sl_attr *ra = sli_op_get(func, SLS_res_attrs);
-	sl_attr *na = sli_attr_new(m, SL_ATTR_ARRAY);
-	na->u.arr.n = n;
-	na->u.arr.v = SL_NEWN(&m->arena, sl_attr *, n);
-	for (uint32_t k = 0; k < n; k++)
-		na->u.arr.v[k] = ra && ra->kind == SL_ATTR_ARRAY && k < ra->u.arr.n
-		                 ? ra->u.arr.v[k] : sli_attr_new(m, SL_ATTR_DICT);
-	sl_attr *d = sli_attr_new(m, SL_ATTR_DICT);
-	if (na->u.arr.v[i]->kind == SL_ATTR_DICT) {
-		d->u.dict.n = na->u.arr.v[i]->u.dict.n;
-		d->u.dict.v = set_named(m, na->u.arr.v[i]->u.dict.v, &d->u.dict.n, name, attr);
-	} else {
-		d->u.dict.v = set_named(m, NULL, &d->u.dict.n, name, attr);
-	}
-	na->u.arr.v[i] = d;
-	sli_op_set_prop(m, func, SLS_res_attrs, na);
-}
-
 /* The origins dictionary of value v, entries equal to `self` renamed. */
 static sl_attr *
 origins_dict(sli_prop *P, sl_value *v, sl_sym self)
@@ -420,7 +395,7 @@ write_origins(sli_prop *P)
 				if (!first || !P->debug->orig[v->id].n)
 					continue;
 				snprintf(buf, sizeof buf, "output: %u", k);
-				set_func_result_attr(m, op, k, key, origins_dict(P, v, sym(P, buf)));
+				sli_func_set_res_attr(m, op, k, key, origins_dict(P, v, sym(P, buf)));
 			}
 			continue;
 		}
@@ -531,7 +506,7 @@ write_edges(sli_prop *P)
 		sl_op *op = P->ops[i];
 		sl_attr *a = edges_attr(P, e);
 		if (op->kind == SL_OP_FUNC)
-			set_func_result_attr(P->m, op, 0, SLS_sdy_propagation_edges, a);
+			sli_func_set_res_attr(P->m, op, 0, SLS_sdy_propagation_edges, a);
 		else
 			sli_op_set_attr(P->m, op, SLS_sdy_propagation_edges, a);
 	}

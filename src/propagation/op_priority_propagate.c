@@ -4,7 +4,7 @@
  * heuristics decide, per op and factor, which directions are allowed at
  * each level; levels 0..4 run one full strategy run each.
  */
-#include "propagation/driver.h"
+#include "propagation/prop_internal.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * closed and their axes reserved as replicated until round p, and one
  * op-priority propagation runs per distinct priority, lowest first.
  */
-#include "propagation/driver.h"
+#include "propagation/prop_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

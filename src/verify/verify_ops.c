@@ -21,7 +21,7 @@ sli_verify_op_attrs(verifier *v, sl_op *op)
 		sl_sym name = op->attrs[i].name;
 		const sl_attr *a = op->attrs[i].attr;
 
-		if (sli_is_sharding_attr_name(name)) {
+		if (name == sli_sharding_list_name()) {
 			sl_type **t;
 			int rc;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cost/cost.h"
+#include "cost/primitives.h"
 #include "ir/ir.h"
 #include "solver/solve.h"
 

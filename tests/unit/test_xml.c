@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/primitives.h"
 #include "formats/xml_mesh.h"
 #include "formats/xml_report.h"
 #include "ir/context.h"

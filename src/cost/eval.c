@@ -1,0 +1,103 @@
+/*
+ * eval.c - the one evaluator of shardlp-cost(7): the cost of a complete
+ * sharding of a module's tensors.  Memory is summed over the tensors;
+ * every op takes the factor assignment that makes its own part least
+ * (compute, all-reduce, the reshards of its operands and results), all
+ * priced by primitives.c as the ILP's terms are.
+ */
+#include "cost/cost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/primitives.h"
+
+/* The local cost of op o under s given the tensor shardings q. */
+static double
+op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
+         const sli_cost_asg *q, double *compute)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	double c = sli_cost_op_self(cm, o, s, compute);
+
+	for (uint32_t i = 0; i < co->noperands; i++) {
+		uint32_t t = co->operands[i];
+		if (t == SLI_COST_NO_TENSOR)
+			continue;
+		if (co->ropt && co->ropt[i]) {
+			c += sli_cost_op_require(cm, o, i, &q[t], NULL);
+			continue;
+		}
+		sli_cost_asg r;
+		sli_cost_op_project(cm, o, false, i, s, &r);
+		c += sli_cost_reshard(cm, &q[t], sli_cost_tensor_bytes(cm, t, &q[t]), &r);
+	}
+	for (uint32_t i = 0; i < co->nresults; i++) {
+		uint32_t t = co->results[i];
+		if (t == SLI_COST_NO_TENSOR)
+			continue;
+		sli_cost_asg r;
+		sli_cost_op_project(cm, o, true, i, s, &r);
+		c += sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, t, &r), &q[t]);
+	}
+	return c;
+}
+
+int
+sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
+                  sli_cost_parts *out, sli_cost_asg *chosen)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		double b = sli_cost_tensor_bytes(cm, (uint32_t)t, &q[t]);
+		out->bytes += b;
+		out->memory += sli_cost_memory(cm, b);
+	}
+	int rc = 0;
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		sli_cost_asg *opts;
+		size_t n = sli_cost_op_options(cm, (uint32_t)o, &opts);
+		double best = INFINITY, bestcomp = 0;
+		size_t bi = 0;
+		for (size_t k = 0; k < n; k++) {
+			double comp;
+			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp);
+			if (k == 0 || c < best - 1e-12 * fabs(best)) {
+				best = c;
+				bestcomp = comp;
+				bi = k;
+			}
+		}
+		if (n == 0) {
+			rc = -1;
+		} else {
+			out->compute += bestcomp;
+			out->communication += best - bestcomp;
+			if (chosen)
+				chosen[o] = opts[bi];
+		}
+		free(opts);
+	}
+	out->total = out->memory + out->communication + out->compute;
+	return rc;
+}
+
+int
+sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+              sli_buf *why)
+{
+	sli_cost_model cm;
+	if (sli_cost_model_build(m, p, &cm))
+		return -1;
+	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
+	int rc = sli_cost_read(&cm, q, why);
+	if (!rc && sli_cost_eval_asg(&cm, q, out, NULL)) {
+		if (why)
+			sli_buf_puts(why, "an op has no valid factor assignment");
+		rc = -1;
+	}
+	free(q);
+	sli_cost_model_fini(&cm);
+	return rc;
+}

@@ -1,0 +1,592 @@
+/*
+ * model.c - the cost model of a module (shardlp-cost(7), "The model of a
+ * program"): its tensors (static ranked values) with their user pins,
+ * its ops with their sharding rules (src/rules) and fixed requirements,
+ * and the ties between tensors that carry one sharding.  Invariant: every
+ * tensor an op or tie names is in the model, found by value (vmap).
+ */
+#include "cost/cost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/axes.h"
+#include "cost/options.h"
+#include "cost/order.h"
+#include "cost/primitives.h"
+#include "cost/shardings.h"
+
+/* {====================================================================
+ * Value -> tensor index (open addressing on the pointer)
+ * ===================================================================== */
+
+typedef struct vslot {
+	const sl_value *v;
+	uint32_t t;
+} vslot;
+
+typedef struct vmap {
+	vslot *s;
+	size_t cap, n;
+} vmap;
+
+static size_t
+vhash(const sl_value *v, size_t cap)
+{
+	uintptr_t x = (uintptr_t)v;
+	x ^= x >> 17;
+	x *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 7) & (cap - 1);
+}
+
+static void
+vmap_put(vmap *m, const sl_value *v, uint32_t t)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		vmap old = *m;
+		m->cap = old.cap ? 2 * old.cap : 64;
+		m->s = sli_xcalloc(m->cap, sizeof *m->s);
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.s[i].v)
+				vmap_put(m, old.s[i].v, old.s[i].t);
+		free(old.s);
+	}
+	size_t i = vhash(v, m->cap);
+	while (m->s[i].v && m->s[i].v != v)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->s[i].v)
+		m->n++;
+	m->s[i].v = v;
+	m->s[i].t = t;
+}
+
+uint32_t
+sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v)
+{
+	const vmap *m = cm->vmap;
+	if (!m || !m->cap)
+		return SLI_COST_NO_TENSOR;
+	size_t i = vhash(v, m->cap);
+	while (m->s[i].v) {
+		if (m->s[i].v == v)
+			return m->s[i].t;
+		i = (i + 1) & (m->cap - 1);
+	}
+	return SLI_COST_NO_TENSOR;
+}
+
+/* }==================================================================== */
+
+void
+sli_cost_params_init(sli_cost_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->memory_weight = 0.1;
+	p->comm_weight = 1.0;
+	p->compute_weight = 1.0 / 64;
+}
+
+/* {====================================================================
+ * Building the model
+ * ===================================================================== */
+
+/* An sdy collective (all_gather, all_slice, ...): its result sharding is
+ * its out_sharding. */
+static bool
+collective(const sl_op *op)
+{
+	return sli_op_info[op->kind].format == SL_FMT_SDY_COLLECTIVE;
+}
+
+typedef struct builder {
+	sli_cost_model *cm;
+	sl_context *ctx;
+	int failed;
+	SL_VEC(struct { int64_t id; uint32_t t; }) groups;
+} builder;
+
+/* Warns of a user sharding the model approximates (the solver's build). */
+static void
+report(builder *b, sl_loc loc, int kind)
+{
+	if (!b->cm->params.report)
+		return;
+	if (kind == SLI_COST_SH_SUBAXES)
+		sli_diag(b->ctx, SL_DIAG_WARNING, loc, "sharding outside the "
+		         "optimisation model (sub-axes): kept as written, priced "
+		         "without its sub-axes");
+	else
+		sli_diag(b->ctx, SL_DIAG_WARNING, loc, "sharding outside the "
+		         "optimisation model (another mesh or rank): kept as "
+		         "written, priced as replicated");
+}
+
+static uint32_t
+add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
+{
+	sli_cost_model *cm = b->cm;
+	sl_type *ty = v->type;
+	if (!ty || !sli_type_is_static(ty))
+		return SLI_COST_NO_TENSOR;
+	if (ty->rank > SLI_COST_MAX_RANK) {
+		sli_error(b->ctx, v->loc, "tensor of rank %u: the cost model takes "
+		          "rank %d at most", ty->rank, SLI_COST_MAX_RANK);
+		b->failed = 1;
+		return SLI_COST_NO_TENSOR;
+	}
+	sli_cost_tensor ct;
+	memset(&ct, 0, sizeof ct);
+	ct.v = v;
+	ct.rank = ty->rank;
+	ct.dims = ty->dims;
+	ct.elem_bytes = ty->elem && ty->elem->bits ? (ty->elem->bits + 7) / 8 : 4;
+	ct.forbidden = forbidden;
+	memset(ct.pin.axes, -1, sizeof ct.pin.axes);
+	memset(ct.major, -1, sizeof ct.major);
+	const sl_sharding *s = pinnable ? sli_cost_value_sharding(v) : NULL;
+	if (s) {
+		sli_cost_asg q;
+		int kind = sli_cost_from_sharding(cm, s, ct.rank, &q, &ct.pin);
+		if (kind == SLI_COST_SH_OTHER) {
+			ct.kept = true;
+			ct.fixed = SL_NEW(&cm->arena, sli_cost_asg);
+			*ct.fixed = q;
+		} else {
+			ct.pin.what = v->def ? (v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT
+			                        ? "sharding constraint" : "result sharding")
+			                     : "argument sharding";
+		}
+		if (kind != SLI_COST_SH_EXACT)
+			report(b, s->loc, kind);
+	}
+	uint32_t idx = (uint32_t)cm->tensors.n;
+	SL_VEC_PUSH(cm->tensors, ct);
+	vmap_put(cm->vmap, v, idx);
+	return idx;
+}
+
+static void
+add_tie(builder *b, const sl_value *x, const sl_value *y, sl_loc loc, const char *why)
+{
+	uint32_t a = sli_cost_tensor_of(b->cm, x), c = sli_cost_tensor_of(b->cm, y);
+	if (a == SLI_COST_NO_TENSOR || c == SLI_COST_NO_TENSOR || a == c)
+		return;
+	if (b->cm->tensors.v[a].rank != b->cm->tensors.v[c].rank)
+		return;
+	sli_cost_tie t = {a, c, loc, why};
+	SL_VEC_PUSH(b->cm->ties, t);
+}
+
+static double
+flop_weight(sl_op_kind k)
+{
+	switch (k) {
+	case SL_OP_DOT_GENERAL:
+	case SL_OP_DOT:
+	case SL_OP_CONVOLUTION:
+		return 2;
+	case SL_OP_RESHAPE: case SL_OP_TRANSPOSE: case SL_OP_BROADCAST_IN_DIM:
+	case SL_OP_SLICE: case SL_OP_DYNAMIC_SLICE: case SL_OP_CONCATENATE:
+	case SL_OP_PAD: case SL_OP_CONSTANT: case SL_OP_IOTA: case SL_OP_GATHER:
+	case SL_OP_REVERSE: case SL_OP_BITCAST_CONVERT: case SL_OP_DYNAMIC_UPDATE_SLICE:
+	case SL_OP_GET_TUPLE_ELEMENT: case SL_OP_TUPLE: case SL_OP_OPTIMIZATION_BARRIER:
+		return 0;
+	default:
+		return (sli_op_info[k].traits & T_SDY) ? 0 : 1;
+	}
+}
+
+/* A rule with one factor per dimension shared by operand i and result i. */
+static int
+identity_rule(builder *b, const sl_op *op, sl_rule *r)
+{
+	sli_arena *ar = &b->cm->arena;
+	uint32_t n = op->nresults < op->noperands ? op->nresults : op->noperands;
+	uint32_t nf = 0;
+	memset(r, 0, sizeof *r);
+	for (uint32_t i = 0; i < n; i++) {
+		sl_type *t = op->results[i].type;
+		if (!t || !sli_type_is_static(t) || op->operands[i]->type != t)
+			return -1;
+		nf += t->rank;
+	}
+	r->nfactors = nf;
+	r->factor_sizes = SL_NEWN(ar, int64_t, nf + 1);
+	r->noperands = op->noperands;
+	r->nresults = op->nresults;
+	r->operands = SL_NEWN(ar, sl_tensor_mapping, op->noperands + 1);
+	r->results = SL_NEWN(ar, sl_tensor_mapping, op->nresults + 1);
+	nf = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		sl_type *t = op->results[i].type;
+		sl_dim_mapping *dm = SL_NEWN(ar, sl_dim_mapping, t->rank + 1);
+		for (uint32_t d = 0; d < t->rank; d++) {
+			r->factor_sizes[nf] = t->dims[d];
+			dm[d].factors = SL_NEWN(ar, uint32_t, 1);
+			dm[d].factors[0] = nf++;
+			dm[d].n = 1;
+		}
+		r->operands[i].dims = r->results[i].dims = dm;
+		r->operands[i].rank = r->results[i].rank = t->rank;
+	}
+	return 0;
+}
+
+static void walk_block(builder *b, sl_block *blk, uint32_t forbidden);
+
+static uint32_t
+manual_axes_mask(builder *b, const sl_op *op)
+{
+	sl_attr *a = sli_op_get(op, SLS_manual_axes);
+	uint32_t mask = 0;
+	if (!a || a->kind != SL_ATTR_MANUAL_AXES)
+		return 0;
+	for (uint32_t k = 0; k < a->u.axes.n; k++) {
+		mask |= sli_cost_axis_mask(b->cm, a->u.axes.v[k].name);
+	}
+	return mask;
+}
+
+static void
+add_op(builder *b, sl_op *op, sli_cost_opkind kind, const sl_rule *rule,
+       uint32_t forbidden)
+{
+	sli_cost_model *cm = b->cm;
+	sli_cost_op co;
+	memset(&co, 0, sizeof co);
+	co.op = op;
+	co.kind = kind;
+	if (rule)
+		co.rule = *rule;
+	co.noperands = op->noperands;
+	co.nresults = op->nresults;
+	co.operands = SL_NEWN(&cm->arena, uint32_t, op->noperands + 1);
+	co.results = SL_NEWN(&cm->arena, uint32_t, op->nresults + 1);
+	for (uint32_t i = 0; i < op->noperands; i++)
+		co.operands[i] = sli_cost_tensor_of(cm, op->operands[i]);
+	for (uint32_t i = 0; i < op->nresults; i++)
+		co.results[i] = sli_cost_tensor_of(cm, &op->results[i]);
+	co.flop_weight = kind == SLI_COST_RULE ? flop_weight(op->kind) : 0;
+	co.forbidden = forbidden;
+	SL_VEC_PUSH(cm->ops, co);
+}
+
+/* Terminator operands of every block of region r tied to op's results. */
+static void
+tie_returns(builder *b, sl_op *op, sl_region *r)
+{
+	for (sl_block *blk = r->first; blk; blk = blk->next) {
+		sl_op *term = blk->last;
+		if (!term)
+			continue;
+		for (uint32_t i = 0; i < term->noperands && i < op->nresults; i++)
+			add_tie(b, term->operands[i], &op->results[i], op->loc, "data flow");
+	}
+}
+
+static void
+block_args(builder *b, sl_block *blk, uint32_t forbidden, bool pinnable)
+{
+	for (uint32_t i = 0; i < blk->nargs; i++)
+		add_tensor(b, &blk->args[i], forbidden, pinnable);
+}
+
+/* Fixes tensor t (if any) to the sharding it has now (none: replicated). */
+static void
+fix_current(builder *b, uint32_t t)
+{
+	sli_cost_model *cm = b->cm;
+	if (t == SLI_COST_NO_TENSOR || cm->tensors.v[t].fixed)
+		return;
+	sli_cost_tensor *ct = &cm->tensors.v[t];
+	const sl_sharding *s = sli_cost_value_sharding(ct->v);
+	ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
+	memset(ct->fixed->a, SLI_COST_NONE, sizeof ct->fixed->a);
+	if (s)
+		sli_cost_from_sharding(cm, s, ct->rank, ct->fixed, NULL);
+}
+
+static void
+visit(builder *b, sl_op *op, uint32_t forbidden)
+{
+	sli_cost_model *cm = b->cm;
+	sl_rule rule;
+
+	switch (op->kind) {
+	case SL_OP_SDY_MESH:
+	case SL_OP_RETURN:
+	case SL_OP_SHLO_RETURN:
+	case SL_OP_SDY_RETURN:
+		return;
+	case SL_OP_SDY_SHARDING_GROUP: {
+		sl_attr *g = sli_op_get(op, SLS_group_id);
+		uint32_t t = op->noperands ? sli_cost_tensor_of(cm, op->operands[0])
+		                           : SLI_COST_NO_TENSOR;
+		if (!g || g->kind != SL_ATTR_INT || t == SLI_COST_NO_TENSOR)
+			return;
+		for (size_t i = 0; i < b->groups.n; i++) {
+			if (b->groups.v[i].id != g->u.i.v)
+				continue;
+			const sli_cost_tensor *x = &cm->tensors.v[b->groups.v[i].t];
+			const sli_cost_tensor *y = &cm->tensors.v[t];
+			if (x->rank != y->rank ||
+			    memcmp(x->dims, y->dims, x->rank * sizeof *x->dims)) {
+				sli_error(b->ctx, op->loc, "sharding group %lld has values "
+				          "of different shapes", (long long)g->u.i.v);
+				b->failed = 1;
+				return;
+			}
+			add_tie(b, x->v, op->operands[0], op->loc, "sharding group");
+			return;
+		}
+		SL_VEC_RESERVE(b->groups, b->groups.n + 1);
+		b->groups.v[b->groups.n].id = g->u.i.v;
+		b->groups.v[b->groups.n].t = t;
+		b->groups.n++;
+		return;
+	}
+	case SL_OP_WHILE:
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		for (uint32_t k = 0; k < op->nregions; k++) {
+			sl_block *e = op->regions[k].first;
+			if (!e)
+				continue;
+			block_args(b, e, forbidden, false);
+			for (uint32_t i = 0; i < e->nargs && i < op->nresults; i++)
+				add_tie(b, &e->args[i], &op->results[i], op->loc, "while");
+			walk_block(b, e, forbidden);
+		}
+		for (uint32_t i = 0; i < op->noperands && i < op->nresults; i++)
+			add_tie(b, op->operands[i], &op->results[i], op->loc, "while");
+		if (op->nregions > 1)
+			tie_returns(b, op, &op->regions[1]);
+		return;
+	case SL_OP_CASE:
+	case SL_OP_IF:
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		for (uint32_t k = 0; k < op->nregions; k++) {
+			for (sl_block *e = op->regions[k].first; e; e = e->next)
+				walk_block(b, e, forbidden);
+			tie_returns(b, op, &op->regions[k]);
+		}
+		return;
+	case SL_OP_SDY_NAMED_COMPUTATION: {
+		sl_block *e = op->nregions ? op->regions[0].first : NULL;
+		for (uint32_t i = 0; i < op->nresults; i++)
+			add_tensor(b, &op->results[i], forbidden, true);
+		if (!e)
+			return;
+		block_args(b, e, forbidden, true);
+		for (uint32_t i = 0; i < e->nargs && i < op->noperands; i++)
+			add_tie(b, op->operands[i], &e->args[i], op->loc, "named computation");
+		walk_block(b, e, forbidden);
+		tie_returns(b, op, &op->regions[0]);
+		return;
+	}
+	case SL_OP_SDY_MANUAL_COMPUTATION: {
+		uint32_t inner = forbidden | manual_axes_mask(b, op);
+		sl_block *e = op->nregions ? op->regions[0].first : NULL;
+		if (e) {
+			block_args(b, e, inner, false);
+			for (uint32_t i = 0; i < e->nargs; i++) {
+				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
+				const sl_sharding *s = sli_comp_in_sharding(op, i);
+				sli_cost_asg q;
+				if (t == SLI_COST_NO_TENSOR || !s ||
+				    sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &q,
+				                           NULL) == SLI_COST_SH_OTHER)
+					continue;
+				/* the local view: manual axes gone, the rest fixed */
+				sli_cost_tensor *ct = &cm->tensors.v[t];
+				ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
+				for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+					ct->fixed->a[a] = (inner >> a & 1) ? SLI_COST_NONE : q.a[a];
+			}
+			walk_block(b, e, inner);
+		}
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			uint32_t t = add_tensor(b, &op->results[i], forbidden, true);
+			if (t == SLI_COST_NO_TENSOR)
+				continue;
+			/* a manual axis its out sharding lacks would change the
+			 * body's local type */
+			sli_cost_tensor *ct = &cm->tensors.v[t];
+			uint32_t used = 0;
+			for (uint32_t d = 0; d < ct->rank; d++)
+				for (uint32_t k = 0; k < SLI_COST_MAX_AXES &&
+				     ct->pin.axes[d][k] >= 0; k++)
+					used |= 1u << ct->pin.axes[d][k];
+			ct->forbidden |= (inner & ~forbidden) & ~used;
+		}
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
+		co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
+		for (uint32_t i = 0; i < op->noperands; i++) {
+			const sl_sharding *s = sli_comp_in_sharding(op, i);
+			uint32_t t = co->operands[i];
+			memset(co->req[i].a, SLI_COST_NONE, sizeof co->req[i].a);
+			if (s && t != SLI_COST_NO_TENSOR)
+				sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL);
+		}
+		return;
+	}
+	default:
+		break;
+	}
+	for (uint32_t i = 0; i < op->nresults; i++)
+		add_tensor(b, &op->results[i], forbidden, true);
+	switch (op->kind) {
+	case SL_OP_SDY_SHARDING_CONSTRAINT:
+	case SL_OP_SDY_RESHARD:
+	case SL_OP_SDY_PROPAGATION_BARRIER:
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+	case SL_OP_OPTIMIZATION_BARRIER:
+		if (identity_rule(b, op, &rule) == 0) {
+			add_op(b, op, SLI_COST_IDENTITY, &rule, forbidden);
+			return;
+		}
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		return;
+	default:
+		break;
+	}
+	if (collective(op)) {
+		/*
+		 * An explicit collective: what it moves is fixed, its operand
+		 * and its result (out_sharding) held as they are (the verifier
+		 * ties the two), and it costs the reshard from the one to the
+		 * other, as a reshard would.
+		 */
+		for (uint32_t i = 0; i < op->noperands; i++)
+			fix_current(b, sli_cost_tensor_of(cm, op->operands[i]));
+		for (uint32_t i = 0; i < op->nresults; i++)
+			fix_current(b, sli_cost_tensor_of(cm, &op->results[i]));
+		if (identity_rule(b, op, &rule) == 0)
+			add_op(b, op, SLI_COST_IDENTITY, &rule, forbidden);
+		else
+			add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+		return;
+	}
+	sli_rule_opts ro;
+	memset(&ro, 0, sizeof ro);
+	ro.conservative = cm->params.conservative;
+	ro.arena = &cm->arena;
+	int rc = sli_rule_for_op(cm->m, op, &ro, &rule);
+	sli_rule_opts_fini(&ro);
+	if (rc < 0) {
+		b->failed = 1;
+		return;
+	}
+	if (rc == SLI_RULE_FOUND && rule.noperands == op->noperands &&
+	    rule.nresults == op->nresults)
+		add_op(b, op, SLI_COST_RULE, &rule, forbidden);
+	else
+		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+}
+
+static void
+walk_block(builder *b, sl_block *blk, uint32_t forbidden)
+{
+	for (sl_op *op = blk->first; op && !b->failed; op = op->next)
+		visit(b, op, forbidden);
+}
+
+/* func.return operands against the function's result shardings. */
+static void
+add_return(builder *b, sl_op *func)
+{
+	sli_cost_model *cm = b->cm;
+	sl_block *e = func->regions[0].first;
+	sl_op *ret = e ? e->last : NULL;
+	if (!ret || ret->kind != SL_OP_RETURN)
+		return;
+	bool any = false;
+	for (uint32_t i = 0; i < sli_func_nresults(func); i++)
+		any |= sli_func_res_sharding(func, i) != NULL;
+	if (!any)
+		return;
+	add_op(b, ret, SLI_COST_OPAQUE, NULL, 0);
+	sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
+	co->req = SL_NEWN(&cm->arena, sli_cost_asg, ret->noperands + 1);
+	for (uint32_t i = 0; i < ret->noperands; i++) {
+		uint32_t t = co->operands[i];
+		const sl_sharding *s = sli_func_res_sharding(func, i);
+		if (!s || t == SLI_COST_NO_TENSOR) {
+			/* no requirement: the edge is free */
+			co->operands[i] = SLI_COST_NO_TENSOR;
+			continue;
+		}
+		/* one outside the model is held as written, approximated */
+		sli_cost_pin pin;
+		int kind = sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank,
+		                                  &co->req[i], &pin);
+		if (kind != SLI_COST_SH_EXACT)
+			report(b, s->loc, kind);
+		if (kind != SLI_COST_SH_OTHER && cm->params.extend_results)
+			sli_cost_result_options(cm, co, i, &pin);
+	}
+}
+
+int
+sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
+{
+	builder b;
+	memset(cm, 0, sizeof *cm);
+	memset(&b, 0, sizeof b);
+	cm->m = m;
+	if (p)
+		cm->params = *p;
+	else
+		sli_cost_params_init(&cm->params);
+	sli_arena_init(&cm->arena);
+	cm->vmap = sli_xcalloc(1, sizeof(vmap));
+	b.cm = cm;
+	b.ctx = m->ctx;
+	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
+	if (!body || sli_cost_find_mesh(cm, b.ctx, body)) {
+		if (body == NULL)
+			sli_error(b.ctx, sli_loc_none(), "empty module");
+		sli_cost_model_fini(cm);
+		return -1;
+	}
+	for (sl_op *f = body->first; f && !b.failed; f = f->next) {
+		if (f->kind != SL_OP_FUNC || !f->nregions || !f->regions[0].first)
+			continue;
+		sl_block *e = f->regions[0].first;
+		block_args(&b, e, 0, true);
+		for (sl_block *blk = e; blk && !b.failed; blk = blk->next) {
+			if (blk != e)
+				block_args(&b, blk, 0, false);
+			walk_block(&b, blk, 0);
+		}
+		if (!b.failed)
+			add_return(&b, f);
+	}
+	SL_VEC_FREE(b.groups);
+	if (b.failed) {
+		sli_cost_model_fini(cm);
+		return -1;
+	}
+	sli_cost_compute_major(cm);
+	return 0;
+}
+
+void
+sli_cost_model_fini(sli_cost_model *cm)
+{
+	vmap *vm = cm->vmap;
+	if (vm) {
+		free(vm->s);
+		free(vm);
+	}
+	SL_VEC_FREE(cm->tensors);
+	SL_VEC_FREE(cm->ops);
+	SL_VEC_FREE(cm->ties);
+	sli_arena_fini(&cm->arena);
+	cm->vmap = NULL;
+}
+
+/* }==================================================================== */

@@ -1,0 +1,205 @@
+/*
+ * worklist.c - the fixpoint of spec 7.3: a LIFO worklist of op ids with
+ * Shardy's notification rules (users, enclosing ops, edges, callers and
+ * callees of a changed value), one visit per op by kind, and the
+ * strategy runs (4.2).  Invariant: propagation only ever writes a
+ * sharding that differs from the current one, so the worklist drains.
+ */
+#include "propagation/prop_internal.h"
+
+#include <string.h>
+
+static void
+push(sli_prop *P, sl_op *op)
+{
+	if (op->id >= P->nops || P->ops[op->id] != op || P->queued[op->id])
+		return;
+	P->queued[op->id] = 1;
+	P->stack[P->nstack++] = op->id;
+}
+
+static void
+enqueue(sli_prop *P, sl_op *op)
+{
+	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op))
+		if (op != P->current)
+			push(P, op);
+}
+
+/* The data_flow_edge op whose source is operand k of user, if any. */
+static sl_op *
+edge_for_source(sli_prop *P, sl_op *user, uint32_t k)
+{
+	sl_op *d = NULL;
+	if (sli_op_info[user->kind].traits & T_TERM) {
+		d = sli_op_parent(user);
+		if (!d || (d->kind != SL_OP_WHILE && d->kind != SL_OP_CASE &&
+		           d->kind != SL_OP_SDY_MANUAL_COMPUTATION &&
+		           d->kind != SL_OP_SDY_NAMED_COMPUTATION))
+			return NULL;
+	} else if (user->kind == SL_OP_WHILE || user->kind == SL_OP_OPTIMIZATION_BARRIER ||
+	           user->kind == SL_OP_CASE) {
+		d = user;
+	} else {
+		return NULL;
+	}
+	if (k >= d->nresults)
+		return NULL;
+	return P->edge[d->results[k].id];
+}
+
+static void
+notify_users(sli_prop *P, sl_value *v, int depth)
+{
+	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
+		return;
+	const sli_use *u = &P->uses[P->use_first[v->id]];
+	for (uint32_t i = P->use_n[v->id]; i-- > 0;) {
+		sl_op *user = u[i].user;
+		uint32_t k = u[i].index;
+		sl_op *e = edge_for_source(P, user, k);
+		if (e) {
+			enqueue(P, e);
+		} else if (sli_op_info[user->kind].traits & T_TERM) {
+			sl_op *parent = sli_op_parent(user);
+			if (user->kind != SL_OP_RETURN || !parent || parent->kind != SL_OP_FUNC) {
+				enqueue(P, parent);
+			} else if (!P->calls[parent->id]) {
+				enqueue(P, parent);
+			} else {
+				for (sl_op **c = P->calls[parent->id]; *c; c++)
+					if (k < (*c)->nresults)
+						notify_users(P, &(*c)->results[k], depth + 1);
+			}
+		} else if (user->kind == SL_OP_CALL) {
+			sl_op *f = sli_lookup_func(P->m, sli_prop_callee(P->m, user));
+			sl_block *b = f && f->nregions ? f->regions[0].first : NULL;
+			if (b && k < b->nargs)
+				notify_users(P, &b->args[k], depth + 1);
+		} else {
+			enqueue(P, user);
+		}
+	}
+}
+
+/* notifyShardingModified of spec 7.3.2; v is a shardable value. */
+void
+sli_prop_notify_modified(sli_prop *P, sl_value *v)
+{
+	if (v->def && v->def->kind == SL_OP_SDY_DATA_FLOW_EDGE && v->def->noperands) {
+		sl_value *owner = v->def->operands[0];
+		if (owner->def && owner->def->kind == SL_OP_WHILE) {
+			sl_op *w = owner->def;
+			for (uint32_t r = 0; r < w->nregions && r < 2; r++) {
+				sl_block *b = w->regions[r].first;
+				if (b && owner->index < b->nargs)
+					notify_users(P, &b->args[owner->index], 0);
+			}
+		}
+	}
+	if (v->def)
+		enqueue(P, v->def);
+	else if (v->block && v->block->parent)
+		enqueue(P, v->block->parent->parent);
+	notify_users(P, v, 0);
+}
+
+/*
+ * Scratch memory of one step is given back by rewinding the arena when
+ * no chunk was added: resetting it would free and re-fault its chunk on
+ * every step.
+ */
+typedef struct scratch_mark {
+	sli_chunk *head;
+	char *cur;
+} scratch_mark;
+
+static scratch_mark
+scratch_get(sli_prop *P)
+{
+	scratch_mark k = {P->scratch.head, P->scratch.cur};
+	return k;
+}
+
+static void
+scratch_release(sli_prop *P, scratch_mark k)
+{
+	if (P->scratch.head == k.head && k.head)
+		P->scratch.cur = k.cur;
+}
+
+static void
+visit(sli_prop *P, sl_op *op)
+{
+	scratch_mark k = scratch_get(P);
+	switch (op->kind) {
+	case SL_OP_SDY_PROPAGATION_BARRIER:
+		sli_prop_visit_barrier(P, op);
+		break;
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		sli_prop_visit_edge(P, op);
+		break;
+	case SL_OP_SDY_FUNC_DATA_FLOW_EDGE:
+		sli_prop_visit_func_edge(P, op);
+		break;
+	default:
+		sli_prop_visit_generic(P, op);
+		break;
+	}
+	scratch_release(P, k);
+}
+
+static void
+run_worklist(sli_prop *P)
+{
+	/* every op, the first on top (push() for each, without touching ops) */
+	memset(P->queued, 1, P->nops);
+	for (uint32_t i = 0; i < P->nops; i++)
+		P->stack[i] = P->nops - 1 - i;
+	P->nstack = P->nops;
+	while (P->nstack) {
+		uint32_t id = P->stack[--P->nstack];
+		P->queued[id] = 0;
+		/*
+		 * Generic ops that would not step: without a rule, idle at this
+		 * level, or quiet whatever the directions (only generic ops are
+		 * quiet).
+		 */
+		uint8_t k = P->opclass[id];
+		if ((k & SLI_OPCLASS_NO_STEP) || P->quiet[id] == QUIET_ALWAYS ||
+		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
+			continue;
+		sl_op *op = P->ops[id];
+		P->current = op;
+		visit(P, op);
+		P->current = NULL;
+	}
+}
+
+static void
+fixpoint(sli_prop *P, bool aggressive)
+{
+	P->aggressive = aggressive;
+	sli_prop_sync_func_results(P);
+	run_worklist(P);
+	sli_prop_sync_func_results(P);
+}
+
+void
+sli_prop_strategy_run(sli_prop *P, int level)
+{
+	P->level = level;
+	int strategy = P->o->pass == SLI_PROP_BASIC ? SLI_STRATEGY_BASIC : P->o->strategy;
+	switch (strategy) {
+	case SLI_STRATEGY_BASIC:
+		fixpoint(P, false);
+		break;
+	case SLI_STRATEGY_BASIC_THEN_AGGRESSIVE:
+		fixpoint(P, false);
+		fixpoint(P, true);
+		break;
+	default:
+		fixpoint(P, true);
+		break;
+	}
+}

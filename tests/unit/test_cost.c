@@ -1,0 +1,253 @@
+/*
+ * test_cost.c - src/cost: the evaluator against costs computed by hand
+ * from the formulas of shardlp-cost(7), one tiny module per collective
+ * the model prices (all-gather, all-to-all, all-reduce, the free local
+ * slice and axis permutation), plus memory, compute and the per-axis
+ * bandwidth and latency; and the ILP's edge terms against the reshard.
+ *
+ * Defaults: w_mem = 0.1 per MB, w_comm = 1, w_comp = 1/64 per Mflop,
+ * every bandwidth 1, every latency 0; 1 MB = 1e6 bytes; f32 is 4 bytes.
+ */
+#include "tests.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/cost.h"
+#include "cost/primitives.h"
+#include "cost/terms.h"
+#include "ir/ir.h"
+
+#define MESH4 "sdy.mesh @mesh = <[\"a\"=4]>\n"
+#define T88 "tensor<8x8xf32>"
+
+/* The evaluator's parts of text under p (NULL: defaults); asserts it ran. */
+static sli_cost_parts
+score(const char *text, const sli_cost_params *p)
+{
+	sli_cost_parts parts;
+	memset(&parts, 0, sizeof parts);
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, text);
+	CU_ASSERT_PTR_NOT_NULL(m);
+	if (m) {
+		CU_ASSERT_EQUAL(sl_module_verify(m), 0);
+		CU_ASSERT_EQUAL(sli_cost_eval(m, p, &parts, NULL), 0);
+	}
+	sl_module_free(m);
+	sl_context_free(ctx);
+	return parts;
+}
+
+/* Each part within a relative 1e-12 of the hand-computed value. */
+static void
+expect(const sli_cost_parts *got, double memory, double comm, double compute)
+{
+	CU_ASSERT_DOUBLE_EQUAL(got->memory, memory, 1e-12 * memory + 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(got->communication, comm, 1e-12 * comm + 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(got->compute, compute, 1e-12 * compute + 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(got->total, memory + comm + compute,
+	                       1e-12 * (memory + comm + compute) + 1e-18);
+}
+
+/*
+ * Memory: one argument 8x16xf32 on [{"a"}, {"b"}] of a 4x2 mesh.
+ * pb = 4 * ceil(8/4) * ceil(16/2) = 4 * 2 * 8 = 64 bytes;
+ * memory = 0.1 * 64 / 1e6 = 6.4e-6; nothing else.
+ */
+static void
+test_memory(void)
+{
+	sli_cost_parts p = score(
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {\"b\"}]>}) -> tensor<8x16xf32> {\n"
+		"  return %arg0 : tensor<8x16xf32>\n}\n", NULL);
+	expect(&p, 6.4e-6, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.bytes, 64, 1e-12);
+}
+
+/*
+ * All-gather: sdy.all_gather of "a" (n_a = 4) from dim 0 of an 8x8xf32.
+ * Operand pb = 4 * 2 * 8 = 64 bytes, result (replicated) 4 * 8 * 8 = 256.
+ * memory = 0.1 * (64 + 256) / 1e6 = 3.2e-5;
+ * all-gather = p (n_a - 1) / bw_a + lat_a = 64e-6 * 3 / 1 + 0 = 1.92e-4;
+ * compute 0 (an sdy op moves data).
+ */
+static void
+test_all_gather(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = sdy.all_gather [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 3.2e-5, 1.92e-4, 0);
+}
+
+/*
+ * The same all-gather with --axis a=2:0.5 (bandwidth 2, latency 0.5):
+ * all-gather = 64e-6 * 3 / 2 + 0.5 = 0.500096; memory as above, 3.2e-5.
+ */
+static void
+test_bandwidth_latency(void)
+{
+	sli_cost_params cp;
+	sli_cost_axis ax = {"a", 2, 0.5};
+	sli_cost_params_init(&cp);
+	cp.axes = &ax;
+	cp.naxes = 1;
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = sdy.all_gather [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", &cp);
+	expect(&p, 3.2e-5, 0.500096, 0);
+}
+
+/*
+ * All-to-all: "a" moves from dim 0 to dim 1 of an 8x8xf32.
+ * Operand and result pb = 4 * 2 * 8 = 64 bytes each:
+ * memory = 0.1 * 128 / 1e6 = 1.28e-5;
+ * all-to-all = p (n_a - 1) / n_a / bw_a + lat_a = 64e-6 * 3 / 4 = 4.8e-5.
+ */
+static void
+test_all_to_all(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = sdy.all_to_all [{\"a\"}: 0->1] %arg0 out_sharding=<@mesh, [{}, {\"a\"}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 1.28e-5, 4.8e-5, 0);
+}
+
+/*
+ * Local slice: sdy.all_slice of a replicated 8x8xf32 onto "a" is free.
+ * memory = 0.1 * (256 + 64) / 1e6 = 3.2e-5; communication 0.
+ */
+static void
+test_all_slice(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 ") -> " T88 " {\n"
+		"  %0 = sdy.all_slice [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{\"a\"}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 3.2e-5, 0, 0);
+}
+
+/*
+ * Collective permute: [{"a", "b"}, {}] to [{"b", "a"}, {}] on a 2x2 mesh
+ * keeps the set of axes of each dim, which the model prices as free
+ * (shardlp-cost(7), CAVEATS).  pb = 4 * 2 * 8 = 64 bytes each:
+ * memory = 0.1 * 128 / 1e6 = 1.28e-5; communication 0.
+ */
+static void
+test_collective_permute(void)
+{
+	sli_cost_parts p = score(
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\", \"b\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{\"b\", \"a\"}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 1.28e-5, 0, 0);
+}
+
+/*
+ * All-reduce and compute: a dot_general 8x16 . 16x4 -> 8x4 whose
+ * contracting factor (16) both operands shard on "a".  The cheapest
+ * assignment puts "a" on it: no reshard, one all-reduce of the result
+ * at its projected size, 4 * 8 * 4 = 128 bytes:
+ * all-reduce = 2 p (n_a - 1) / n_a / bw_a = 2 * 128e-6 * 3 / 4 = 1.92e-4;
+ * flops = 2 * 8 * ceil(16/4) * 4 = 256, compute = 256 / 64 / 1e6 = 4e-6;
+ * memory: 4*8*4 + 4*4*4 + 128 = 128 + 64 + 128 = 320 bytes, 3.2e-5.
+ * (Replicating instead gathers both operands, 128e-6*3 + 64e-6*3 =
+ * 5.76e-4, and computes 1024 flops: dearer.)
+ */
+static void
+test_all_reduce(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{}, {\"a\"}]>}, %arg1: tensor<16x4xf32> "
+		"{sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> tensor<8x4xf32> {\n"
+		"  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] "
+		"{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : "
+		"(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>\n"
+		"  return %0 : tensor<8x4xf32>\n}\n", NULL);
+	expect(&p, 3.2e-5, 1.92e-4, 4e-6);
+}
+
+/*
+ * Compute of an elementwise op: add of two 8x8xf32 on [{"a"}, {}] into
+ * the same.  flops = 1 * ceil(8/4) * 8 = 16, compute = 16 / 64 / 1e6 =
+ * 2.5e-7; memory = 0.1 * 3 * 64 / 1e6 = 1.92e-5; no reshard.
+ */
+static void
+test_compute(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}, "
+		"%arg1: " T88 " {sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>} : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 1.92e-5, 0, 2.5e-7);
+}
+
+/*
+ * The ILP's edge terms (terms.h) against the reshard primitive: for every
+ * pair of shardings of an 8x8 tensor on a 4x2 mesh, the gathers the
+ * source pays less the refunds the target earns (same dim: the first,
+ * used elsewhere: the second) equal sli_cost_reshard.
+ */
+static void
+test_terms_match_reshard(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T88 ") -> " T88 " {\n"
+		"  return %arg0 : " T88 "\n}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, NULL, &cm) == 0);
+	sli_cost_asg *opt;
+	size_t n = sli_cost_tensor_options(&cm, 0, &opt);
+	CU_ASSERT_EQUAL(n, 9);	/* each of 2 axes on dim 0, dim 1 or none */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double bytes = sli_cost_term_bytes(&cm, 0, &opt[i]), c = 0;
+			sli_cost_term_gathers(&cm, &opt[i], bytes, &c);
+			for (uint32_t a = 0; a < cm.naxes; a++) {
+				int from = opt[i].a[a], to = opt[j].a[a];
+				if (from >= 0 && to == from)
+					c -= sli_cost_term_refund(&cm, a, bytes, true);
+				if (from >= 0 && to >= 0)
+					c -= sli_cost_term_refund(&cm, a, bytes, false);
+			}
+			double want = sli_cost_reshard(&cm, &opt[i], bytes, &opt[j]);
+			CU_ASSERT_DOUBLE_EQUAL(c, want, 1e-15);
+			CU_ASSERT_DOUBLE_EQUAL(sli_cost_term_reshard(&cm, &opt[i], bytes,
+			                                             &opt[j]), want, 0);
+		}
+	free(opt);
+	sli_cost_model_fini(&cm);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
+CU_TestInfo tests_cost[] = {
+	{"memory is w_mem times the per-device bytes", test_memory},
+	{"an all-gather costs p (n - 1) / bw + lat", test_all_gather},
+	{"bandwidth and latency of an axis scale its collectives",
+	 test_bandwidth_latency},
+	{"an all-to-all costs p (n - 1) / n / bw + lat", test_all_to_all},
+	{"a local slice is free", test_all_slice},
+	{"a permutation of the axes of a dim is free", test_collective_permute},
+	{"an all-reduce costs 2 p (n - 1) / n / bw + lat", test_all_reduce},
+	{"compute is w_comp times the per-device flops", test_compute},
+	{"the ILP's edge terms add up to the reshard", test_terms_match_reshard},
+	CU_TEST_INFO_NULL,
+};
