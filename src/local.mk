@@ -18,9 +18,13 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/add_data_flow_edges.c \
 	%reldir%/passes/add_func_data_flow_edges.c \
 	%reldir%/passes/apply_sharding_constraints.c \
+	%reldir%/passes/callgraph.c \
 	%reldir%/passes/canonicalize.c \
+	%reldir%/passes/census.c \
 	%reldir%/passes/close_shardings.c \
 	%reldir%/passes/constant_splitter.c \
+	%reldir%/passes/data_flow_edges.c \
+	%reldir%/passes/dense_uses.c \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
@@ -29,8 +33,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/import_pipeline.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
+	%reldir%/passes/options.c \
 	%reldir%/passes/pass.c \
-	%reldir%/passes/passutil.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
@@ -39,9 +43,11 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/remove_sub_axes_in_io.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \
+	%reldir%/passes/sharding_walk.c \
 	%reldir%/passes/sink_data_flow_edges.c \
 	%reldir%/passes/sink_func_data_flow_edges.c \
 	%reldir%/passes/symbol_dce.c \
+	%reldir%/passes/symtab.c \
 	%reldir%/passes/unflatten_call_graph.c \
 	%reldir%/passes/update_non_divisible.c \
 	%reldir%/propagation/aggressive_propagate.c \
@@ -68,7 +74,15 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/util.c \
 	%reldir%/util/hash.c \
 	%reldir%/util/uf.c \
+	%reldir%/verify/verifier.c \
 	%reldir%/verify/verify.c \
+	%reldir%/verify/verify_collective.c \
+	%reldir%/verify/verify_computation.c \
+	%reldir%/verify/verify_edges.c \
+	%reldir%/verify/verify_mesh.c \
+	%reldir%/verify/verify_ops.c \
+	%reldir%/verify/verify_rule.c \
+	%reldir%/verify/verify_sharding.c \
 	%reldir%/version.c
 libshardlp_core_la_SOURCES += $(formats_sources)
 libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
@@ -85,8 +99,15 @@ noinst_HEADERS += \
 	%reldir%/ir/rewrite.h \
 	%reldir%/ir/stablehlo_attrs.h \
 	%reldir%/ir/type.h \
+	%reldir%/passes/callgraph.h \
+	%reldir%/passes/census.h \
+	%reldir%/passes/data_flow_edges.h \
+	%reldir%/passes/dense_uses.h \
+	%reldir%/passes/options.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \
+	%reldir%/passes/sharding_walk.h \
+	%reldir%/passes/symtab.h \
 	%reldir%/propagation/factor_propagation.h \
 	%reldir%/propagation/projection.h \
 	%reldir%/propagation/prop_internal.h \
@@ -95,6 +116,7 @@ noinst_HEADERS += \
 	%reldir%/util.h \
 	%reldir%/util/hash.h \
 	%reldir%/util/uf.h \
+	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h
 

@@ -95,7 +95,8 @@ int sl_module_print(const sl_module *m, FILE *out, const sl_print_opts *opts);
  * Passes, named by their shardlp-opt flag without the dash
  * ("sdy-basic-propagate"); options as "key=value key2=value" or
  * "{key=value}".  sl_pass_run returns 0, -1 after diagnostics, or -2 when
- * the pass or an option is unknown (with a message in err).
+ * the pass or an option is unknown, or an option's value is bad (with a
+ * message in err).
  */
 int sl_pass_run(sl_module *m, const char *name, const char *options,
                 char *err, size_t errlen);

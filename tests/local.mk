@@ -4,10 +4,12 @@ check_PROGRAMS += unit-tests
 unit_tests_SOURCES = \
 	%reldir%/unit/main.c \
 	%reldir%/unit/test_access.c \
+	%reldir%/unit/test_access_passes.c \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
 	%reldir%/unit/test_lexer.c \
+	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
 	%reldir%/unit/test_passes.c \
 	%reldir%/unit/test_printer.c \

@@ -13,7 +13,8 @@ enum {
 	CLI_OPT_COMM_WEIGHT,
 	CLI_OPT_COMPUTE_WEIGHT,
 	CLI_OPT_MEMORY_BUDGET,
-	CLI_OPT_CONSERVATIVE,
+	CLI_OPT_DIVISIBLE_ONLY,
+	CLI_OPT_CONSERVATIVE,		/* deprecated spelling of --divisible-only */
 	CLI_OPT_AXIS,
 	CLI_OPT_MESH_XML,
 	CLI_OPT_SUB_AXES
@@ -24,6 +25,7 @@ enum {
 	{"comm-weight", required_argument, NULL, CLI_OPT_COMM_WEIGHT}, \
 	{"compute-weight", required_argument, NULL, CLI_OPT_COMPUTE_WEIGHT}, \
 	{"memory-budget", required_argument, NULL, CLI_OPT_MEMORY_BUDGET}, \
+	{"divisible-only", no_argument, NULL, CLI_OPT_DIVISIBLE_ONLY}, \
 	{"conservative", no_argument, NULL, CLI_OPT_CONSERVATIVE}, \
 	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
 	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}, \

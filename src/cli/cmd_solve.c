@@ -24,7 +24,9 @@ const char cli_cost_help[] =
 	"  --compute-weight W    cost per Mflop per device (default 0.015625)\n"
 	"  --axis NAME=BW[:LAT]  relative bandwidth and latency of mesh axis NAME\n"
 	"  --memory-budget B     at most B bytes per device (suffixes k, M, G)\n"
-	"  --conservative        forbid non-divisible shardings\n"
+	"  --divisible-only      only shardings that divide every dimension they\n"
+	"                        shard, under the conservative sharding rules\n"
+	"                        (--conservative is a deprecated alias)\n"
 	"  --sub-axes            let shardings use sub-axes (prime pieces of\n"
 	"                        the mesh axes, such as \"x\":(1)2 of \"x\"=4)\n"
 	"  --mesh-xml FILE       per-axis bandwidth and latency, weights and budget\n"
@@ -83,6 +85,10 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		co->mesh_xml = arg;
 		return 0;
 	case CLI_OPT_CONSERVATIVE:
+		fputs("shardlp: warning: '--conservative' is deprecated; use "
+		      "'--divisible-only'\n", stderr);
+		/* fall through */
+	case CLI_OPT_DIVISIBLE_ONLY:
 		p->conservative = true;
 		return 0;
 	case CLI_OPT_SUB_AXES:

@@ -375,3 +375,178 @@ sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_att
 	na->u.arr.v[i] = d;
 	sli_op_set_prop(m, func, SLS_res_attrs, na);
 }
+
+/* used by passes and verify */
+
+static sl_attr *
+as_spv(sl_attr *a)
+{
+	return a && a->kind == SL_ATTR_SHARDING_PER_VALUE ? a : NULL;
+}
+
+sl_attr *
+sli_result_spv(const sl_op *op)
+{
+	if (sli_single_sharding_prop(op))
+		return NULL;
+	return as_spv(sli_op_get(op, computation(op) ? SLS_out_shardings : SLS_sdy_sharding));
+}
+
+void
+sli_result_set_spv(sl_module *m, sl_op *op, sl_attr *spv)
+{
+	if (computation(op))
+		sli_op_set_prop(m, op, SLS_out_shardings, spv);
+	else
+		sli_op_set_attr(m, op, SLS_sdy_sharding, spv);
+}
+
+sl_attr *
+sli_comp_in_spv(const sl_op *op)
+{
+	return computation(op) ? as_spv(sli_op_get(op, SLS_in_shardings)) : NULL;
+}
+
+void
+sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv)
+{
+	sli_op_set_prop(m, op, SLS_in_shardings, spv);
+}
+
+const sl_attr *
+sli_arg_sharding_attr(const sl_value *arg)
+{
+	return sli_dict_get(arg->attrs, arg->nattrs, SLS_sdy_sharding);
+}
+
+/* The `sdy.sharding` of entry i of a func's arg_attrs / res_attrs. */
+static const sl_attr *
+dict_entry_sharding(const sl_op *func, sl_sym list, uint32_t i)
+{
+	sl_attr *l = sli_op_get(func, list);
+	if (!l || l->kind != SL_ATTR_ARRAY || i >= l->u.arr.n)
+		return NULL;
+	const sl_attr *d = l->u.arr.v[i];
+	if (!d || d->kind != SL_ATTR_DICT)
+		return NULL;
+	return sli_dict_get(d->u.dict.v, d->u.dict.n, SLS_sdy_sharding);
+}
+
+const sl_attr *
+sli_func_arg_sharding_attr(const sl_op *func, uint32_t i)
+{
+	sl_block *b = sli_func_body(func);
+	if (!b)
+		return dict_entry_sharding(func, SLS_arg_attrs, i);
+	return i < b->nargs ? sli_arg_sharding_attr(&b->args[i]) : NULL;
+}
+
+const sl_attr *
+sli_func_res_sharding_attr(const sl_op *func, uint32_t i)
+{
+	return dict_entry_sharding(func, SLS_res_attrs, i);
+}
+
+const sl_axis_list *
+sli_manual_axes(const sl_op *op)
+{
+	sl_attr *a = sli_op_get(op, SLS_manual_axes);
+	return a && a->kind == SL_ATTR_MANUAL_AXES ? &a->u.axes : NULL;
+}
+
+const sl_axis_list *
+sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v, uint32_t n)
+{
+	sl_attr *a = sli_attr_new(m, SL_ATTR_MANUAL_AXES);
+	a->u.axes.v = v;
+	a->u.axes.n = n;
+	sli_op_set_prop(m, op, SLS_manual_axes, a);
+	return &a->u.axes;
+}
+
+const sl_mesh *
+sli_mesh_op_mesh(const sl_op *mesh_op)
+{
+	sl_attr *a = sli_op_get(mesh_op, SLS_mesh);
+	return a && a->kind == SL_ATTR_MESH ? &a->u.mesh : NULL;
+}
+
+const sl_mesh *
+sli_sharding_mesh_at(const sl_module *m, const sl_op *from, const sl_sharding *s)
+{
+	if (!s->mesh_name)
+		return s->mesh;
+	sl_op *mo = sli_lookup_mesh(m, from, s->mesh_name);
+	return mo ? sli_mesh_op_mesh(mo) : NULL;
+}
+
+const sl_mesh *
+sli_sharding_mesh(const sl_module *m, const sl_sharding *s)
+{
+	return sli_sharding_mesh_at(m, m->top, s);
+}
+
+sl_sym
+sli_call_callee(const sl_module *m, const sl_op *call)
+{
+	sl_attr *a = sli_op_get(call, SLS_callee);
+	if (!a || a->kind != SL_ATTR_SYMREF)
+		return 0;
+	return sli_attr_sym(m->ctx, a);
+}
+
+void
+sli_call_set_callee(sl_module *m, sl_op *call, sl_sym name)
+{
+	const char *s = sl_sym_str(m->ctx, name);
+	sli_op_set_prop(m, call, SLS_callee, sli_attr_symref(m, s, strlen(s)));
+}
+
+sl_op *
+sli_call_func(const sl_module *m, const sl_op *call)
+{
+	sl_sym s = sli_call_callee(m, call);
+	return s ? sli_lookup_func(m, s) : NULL;
+}
+
+/* The op under which every use of v lies. */
+static sl_op *
+use_scope(const sl_value *v)
+{
+	const sl_block *b = v->def ? v->def->parent : v->block;
+	return b->parent->parent;
+}
+
+typedef struct usefind {
+	const sl_value *v;
+	sli_usevec *out;
+} usefind;
+
+static int
+find_uses(sl_op *op, void *ud)
+{
+	usefind *f = ud;
+	for (uint32_t i = 0; i < op->noperands; i++)
+		if (op->operands[i] == f->v) {
+			sli_use u = {op, i};
+			SL_VEC_PUSH(*f->out, u);
+		}
+	return 0;
+}
+
+void
+sli_value_uses(const sl_value *v, sli_usevec *out)
+{
+	usefind f = {v, out};
+	sl_op *scope = use_scope(v);
+	for (uint32_t r = 0; r < scope->nregions; r++)
+		for (sl_block *b = scope->regions[r].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next)
+				sli_walk(o, find_uses, &f);
+}
+
+void
+sli_value_replace_uses(sl_value *v, sl_value *to, const sl_op *except)
+{
+	sli_replace_uses_except(use_scope(v), v, to, except);
+}

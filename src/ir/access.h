@@ -21,6 +21,7 @@
 #define SL_IR_ACCESS_H
 
 #include "ir/ir.h"
+#include "ir/rewrite.h"
 
 /* The body of a function (NULL for a declaration). */
 sl_block *sli_func_body(const sl_op *func);
@@ -106,5 +107,68 @@ sli_sharding_list_name(void)
  */
 void sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
                            sl_attr *attr);
+
+/* used by passes and verify */
+
+/*
+ * The per-value list (spv) holding the shardings of op's results
+ * (`out_shardings` of a named or manual computation, `sdy.sharding`
+ * otherwise), or NULL: none, or op keeps one sharding
+ * (sli_single_sharding_prop).  Its setter replaces the whole list (NULL
+ * removes it).
+ */
+sl_attr *sli_result_spv(const sl_op *op);
+void sli_result_set_spv(sl_module *m, sl_op *op, sl_attr *spv);
+/*
+ * The `in_shardings` list of a named or manual computation (entry i:
+ * sli_comp_in_sharding), or NULL: none, or op is not a computation; and
+ * its setter.
+ */
+sl_attr *sli_comp_in_spv(const sl_op *op);
+void sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv);
+/*
+ * The raw attributes that hold a sharding, whatever their kind (the
+ * verifier checks the kind), or NULL: the `sdy.sharding` a block
+ * argument carries itself (only function entry arguments have one), and
+ * that of a function argument or result (in arg_attrs / res_attrs for a
+ * declaration).
+ */
+const sl_attr *sli_arg_sharding_attr(const sl_value *arg);
+const sl_attr *sli_func_arg_sharding_attr(const sl_op *func, uint32_t i);
+const sl_attr *sli_func_res_sharding_attr(const sl_op *func, uint32_t i);
+
+/*
+ * The manual axes of a manual computation, or NULL; the setter stores
+ * v[0..n) (not copied) and returns the stored list.
+ */
+const sl_axis_list *sli_manual_axes(const sl_op *op);
+const sl_axis_list *sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v,
+                                        uint32_t n);
+
+/* The mesh of an `sdy.mesh` op, or NULL. */
+const sl_mesh *sli_mesh_op_mesh(const sl_op *mesh_op);
+/*
+ * The mesh a sharding uses: its inline mesh, or the `sdy.mesh` it names
+ * in the module enclosing op `from` (the top module for
+ * sli_sharding_mesh); NULL if there is none.
+ */
+const sl_mesh *sli_sharding_mesh_at(const sl_module *m, const sl_op *from,
+                                    const sl_sharding *s);
+const sl_mesh *sli_sharding_mesh(const sl_module *m, const sl_sharding *s);
+
+/* The callee symbol of a func.call (0 if none), its setter, and the
+ * func.func it names (NULL if none). */
+sl_sym sli_call_callee(const sl_module *m, const sl_op *call);
+void sli_call_set_callee(sl_module *m, sl_op *call, sl_sym name);
+sl_op *sli_call_func(const sl_module *m, const sl_op *call);
+
+/*
+ * The uses of v, in pre-order of its scope (the region that holds it),
+ * appended to out; and the replacement of every use of v in its scope by
+ * `to`, except inside `except`.
+ */
+typedef SL_VEC(sli_use) sli_usevec;
+void sli_value_uses(const sl_value *v, sli_usevec *out);
+void sli_value_replace_uses(sl_value *v, sl_value *to, const sl_op *except);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-/* Creates the edge of v, carrying s as its `sdy.sharding`. */
+/* Creates the edge of v, carrying s as its sharding. */
 static sl_op *
 new_edge(sl_module *m, sl_value *v, const sl_sharding *s, sl_loc loc)
 {
@@ -17,7 +17,7 @@ new_edge(sl_module *m, sl_value *v, const sl_sharding *s, sl_loc loc)
 	e->loc = v->loc.line ? v->loc : loc;
 	if (s) {
 		sl_sharding *c = (sl_sharding *)s;
-		sli_op_set_attr(m, e, SLS_sdy_sharding, sli_attr_spv(m, &c, 1));
+		sli_result_set_spv(m, e, sli_attr_spv(m, &c, 1));
 	}
 	return e;
 }

@@ -266,7 +266,7 @@ differently_constrained(const applier *A, sl_value *x, const sl_sharding *s)
 			sl_sharding *t = constraint_sharding(user);
 			diff = !t || !sli_sharding_equal(t, s);
 		} else if (user->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
-			sl_sharding *t = sli_spv_get(user, SLS_in_shardings, u->v[i].index);
+			sl_sharding *t = sli_comp_in_sharding(user, u->v[i].index);
 			diff = !t || !sli_sharding_equal(t, s);
 		}
 	}
@@ -386,7 +386,7 @@ apply(applier *A, sl_value *x, const sl_sharding *s, sl_op *c, sl_op *mc)
 		if (!c) {
 			c = sli_op_create(m, SL_OP_SDY_SHARDING_CONSTRAINT, &x, 1, &x->type, 1, 0);
 			c->loc = mc->loc;
-			sli_op_set_prop(m, c, SLS_sharding, sli_attr_sharding(m, s));
+			sli_result_set_sharding(m, c, 0, s);
 			add_value(A, &c->results[0]);
 			if (known(A, x)) {
 				sli_use u = {c, 0};
@@ -453,7 +453,7 @@ sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 	applier A;
 	memset(&A, 0, sizeof A);
 	A.m = m;
-	A.debug_edges = sli_pass_opt_bool(opts, "debug-propagation-edge-sharding", false);
+	A.debug_edges = opts->apply.debug_edges;
 	if (A.debug_edges)
 		sli_walk(m->top, max_step, &A.step);
 	uses_init(&A);
@@ -468,7 +468,7 @@ sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts)
 				apply(&A, op->operands[0], s, op, NULL);
 		} else if (op->kind == SL_OP_SDY_MANUAL_COMPUTATION) {
 			for (uint32_t k = 0; k < op->noperands; k++) {
-				sl_sharding *s = sli_spv_get(op, SLS_in_shardings, k);
+				sl_sharding *s = sli_comp_in_sharding(op, k);
 				if (s)
 					apply(&A, op->operands[k], s, NULL, op);
 			}

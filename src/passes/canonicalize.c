@@ -11,6 +11,7 @@
  */
 #include "passes/pass.h"
 
+#include "ir/access.h"
 #include "ir/axis.h"
 
 #include <stdlib.h>
@@ -89,19 +90,14 @@ prop(const sl_op *op, sl_sym name, sl_attr_kind kind)
 static sl_sharding *
 out_sharding(const sl_op *op)
 {
-	sl_attr *a = prop(op, SLS_out_sharding, SL_ATTR_SHARDING);
-	return a ? &a->u.sharding : NULL;
+	return sli_result_sharding(op, 0);
 }
 
 /* The mesh a sharding refers to, NULL when it cannot be found. */
 static const sl_mesh *
 sharding_mesh(canon *c, const sl_op *from, const sl_sharding *s)
 {
-	if (s->mesh)
-		return s->mesh;
-	sl_op *mop = sli_lookup_mesh(c->m, from, s->mesh_name);
-	sl_attr *a = mop ? prop(mop, SLS_mesh, SL_ATTR_MESH) : NULL;
-	return a ? &a->u.mesh : NULL;
+	return sli_sharding_mesh_at(c->m, from, s);
 }
 
 static sl_sharding *
@@ -112,37 +108,18 @@ spv_at(const sl_attr *a, uint32_t i)
 	return a->u.spv.v[i];
 }
 
-/* The sharding of a value, as Shardy's getSharding finds it, or NULL. */
+/*
+ * The sharding of a value, or NULL: an op result's, or the one a block
+ * argument carries itself (a function argument's; the arguments of other
+ * bodies carry none).
+ */
 static const sl_sharding *
 value_sharding(const sl_value *v)
 {
-	if (!v->def) {
-		sl_attr *a = sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding);
-		return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
-	}
-	const sl_op *op = v->def;
-	sl_attr *a;
-	switch (op->kind) {
-	case SL_OP_SDY_RESHARD:
-	case SL_OP_SDY_SHARDING_CONSTRAINT:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
-		a = prop(op, SLS_sharding, SL_ATTR_SHARDING);
-		return a ? &a->u.sharding : NULL;
-	case SL_OP_SDY_ALL_GATHER:
-	case SL_OP_SDY_ALL_SLICE:
-	case SL_OP_SDY_ALL_TO_ALL:
-	case SL_OP_SDY_COLLECTIVE_PERMUTE:
-	case SL_OP_SDY_ALL_REDUCE:
-	case SL_OP_SDY_REDUCE_SCATTER:
-	case SL_OP_SDY_SHARDED_TO_UNREDUCED:
-	case SL_OP_SDY_REPLICATED_TO_UNREDUCED:
-		return out_sharding(op);
-	case SL_OP_SDY_MANUAL_COMPUTATION:
-	case SL_OP_SDY_NAMED_COMPUTATION:
-		return spv_at(sli_op_get(op, SLS_out_shardings), v->index);
-	default:
-		return spv_at(sli_op_attr(op, SLS_sdy_sharding), v->index);
-	}
+	if (v->def)
+		return sli_result_sharding(v->def, v->index);
+	const sl_attr *a = sli_arg_sharding_attr(v);
+	return a && a->kind == SL_ATTR_SHARDING ? &a->u.sharding : NULL;
 }
 
 static bool
@@ -311,7 +288,7 @@ reduce_of_s2u(canon *c, sl_op *op)
 	g->results[0].type = op->results[0].type;
 	g->loc = op->loc;
 	sli_op_set_prop(c->m, g, SLS_gathering_axes, a);
-	sli_op_set_prop(c->m, g, SLS_out_sharding, sli_op_get(op, SLS_out_sharding));
+	sli_result_set_sharding(c->m, g, 0, out_sharding(op));
 	sli_op_insert_before(op, g);
 	replace_op(c, op, &g->results[0]);
 	return true;
@@ -413,8 +390,7 @@ reduce_scatter_fusion(canon *c, sl_op *op)
 		return false;
 	}
 
-	sl_attr *sa = sli_attr_new(c->m, SL_ATTR_SHARDING);
-	sl_sharding *s = &sa->u.sharding;
+	sl_sharding *s = SL_NEW(&c->m->arena, sl_sharding);
 	s->mesh_name = arout->mesh_name;
 	s->mesh = arout->mesh;
 	s->rank = rank;
@@ -435,7 +411,7 @@ reduce_scatter_fusion(canon *c, sl_op *op)
 
 	sl_op *rsop = new_collective(c, "sdy.reduce_scatter", ar->operands[0], op->results[0].type);
 	sli_op_set_prop(c->m, rsop, SLS_scatter_axes, new_lists(c, rs, rank));
-	sli_op_set_prop(c->m, rsop, SLS_out_sharding, sa);
+	sli_result_set_sharding(c->m, rsop, 0, s);
 	sl_attr *redop = sli_op_get(ar, SLS_reduction_op);
 	if (redop)
 		sli_op_set_prop(c->m, rsop, SLS_reduction_op, redop);
@@ -445,7 +421,7 @@ reduce_scatter_fusion(canon *c, sl_op *op)
 	if (residual) {
 		sl_op *sl = new_collective(c, "sdy.all_slice", result, op->results[0].type);
 		sli_op_set_prop(c->m, sl, SLS_slicing_axes, new_lists(c, rest, rank));
-		sli_op_set_prop(c->m, sl, SLS_out_sharding, sli_op_get(op, SLS_out_sharding));
+		sli_result_set_sharding(c->m, sl, 0, out_sharding(op));
 		sl->loc = op->loc;
 		sli_op_insert_before(op, sl);
 		result = &sl->results[0];
@@ -529,7 +505,7 @@ manual_unused_inputs(canon *c, sl_op *op)
 		keep += b->args[i].id != 0;
 	if (keep == b->nargs)
 		return false;
-	sl_attr *in = prop(op, SLS_in_shardings, SL_ATTR_SHARDING_PER_VALUE);
+	sl_attr *in = sli_comp_in_spv(op);
 	sl_value *args = SL_NEWN(&c->m->arena, sl_value, keep + 1);
 	sl_value **mapped = sli_xcalloc(b->nargs, sizeof *mapped);
 	sl_sharding **sh = SL_NEWN(&c->m->arena, sl_sharding *, keep + 1);
@@ -560,7 +536,7 @@ manual_unused_inputs(canon *c, sl_op *op)
 		sl_attr *a = sli_attr_new(c->m, SL_ATTR_SHARDING_PER_VALUE);
 		a->u.spv.v = sh;
 		a->u.spv.n = keep;
-		sli_op_set_prop(c->m, op, SLS_in_shardings, a);
+		sli_comp_set_in_spv(c->m, op, a);
 	}
 	c->changed = true;
 	return true;
@@ -570,9 +546,9 @@ manual_unused_inputs(canon *c, sl_op *op)
 static bool
 manual_inline(canon *c, sl_op *op)
 {
-	sl_attr *in = prop(op, SLS_in_shardings, SL_ATTR_SHARDING_PER_VALUE);
-	sl_attr *out = prop(op, SLS_out_shardings, SL_ATTR_SHARDING_PER_VALUE);
-	sl_attr *manual = prop(op, SLS_manual_axes, SL_ATTR_MANUAL_AXES);
+	sl_attr *in = sli_comp_in_spv(op);
+	sl_attr *out = sli_result_spv(op);
+	const sl_axis_list *manual = sli_manual_axes(op);
 	sl_block *b = op->nregions ? sli_region_entry(&op->regions[0]) : NULL;
 	if (!b || b->nargs != op->noperands || !b->last || b->last->kind != SL_OP_SDY_RETURN ||
 	    b->last->noperands != op->nresults)
@@ -583,8 +559,8 @@ manual_inline(canon *c, sl_op *op)
 		int64_t product = 1;
 		if (!mesh)
 			return false;
-		for (uint32_t i = 0; i < manual->u.axes.n; i++)
-			product *= sli_mesh_axis_size(mesh, manual->u.axes.v[i].name);
+		for (uint32_t i = 0; i < manual->n; i++)
+			product *= sli_mesh_axis_size(mesh, manual->v[i].name);
 		if (product != 1)
 			return false;
 	}
@@ -778,11 +754,10 @@ transpose_dims(canon *c, const sl_op *op, const dims *d, dims *out)
 static bool
 cse_matches(canon *c, sl_op *first, const chain *fc, sl_op *second, const chain *sc)
 {
-	sl_attr *fa = prop(first, SLS_sharding, SL_ATTR_SHARDING);
-	sl_attr *sa = prop(second, SLS_sharding, SL_ATTR_SHARDING);
-	if (!fa || !sa)
+	const sl_sharding *fs = sli_result_sharding(first, 0);
+	const sl_sharding *ss = sli_result_sharding(second, 0);
+	if (!fs || !ss)
 		return false;
-	const sl_sharding *fs = &fa->u.sharding, *ss = &sa->u.sharding;
 	if (!fc->path.n && !sc->path.n)
 		return sharding_identical(fs, ss);
 	if (!same_mesh_ref(fs, ss) || !list_equal(&fs->replicated, &ss->replicated) ||

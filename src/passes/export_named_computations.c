@@ -50,11 +50,11 @@ export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 	sl_type **tres = SL_NEWN(&m->arena, sl_type *, nres + 1);
 	bool any_out = false;
 	for (uint32_t i = 0; i < nin; i++) {
-		in[i] = take_edge(X, &b->args[i], sli_spv_get(nc, SLS_in_shardings, i));
+		in[i] = take_edge(X, &b->args[i], sli_comp_in_sharding(nc, i));
 		tin[i] = b->args[i].type;
 	}
 	for (uint32_t i = 0; i < nres; i++) {
-		out[i] = take_edge(X, &nc->results[i], sli_spv_get(nc, SLS_out_shardings, i));
+		out[i] = take_edge(X, &nc->results[i], sli_result_sharding(nc, i));
 		tres[i] = nc->results[i].type;
 		any_out |= out[i] != NULL;
 	}
@@ -101,7 +101,7 @@ export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 					if (out[k])
 						out[i] = sli_sharding_open(m, out[k]->mesh_name, out[k]->mesh,
 						                           sli_value_rank(&nc->results[i]));
-		sli_op_set_attr(m, call, SLS_sdy_sharding, sli_attr_spv(m, out, nres));
+		sli_result_set_spv(m, call, sli_attr_spv(m, out, nres));
 	}
 	sli_op_insert_before(nc, call);
 	for (uint32_t i = 0; i < nres; i++)

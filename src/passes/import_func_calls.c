@@ -83,7 +83,7 @@ typedef struct moved {
 int
 sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 {
-	bool edges = sli_pass_opt_bool(opts, "add-data-flow-edges-on-named-computations", true);
+	bool edges = opts->import_calls.edges_on_named;
 	sli_opvec calls = {0};
 	if (sli_call_order(m, false, true, &calls)) {
 		SL_VEC_FREE(calls);
@@ -123,12 +123,12 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 		moved *prev = di == SIZE_MAX ? NULL : &done.v[di];
 		sl_attr *in = prev ? prev->in : in_shardings(m, f, call->noperands, call->operands);
 		if (in)
-			sli_op_set_prop(m, nc, SLS_in_shardings, in);
-		sl_attr *out = sli_op_attr(call, SLS_sdy_sharding);
+			sli_comp_set_in_spv(m, nc, in);
+		sl_attr *out = sli_result_spv(call);
 		if (out)
-			sli_op_set_prop(m, nc, SLS_out_shardings, out);
+			sli_result_set_spv(m, nc, out);
 		for (uint32_t i = 0; i < call->nattrs; i++)
-			if (call->attrs[i].name != SLS_sdy_sharding)
+			if (call->attrs[i].name != sli_sharding_list_name())
 				sli_op_set_attr(m, nc, call->attrs[i].name, call->attrs[i].attr);
 		sl_attr *th = sli_op_get(f, thread);
 		if (th)

@@ -3,7 +3,7 @@
  * section 1.1): the import passes in Shardy's order, a plain list.
  * Option dedup-functions-fully also applies sharding constraints and
  * imports sharding groups.  A pass is skipped when the module holds none
- * of the ops it acts on (passutil.h census): the output is the same, and
+ * of the ops it acts on (census.h): the output is the same, and
  * each skip saves a walk of the module.
  */
 #include "passes/pass.h"
@@ -48,12 +48,14 @@ sli_step_needed(sl_module *m, unsigned needs, unsigned c)
 int
 sli_import_pipeline_run(sl_module *m, bool dedup, unsigned *census)
 {
+	sli_pass_opts defaults;
+	sli_pass_opts_init(&defaults);
 	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
 		if (steps[i].dedup_only && !dedup)
 			continue;
 		if (!sli_step_needed(m, steps[i].needs, *census))
 			continue;
-		if (steps[i].run(m, NULL))
+		if (steps[i].run(m, &defaults))
 			return -1;
 		*census |= steps[i].makes;
 	}
@@ -64,6 +66,5 @@ int
 sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts)
 {
 	unsigned census = sli_census(m);
-	return sli_import_pipeline_run(m, sli_pass_opt_bool(opts, "dedup-functions-fully", false),
-	                               &census);
+	return sli_import_pipeline_run(m, opts->pipeline.dedup_fully, &census);
 }

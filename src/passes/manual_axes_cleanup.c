@@ -82,12 +82,11 @@ fill_list(sl_module *m, sl_attr *a, sl_value *const *vals, uint32_t nvals,
 static int
 cleanup(sl_module *m, sl_op *op)
 {
-	sl_attr *in = sli_op_get(op, SLS_in_shardings);
-	sl_attr *out = sli_op_get(op, SLS_out_shardings);
-	sl_attr *ma = sli_op_get(op, SLS_manual_axes);
-	uint32_t nin = in && in->kind == SL_ATTR_SHARDING_PER_VALUE ? in->u.spv.n : 0;
-	uint32_t nout = out && out->kind == SL_ATTR_SHARDING_PER_VALUE ? out->u.spv.n : 0;
-	const sl_axis_list *manual = ma && ma->kind == SL_ATTR_MANUAL_AXES ? &ma->u.axes : NULL;
+	sl_attr *in = sli_comp_in_spv(op);
+	sl_attr *out = sli_result_spv(op);
+	uint32_t nin = in ? in->u.spv.n : 0;
+	uint32_t nout = out ? out->u.spv.n : 0;
+	const sl_axis_list *manual = sli_manual_axes(op);
 	if (!nin && !nout) {
 		sl_block *b = op->nregions ? op->regions[0].first : NULL;
 		if (manual && manual->n && b && b->first && b->first->kind != SL_OP_SDY_RETURN) {
@@ -111,12 +110,9 @@ cleanup(sl_module *m, sl_op *op)
 	if (!common || !manual)
 		return 0;
 	if (manual->n > 1) {
-		sl_attr *na = sli_attr_new(m, SL_ATTR_MANUAL_AXES);
-		na->u.axes.n = manual->n;
-		na->u.axes.v = sli_arena_dup(&m->arena, manual->v, sizeof *manual->v * manual->n);
-		sli_axis_mesh_sort(m->ctx, mesh, na->u.axes.v, na->u.axes.n);
-		sli_op_set_prop(m, op, SLS_manual_axes, na);
-		manual = &na->u.axes;
+		sl_axis_ref *v = sli_arena_dup(&m->arena, manual->v, sizeof *manual->v * manual->n);
+		sli_axis_mesh_sort(m->ctx, mesh, v, manual->n);
+		manual = sli_set_manual_axes(m, op, v, manual->n);
 	}
 	sl_value **res = SL_NEWN(&m->arena, sl_value *, op->nresults + 1);
 	for (uint32_t i = 0; i < op->nresults; i++)
@@ -124,9 +120,9 @@ cleanup(sl_module *m, sl_op *op)
 	sl_attr *nin_a = fill_list(m, in, op->operands, op->noperands, mesh, common, manual);
 	sl_attr *nout_a = fill_list(m, out, res, op->nresults, mesh, common, manual);
 	if (nin_a)
-		sli_op_set_prop(m, op, SLS_in_shardings, nin_a);
+		sli_comp_set_in_spv(m, op, nin_a);
 	if (nout_a)
-		sli_op_set_prop(m, op, SLS_out_shardings, nout_a);
+		sli_result_set_spv(m, op, nout_a);
 	return 0;
 }
 

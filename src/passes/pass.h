@@ -1,30 +1,22 @@
 /*
  * pass.h - the pass table.  Every pass has one signature: it takes the
- * module and its parsed options, returns 0, or -1 after reporting
- * diagnostics.  shardlp-opt flags, `shardlp` subcommands and --help read
- * this table; adding a pass is one file and one row in pass.c.
+ * module and its typed options (options.h; never NULL), returns 0, or -1
+ * after reporting diagnostics.  shardlp-opt flags, `shardlp` subcommands
+ * and --help read this table; adding a pass is one file and one row in
+ * pass.c.
  */
 #ifndef SL_PASSES_PASS_H
 #define SL_PASSES_PASS_H
 
 #include "ir/ir.h"
-
-/* key=value options of one pass invocation, e.g. "conservative-propagation=true". */
-typedef struct sli_pass_opt {
-	const char *key, *value;
-} sli_pass_opt;
-
-typedef struct sli_pass_opts {
-	sli_pass_opt *v;
-	uint32_t n;
-} sli_pass_opts;
+#include "passes/options.h"
 
 typedef int sli_pass_fn(sl_module *m, const sli_pass_opts *opts);
 
 typedef struct sli_pass_info {
 	const char *flag;		/* e.g. "sdy-basic-propagate" */
 	sli_pass_fn *run;
-	const char *const *options;	/* accepted option keys, NULL-terminated */
+	const sli_opt_family *options;	/* the options it takes */
 	const char *summary;
 } sli_pass_info;
 
@@ -32,13 +24,10 @@ extern const sli_pass_info sli_passes[];
 extern const size_t sli_npasses;
 
 const sli_pass_info *sli_pass_find(const char *flag, size_t n);
-/* Parses "a=1,b=true" (also {a=1 b=true}); -1 with a message in err. */
+/* Parses the options of pass p ("a=1,b=true" or {a=1 b=true}; NULL: none)
+ * into *out (sli_pass_opts_fini it); -1 with a message in err. */
 int sli_pass_opts_parse(const sli_pass_info *p, const char *text,
                         sli_pass_opts *out, char *err, size_t errlen);
-void sli_pass_opts_free(sli_pass_opts *o);
-/* Option value as boolean ("true"/"false"/"1"/"0"); `def` when absent. */
-bool sli_pass_opt_bool(const sli_pass_opts *o, const char *key, bool def);
-const char *sli_pass_opt_str(const sli_pass_opts *o, const char *key);
 
 /* Passes defined in this folder. */
 int sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts);
@@ -77,7 +66,7 @@ int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
 
 /*
- * The import pipeline on a module whose census (passutil.h) is *census;
+ * The import pipeline on a module whose census (census.h) is *census;
  * the census grows with the ops the passes create.
  */
 int sli_import_pipeline_run(sl_module *m, bool dedup, unsigned *census);

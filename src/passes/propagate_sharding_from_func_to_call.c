@@ -17,7 +17,7 @@ sli_pass_propagate_sharding_from_func_to_call(sl_module *m, const sli_pass_opts 
 	sli_collect_preorder(m->top, &ops);
 	for (size_t k = 0; k < ops.n; k++) {
 		sl_op *call = ops.v[k];
-		if (call->kind != SL_OP_CALL || sli_op_attr(call, SLS_sdy_sharding))
+		if (call->kind != SL_OP_CALL || sli_result_spv(call))
 			continue;
 		sl_op *f = sli_call_func(m, call);
 		if (!f)
@@ -39,7 +39,7 @@ sli_pass_propagate_sharding_from_func_to_call(sl_module *m, const sli_pass_opts 
 				v[i] = sli_sharding_open(m, first->mesh_name, first->mesh,
 				                         sli_value_rank(&call->results[i]));
 		}
-		sli_op_set_attr(m, call, SLS_sdy_sharding, sli_attr_spv(m, v, n));
+		sli_result_set_spv(m, call, sli_attr_spv(m, v, n));
 	}
 	SL_VEC_FREE(ops);
 	return 0;

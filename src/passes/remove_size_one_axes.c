@@ -67,9 +67,9 @@ sli_pass_remove_size_one_axes(sl_module *m, const sli_pass_opts *opts)
 	bool any = false;
 	sl_block *body = sli_module_body(m);
 	for (sl_op *op = body ? body->first : NULL; op && !any; op = op->next) {
-		sl_attr *a = op->kind == SL_OP_SDY_MESH ? sli_op_get(op, SLS_mesh) : NULL;
-		for (uint32_t i = 0; a && a->kind == SL_ATTR_MESH && i < a->u.mesh.naxes; i++)
-			any |= a->u.mesh.axes[i].size == 1;
+		const sl_mesh *mesh = op->kind == SL_OP_SDY_MESH ? sli_mesh_op_mesh(op) : NULL;
+		for (uint32_t i = 0; mesh && i < mesh->naxes; i++)
+			any |= mesh->axes[i].size == 1;
 	}
 	if (any)
 		sli_transform_shardings(m, remove_axes, NULL);

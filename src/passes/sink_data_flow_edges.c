@@ -147,35 +147,30 @@ sink_op(const sink *k, sl_op *op)
 		for (uint32_t i = 0; i < b->nargs; i++)
 			args[i] = &b->args[i];
 		sl_sharding **in = gather(k, args, b->nargs);
-		sl_attr *ma = sli_op_get(op, SLS_manual_axes);
-		if (in && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && ma &&
-		    ma->kind == SL_ATTR_MANUAL_AXES) {
+		const sl_axis_list *ma = sli_manual_axes(op);
+		if (in && op->kind == SL_OP_SDY_MANUAL_COMPUTATION && ma) {
 			for (uint32_t i = 0; i < b->nargs; i++) {
-				sl_sharding *old = sli_spv_get(op, SLS_in_shardings, i);
+				sl_sharding *old = sli_comp_in_sharding(op, i);
 				if (old)
-					in[i] = add_manual(m, old, in[i], &ma->u.axes);
+					in[i] = add_manual(m, old, in[i], ma);
 			}
 		}
 		if (in)
-			sli_op_set_prop(m, op, SLS_in_shardings, sli_attr_spv(m, in, b->nargs));
+			sli_comp_set_in_spv(m, op, sli_attr_spv(m, in, b->nargs));
 	}
 	sink_debug(k, op, args, nargs, res);
 	sl_sharding **out = gather(k, res, op->nresults);
 	if (!out)
 		return;
-	sl_attr *a = sli_attr_spv(m, out, op->nresults);
-	if (computation)
-		sli_op_set_prop(m, op, SLS_out_shardings, a);
-	else
-		sli_op_set_attr(m, op, SLS_sdy_sharding, a);
+	sli_result_set_spv(m, op, sli_attr_spv(m, out, op->nresults));
 }
 
 int
 sli_pass_sink_data_flow_edges(sl_module *m, const sli_pass_opts *opts)
 {
 	sink k = {m, {0}, false, false, 0, 0, 0};
-	k.origins = sli_pass_opt_bool(opts, "sink-debug-sharding-origins", false);
-	k.prop_edges = sli_pass_opt_bool(opts, "sink-debug-propagation-edge-sharding", false);
+	k.origins = opts->sink.debug_origins;
+	k.prop_edges = opts->sink.debug_edges;
 	k.s_origins = sli_sym(m, "sdy.sharding_origins");
 	k.s_block_arg_origins = sli_sym(m, "sdy.block_arg_sharding_origins");
 	k.s_result_origins = sli_sym(m, "sdy.result_sharding_origins");

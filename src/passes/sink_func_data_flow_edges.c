@@ -20,7 +20,7 @@ sli_pass_sink_func_data_flow_edges(sl_module *m, const sli_pass_opts *opts)
 		if (e->kind != SL_OP_SDY_FUNC_DATA_FLOW_EDGE || e->noperands != 1)
 			continue;
 		sl_value *x = e->operands[0];
-		sl_sharding *s = sli_spv_get(e, SLS_sdy_sharding, 0);
+		sl_sharding *s = sli_result_sharding(e, 0);
 		sl_sharding *old = sli_value_sharding(x);
 		if (!s && old)
 			s = sli_sharding_open(m, old->mesh_name, old->mesh, old->rank);

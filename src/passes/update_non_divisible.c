@@ -137,12 +137,12 @@ sli_update_non_divisible_io(sl_module *m, bool nested)
 			sl_value **res = SL_NEWN(&m->arena, sl_value *, op->nresults + 1);
 			for (uint32_t i = 0; i < op->nresults; i++)
 				res[i] = &op->results[i];
-			sl_attr *a = fix_list(m, sli_op_get(op, SLS_in_shardings), op->operands, op->noperands);
+			sl_attr *a = fix_list(m, sli_comp_in_spv(op), op->operands, op->noperands);
 			if (a)
-				sli_op_set_prop(m, op, SLS_in_shardings, a);
-			a = fix_list(m, sli_op_get(op, SLS_out_shardings), res, op->nresults);
+				sli_comp_set_in_spv(m, op, a);
+			a = fix_list(m, sli_result_spv(op), res, op->nresults);
 			if (a)
-				sli_op_set_prop(m, op, SLS_out_shardings, a);
+				sli_result_set_spv(m, op, a);
 		}
 	}
 	SL_VEC_FREE(ops);

@@ -146,33 +146,11 @@ done:
 int
 sli_prop_opts_parse(sl_module *m, const sli_pass_opts *po, int pass, sli_prop_opts *o)
 {
-	memset(o, 0, sizeof *o);
+	(void)m;
+	*o = po->prop;
 	o->pass = pass;
-	o->keep_sharding_rules = sli_pass_opt_bool(po, "keep-sharding-rules", false);
-	o->conservative = sli_pass_opt_bool(po, "conservative-propagation", false);
-	o->debug_origins = sli_pass_opt_bool(po, "debug-sharding-origins", false);
-	o->debug_edges = sli_pass_opt_bool(po, "debug-propagation-edge-sharding", false) ||
-	                 sli_pass_opt_bool(po, "debug-edge-source-sharding", false);
-	o->op_priority = sli_pass_opt_bool(po, "run-op-priority-propagation", true);
-	o->dump_dir = sli_pass_opt_str(po, "module-dump-directory");
-	const char *s = sli_pass_opt_str(po, "propagation-strategy");
-	o->strategy = pass == SLI_PROP_BASIC ? SLI_STRATEGY_BASIC : SLI_STRATEGY_AGGRESSIVE;
-	if (s) {
-		if (!strcmp(s, "basic"))
-			o->strategy = SLI_STRATEGY_BASIC;
-		else if (!strcmp(s, "aggressive"))
-			o->strategy = SLI_STRATEGY_AGGRESSIVE;
-		else if (!strcmp(s, "basic-then-aggressive"))
-			o->strategy = SLI_STRATEGY_BASIC_THEN_AGGRESSIVE;
-		else {
-			sli_error(m->ctx, sli_loc_none(),
-			          "invalid propagation-strategy '%s' (expected basic, aggressive "
-			          "or basic-then-aggressive)", s);
-			return -1;
-		}
-	}
-	const char *idx = sli_pass_opt_str(po, "dump-index");
-	o->dump_index = idx ? atoi(idx) : 0;
+	if (pass == SLI_PROP_BASIC)	/* it takes no propagation-strategy */
+		o->strategy = SLI_STRATEGY_BASIC;
 	return 0;
 }
 

@@ -131,12 +131,14 @@ erase_dead_reshards(sl_module *m)
 static int
 run_steps(sl_module *m, const step *s, size_t n, bool dedup, unsigned *census)
 {
+	sli_pass_opts defaults;
+	sli_pass_opts_init(&defaults);
 	for (size_t i = 0; i < n; i++) {
 		if ((s[i].when == DEDUP && !dedup) || (s[i].when == NO_DEDUP && dedup))
 			continue;
 		if (!needed(m, &s[i], *census))
 			continue;
-		if (s[i].run(m, NULL))
+		if (s[i].run(m, &defaults))
 			return -1;
 		*census |= s[i].makes;
 	}
@@ -146,7 +148,7 @@ run_steps(sl_module *m, const step *s, size_t n, bool dedup, unsigned *census)
 int
 sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts)
 {
-	bool dedup = sli_pass_opt_bool(opts, "dedup-functions-fully", false);
+	bool dedup = opts->pipeline.dedup_fully;
 	unsigned census = sli_census(m);
 	if (sli_import_pipeline_run(m, dedup, &census))
 		return -1;
@@ -157,10 +159,11 @@ sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts)
 	 * Shardy forces keep-sharding-rules on here, and sdy-drop-sharding-rules
 	 * drops the rules at the end; no step in between reads them and this
 	 * pipeline writes no dumps, so the pass drops them itself (the same
-	 * output, without attaching a rule attribute to every op).
+	 * output, without attaching a rule attribute to every op): the
+	 * defaults, keep-sharding-rules false.
 	 */
-	sli_pass_opt keep = {"keep-sharding-rules", "false"};
-	sli_pass_opts prop_opts = {&keep, 1};
+	sli_pass_opts prop_opts;
+	sli_pass_opts_init(&prop_opts);
 	if (sli_pass_user_priority_propagate(m, &prop_opts))
 		return -1;
 	if (census & SLI_HAS_GROUP)	/* conflicting groups insert constraints */

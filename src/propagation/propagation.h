@@ -13,33 +13,8 @@
 #include "propagation/projection.h"
 #include "rules/rules.h"
 
-enum {
-	SLI_STRATEGY_AGGRESSIVE,
-	SLI_STRATEGY_BASIC,
-	SLI_STRATEGY_BASIC_THEN_AGGRESSIVE
-};
-
-/* Which pass is running (spec 7.1 step 4). */
-enum {
-	SLI_PROP_BASIC,
-	SLI_PROP_AGGRESSIVE,
-	SLI_PROP_OP_PRIORITY,
-	SLI_PROP_USER_PRIORITY
-};
-
-typedef struct sli_prop_opts {
-	int pass;			/* SLI_PROP_* */
-	int strategy;			/* SLI_STRATEGY_* */
-	bool keep_sharding_rules;
-	bool conservative;
-	bool debug_origins;		/* debug-sharding-origins */
-	bool debug_edges;		/* debug-propagation-edge-sharding */
-	bool op_priority;		/* run-op-priority-propagation */
-	const char *dump_dir;		/* module-dump-directory, NULL if none */
-	int dump_index;			/* NN of the dump file names */
-} sli_prop_opts;
-
-/* Fills o from pass options; -1 after a diagnostic on a bad value. */
+/* The options of propagation pass `pass` (SLI_PROP_*) from the parsed pass
+ * options (passes/options.h); 0. */
 int sli_prop_opts_parse(sl_module *m, const sli_pass_opts *po, int pass,
                         sli_prop_opts *o);
 /* Runs a whole propagation pass (spec 7.1). */

@@ -82,7 +82,7 @@ sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts)
 	opvec ops = {0};
 	int rc = 0;
 
-	ro.conservative = sli_pass_opt_bool(opts, "conservative-propagation", false);
+	ro.conservative = opts->rules.conservative;
 	ro.warn = true;
 	if (m->top)
 		collect_funcs(m->top, &ops);

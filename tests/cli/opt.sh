@@ -45,6 +45,13 @@ expect_grep "$tmp/err" 'sdy-no-such-pass' "unknown pass flag: names the flag"
 run "$SHARDLP_OPT" --no-such-option "$data/mlp.mlir"
 expect_rc 2 "unknown option"
 
+run "$SHARDLP_OPT" -sdy-basic-propagate=no-such-key=1 "$data/mlp.mlir"
+expect_rc 2 "unknown pass option"
+expect_line "$tmp/err" "shardlp-opt: unknown option 'no-such-key' for pass 'sdy-basic-propagate'" "unknown pass option: names it"
+run "$SHARDLP_OPT" -sdy-basic-propagate=conservative-propagation=maybe "$data/mlp.mlir"
+expect_rc 2 "bad pass option value"
+expect_line "$tmp/err" "shardlp-opt: invalid value 'maybe' for option 'conservative-propagation' of pass 'sdy-basic-propagate' (expected true or false)" "bad value: names it"
+
 run "$SHARDLP_OPT" "$tmp/no-such-file.mlir"
 expect_rc 1 "missing input file"
 

@@ -270,6 +270,20 @@ run "$SHARDLP" solve -q --mesh-xml "$tmp/bad-mesh.xml" "$data/mlp.mlir"
 expect_rc 1 "a mesh description that contradicts the module"
 expect_grep "$tmp/err" 'bad-mesh\.xml:1:[0-9]+: error: axis .x. has size 3' "the mismatch is located in the XML file"
 
+# --divisible-only, and its deprecated spelling --conservative (a warning)
+run "$SHARDLP" solve -q --divisible-only -o "$tmp/div.mlir" "$data/mlp.mlir"
+expect_rc 0 "solve --divisible-only"
+expect_empty "$tmp/err" "--divisible-only: no warning"
+run "$SHARDLP" solve -q --conservative -o "$tmp/cons.mlir" "$data/mlp.mlir"
+expect_rc 0 "solve --conservative"
+expect_grep "$tmp/err" "warning: '--conservative' is deprecated; use '--divisible-only'" "--conservative warns"
+checks=$((checks + 1))
+if cmp -s "$tmp/div.mlir" "$tmp/cons.mlir"; then
+	pass "--conservative solves as --divisible-only"
+else
+	fail "--conservative and --divisible-only differ"
+fi
+
 run "$SHARDLP" solve --bogus "$data/mlp.mlir"
 expect_rc 2 "an unknown option"
 run "$SHARDLP" solve

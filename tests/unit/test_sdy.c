@@ -644,7 +644,8 @@ run_canonicalize(const char *text)
 	sl_context *ctx = sl_context_new();
 	sl_module *m = test_parse(ctx, text);
 	char *out = NULL;
-	sli_pass_opts o = {NULL, 0};
+	sli_pass_opts o;
+	sli_pass_opts_init(&o);
 	if (m && sli_pass_canonicalize(m, &o) == 0)
 		out = test_print(m);
 	sl_module_free(m);
