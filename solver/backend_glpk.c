@@ -32,6 +32,23 @@ on_error(void *info)
 	longjmp(h->jb, 1);
 }
 
+/* GLPK's terminal output, taken over so that it lands in the caller's
+ * stream: nonzero tells GLPK not to write it to stdout itself. */
+static int
+on_output(void *info, const char *text)
+{
+	fputs(text, info);
+	return 1;
+}
+
+/* Sends GLPK's log to out, or silences it (NULL). */
+static void
+log_to(FILE *out)
+{
+	glp_term_hook(out ? on_output : NULL, out);
+	glp_term_out(out ? GLP_ON : GLP_OFF);
+}
+
 /*
  * GLPK keeps one environment per thread; an abort frees it with every
  * problem in it.  Sessions remember the generation they were made in.
@@ -296,7 +313,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.presolve = GLP_OFF;
-	sp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+	sp.msg_lev = o->log ? GLP_MSG_ON : GLP_MSG_OFF;
 	/* the dual simplex is 1.5-2x faster on these degenerate LPs, and a
 	 * warm start after bound changes keeps a dual feasible basis; after
 	 * objective changes the basis stays primal feasible instead */
@@ -371,7 +388,7 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	cbdata cb = {start, false, r->bound, end, false};
 	glp_iocp ip;
 	glp_init_iocp(&ip);
-	ip.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+	ip.msg_lev = o->log ? GLP_MSG_ON : GLP_MSG_OFF;
 	ip.presolve = GLP_OFF;
 	ip.mip_gap = o->gap > 0 ? o->gap : 0;
 	ip.cb_func = callback;
@@ -488,7 +505,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		return -1;
 	}
 	groups_init(&g, lp);	/* before setjmp: not changed after it */
-	glp_term_out(o->verbose ? GLP_ON : GLP_OFF);
+	log_to(o->log);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		/* GLPK aborted: its environment is gone, P and every session with it */
@@ -558,7 +575,7 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 		memcpy(s->binary, lp->binary.v, s->nc);
 	s->obj_const = lp->obj_const;
 	groups_init(&s->g, lp);
-	glp_term_out(GLP_OFF);
+	log_to(NULL);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
@@ -599,7 +616,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	result_init(r);
 	if (session_lost(s, r))
 		return -1;
-	glp_term_out(o->verbose ? GLP_ON : GLP_OFF);
+	log_to(o->log);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
@@ -643,7 +660,7 @@ write(const sli_lp *lp, sli_lp_format f, const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s", dummy.message);
 		return -1;
 	}
-	glp_term_out(GLP_OFF);
+	log_to(NULL);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();

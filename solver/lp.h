@@ -71,7 +71,7 @@ typedef struct sli_lp_opts {
 	double time_limit;	/* seconds from the call, <= 0: none */
 	double deadline;	/* sli_lp_clock() instant, <= 0: none */
 	double gap;		/* relative MIP gap, e.g. 1e-6 */
-	bool verbose;		/* solver log on stderr */
+	FILE *log;		/* the caller's stream for the solver log, or NULL */
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 } sli_lp_opts;
 

@@ -53,6 +53,15 @@ typedef struct sl_diag {
 
 typedef void sl_diag_fn(void *userdata, const sl_diag *diag);
 
+/*
+ * The library never prints.  When it must stop the process (out of
+ * memory, a broken internal invariant) it calls the fatal hook with a
+ * message, then aborts; without a hook it aborts silently.  Programs set
+ * it once, first thing in main.
+ */
+typedef void sl_fatal_fn(const char *message);
+void sl_set_fatal_hook(sl_fatal_fn *fn);
+
 /* Creates a context; diagnostics are dropped until a sink is set. */
 sl_context *sl_context_new(void);
 void sl_context_free(sl_context *ctx);
@@ -212,9 +221,8 @@ typedef struct sl_solve_opts {
 	double time_limit;	/* seconds from the call; <= 0: none */
 	double deadline;	/* an sl_solve_clock() instant; <= 0: none */
 	double gap;		/* relative optimality gap to stop at */
-	/* the solver's log, which GLPK writes to standard output itself:
-	 * the one exception to "never prints", asked for by the caller */
-	bool verbose;
+	/* where the solver's log goes (the caller's stream), NULL: nowhere */
+	FILE *log;
 	bool no_decompose;	/* one whole model, not a chain of blocks */
 	const char *write_lp, *write_mps;	/* export the model there */
 	/* an incumbent: a module of the same program whose shardings are

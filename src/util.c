@@ -1,15 +1,33 @@
 /* util.c - checked allocation, vectors, byte buffers, hashing, file reading. */
 #include "util.h"
 
+#include "shardlp.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+static sl_fatal_fn *fatal_hook;
+
+void
+sl_set_fatal_hook(sl_fatal_fn *fn)
+{
+	fatal_hook = fn;
+}
+
+/* Hands message to the program's hook, then ends the process. */
+static _Noreturn void
+fatal(const char *message)
+{
+	if (fatal_hook)
+		fatal_hook(message);
+	abort();
+}
+
 static _Noreturn void
 oom(void)
 {
-	fputs("shardlp: out of memory\n", stderr);
-	abort();
+	fatal("out of memory");
 }
 
 void *
@@ -57,8 +75,9 @@ sli_xstrdup(const char *s)
 void
 sli_unreachable(const char *file, int line)
 {
-	fprintf(stderr, "shardlp: internal error at %s:%d\n", file, line);
-	abort();
+	char message[256];
+	snprintf(message, sizeof message, "internal error at %s:%d", file, line);
+	fatal(message);
 }
 
 void *

@@ -57,7 +57,7 @@ sl_solve_opts_init(sl_solve_opts *o)
 	o->time_limit = d.lp.time_limit;
 	o->deadline = d.lp.deadline;
 	o->gap = d.lp.gap;
-	o->verbose = d.lp.verbose;
+	o->log = d.lp.log;
 	o->no_decompose = d.no_decompose;
 }
 
@@ -73,7 +73,7 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	so.lp.time_limit = o->time_limit;
 	so.lp.deadline = o->deadline;
 	so.lp.gap = o->gap;
-	so.lp.verbose = o->verbose;
+	so.lp.log = o->log;
 	so.no_decompose = o->no_decompose;
 	so.write_lp = o->write_lp;
 	so.write_mps = o->write_mps;

@@ -7,6 +7,12 @@
 
 const char *cli_prog = "shardlp";
 
+void
+cli_fatal(const char *message)
+{
+	fprintf(stderr, "%s: %s\n", cli_prog, message);
+}
+
 static const char *const kinds[] = {"error", "warning", "remark", "note"};
 
 static void

@@ -35,6 +35,8 @@ typedef struct cli_sink {
 
 /* The program name that starts unlocated messages. */
 extern const char *cli_prog;
+/* The library's fatal hook: "PROG: message" on stderr (sl_set_fatal_hook). */
+void cli_fatal(const char *message);
 
 void cli_sink_init(cli_sink *s, sl_context *ctx);
 void cli_sink_fini(cli_sink *s);

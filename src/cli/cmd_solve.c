@@ -202,7 +202,7 @@ cmd_solve(int argc, char **argv)
 			      "  --write-lp F         write the model in CPLEX LP format to F\n"
 			      "  --write-mps F        write the model in free MPS format to F\n"
 			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
-			      "  --verbose            show the solver log\n"
+			      "  --verbose            the solver log, on standard error\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			cli_cost_opts_fini(&co);
@@ -241,7 +241,7 @@ cmd_solve(int argc, char **argv)
 			so.write_mps = optarg;
 			break;
 		case OPT_VERBOSE:
-			so.verbose = true;
+			so.log = stderr;
 			break;
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;

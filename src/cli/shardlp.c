@@ -200,6 +200,7 @@ cmd_print(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	sl_set_fatal_hook(cli_fatal);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -365,6 +365,7 @@ main(int argc, char **argv)
 {
 	opts o;
 	cli_prog = "shardlp-opt";
+	sl_set_fatal_hook(cli_fatal);
 	if (parse_args(argc, argv, &o)) {
 		fputs("usage: shardlp-opt [options] [FILE]; try 'shardlp-opt --help'\n", stderr);
 		return EXIT_USAGE;
