@@ -309,6 +309,18 @@ sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s)
 		        owner->nresults, s);
 }
 
+sl_attr *
+sli_op_rule_attr(const sl_op *op)
+{
+	return sli_op_attr(op, SLS_sdy_sharding_rule);
+}
+
+void
+sli_op_set_rule_attr(sl_module *m, sl_op *op, sl_attr *a)
+{
+	sli_op_set_attr(m, op, SLS_sdy_sharding_rule, a);
+}
+
 /* used by cost and solver */
 
 sl_sharding *

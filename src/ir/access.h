@@ -171,4 +171,15 @@ typedef SL_VEC(sli_use) sli_usevec;
 void sli_value_uses(const sl_value *v, sli_usevec *out);
 void sli_value_replace_uses(sl_value *v, sl_value *to, const sl_op *except);
 
+/* The op's sharding rule as written (sdy.sharding_rule), or NULL; the
+ * setter replaces it (NULL removes it). */
+sl_attr *sli_op_rule_attr(const sl_op *op);
+void sli_op_set_rule_attr(sl_module *m, sl_op *op, sl_attr *a);
+/* The name of the attribute sli_op_rule_attr reads. */
+static inline sl_sym
+sli_rule_attr_name(void)
+{
+	return SLS_sdy_sharding_rule;
+}
+
 #endif

@@ -10,9 +10,9 @@ static int
 drop(sl_op *op, void *ud)
 {
 	sl_module *m = ud;
-	sl_attr *r = sli_op_attr(op, SLS_sdy_sharding_rule);
+	sl_attr *r = sli_op_rule_attr(op);
 	if (r && !(r->kind == SL_ATTR_RULE && r->u.rule.custom))
-		sli_op_set_attr(m, op, SLS_sdy_sharding_rule, NULL);
+		sli_op_set_rule_attr(m, op, NULL);
 	return 0;
 }
 

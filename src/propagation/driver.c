@@ -6,6 +6,7 @@
  * worklist.c, a step in step.c.
  */
 #include "propagation/prop_internal.h"
+#include "ir/access.h"
 #include "formats/mlir_printer.h"
 
 #include <errno.h>
@@ -42,9 +43,9 @@ drop_rules(sli_prop *P)
 {
 	for (uint32_t i = 0; i < P->nops; i++) {
 		sl_op *op = P->ops[i];
-		sl_attr *r = sli_op_attr(op, SLS_sdy_sharding_rule);
+		sl_attr *r = sli_op_rule_attr(op);
 		if (r && !(r->kind == SL_ATTR_RULE && r->u.rule.custom))
-			sli_op_set_attr(P->m, op, SLS_sdy_sharding_rule, NULL);
+			sli_op_set_rule_attr(P->m, op, NULL);
 	}
 }
 

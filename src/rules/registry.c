@@ -9,6 +9,7 @@
  */
 #include "rules/rules.h"
 
+#include "ir/access.h"
 #include "ir/stablehlo_attrs.h"
 
 #include <inttypes.h>
@@ -2170,7 +2171,7 @@ sli_rule_for_op(sl_module *m, const sl_op *op, sli_rule_opts *opts, sl_rule *out
 	sli_rule_opts *o = opts ? opts : &defaults;
 
 	if (!o->registry_only) {
-		const sl_attr *a = sli_op_attr(op, SLS_sdy_sharding_rule);
+		const sl_attr *a = sli_op_rule_attr(op);
 		if (a) {
 			if (a->kind != SL_ATTR_RULE) {
 				sli_error(m->ctx, op->loc, "'%s' op should have a sharding rule attribute "
@@ -2205,11 +2206,11 @@ int
 sli_rule_attach(sl_module *m, sl_op *op, sli_rule_opts *opts, sl_rule *out)
 {
 	sl_rule r;
-	bool had = !(opts && opts->registry_only) && sli_op_attr(op, SLS_sdy_sharding_rule);
+	bool had = !(opts && opts->registry_only) && sli_op_rule_attr(op);
 	int rc = sli_rule_for_op(m, op, opts, &r);
 
 	if (rc == SLI_RULE_FOUND && !had)
-		sli_op_set_attr(m, op, SLS_sdy_sharding_rule, sli_rule_attr_new(m, &r));
+		sli_op_set_rule_attr(m, op, sli_rule_attr_new(m, &r));
 	if (rc == SLI_RULE_FOUND && out)
 		*out = r;
 	return rc;

@@ -33,7 +33,7 @@ sli_verify_op_attrs(verifier *v, sl_op *op)
 			free(t);
 			if (rc)
 				return -1;
-		} else if (name == SLS_sdy_sharding_rule) {
+		} else if (name == sli_rule_attr_name()) {
 			if (!a || a->kind != SL_ATTR_RULE)
 				return sli_verify_op_error(v, NULL, "should have a sharding rule attribute "
 				                           "of type OpShardingRuleAttr for attr named "
