@@ -13,6 +13,16 @@ cli_fatal(const char *message)
 	fprintf(stderr, "%s: %s\n", cli_prog, message);
 }
 
+int
+cli_usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
 static const char *const kinds[] = {"error", "warning", "remark", "note"};
 
 static void

@@ -47,6 +47,12 @@ void cli_sink_clear(cli_sink *s);
 char *cli_xstrdup(const char *s);
 char *cli_xstrndup(const char *s, size_t n);
 
+/*
+ * A command-line mistake: "CMD: message" (fmt and arg as printf's), then
+ * the command's short usage, on stderr; returns EXIT_USAGE.
+ */
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg);
+
 /* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
 char *cli_read(const char *prog, const char *path, size_t *len);
 

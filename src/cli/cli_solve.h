@@ -8,6 +8,8 @@
 
 #include "cli.h"
 
+#include <getopt.h>
+
 enum {
 	CLI_OPT_MEMORY_WEIGHT = 2000,
 	CLI_OPT_COMM_WEIGHT,
@@ -43,6 +45,14 @@ void cli_cost_opts_init(cli_cost_opts *co);
 void cli_cost_opts_fini(cli_cost_opts *co);
 /* Handles a cost option: 0 taken, 1 not a cost option, -1 bad value. */
 int cli_cost_option(cli_cost_opts *co, int c, const char *arg);
+/*
+ * getopt_long that takes the cost options itself: the next other option
+ * (optarg set), '?' after a bad cost option value, -1 at the end.  The
+ * first call of a command's scan must follow cli_cost_opts_init, which
+ * rewinds optind.
+ */
+int cli_cost_getopt(cli_cost_opts *co, int argc, char **argv, const char *shortopts,
+                    const struct option *longopts);
 extern const char cli_cost_help[];
 /*
  * The command-line parameters into *out, with --mesh-xml (if given) read,

@@ -249,13 +249,7 @@ cmd_compare(int argc, char **argv)
 
 	sl_solve_opts_init(&so);
 	cli_cost_opts_init(&co);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		int rc = cli_cost_option(&co, c, optarg);
-		if (rc < 0)
-			goto usage;
-		if (rc == 0)
-			continue;
+	while ((c = cli_cost_getopt(&co, argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage_short, stdout);

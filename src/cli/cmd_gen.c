@@ -68,15 +68,7 @@ usage_long(void)
 	      "  -h, --help      print this help\n", stdout);
 }
 
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fputs("shardlp gen: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	fputs(usage_short, stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(fmt, arg) cli_usage_error("shardlp gen", usage_short, fmt, arg)
 
 /* Parses a decimal integer in [lo, hi]; 0 on success. */
 static int

@@ -45,15 +45,7 @@ usage_long(void)
 	      "  -h, --help                print this help\n", stdout);
 }
 
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fputs("shardlp propagate: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	fputs(usage_short, stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(fmt, arg) cli_usage_error("shardlp propagate", usage_short, fmt, arg)
 
 static double
 cpu_seconds(void)

@@ -34,15 +34,7 @@ usage_long(void)
 	      "  -h, --help      print this help\n", stdout);
 }
 
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fputs("shardlp rules: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	fputs(usage_short, stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(fmt, arg) cli_usage_error("shardlp rules", usage_short, fmt, arg)
 
 int
 cmd_rules(int argc, char **argv)

@@ -143,6 +143,19 @@ cli_cost_opts_init(cli_cost_opts *co)
 {
 	memset(co, 0, sizeof *co);
 	sl_cost_params_init(&co->params);
+	optind = 1;
+}
+
+int
+cli_cost_getopt(cli_cost_opts *co, int argc, char **argv, const char *shortopts,
+                const struct option *longopts)
+{
+	int c, rc;
+	do {
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		rc = c == -1 ? 1 : cli_cost_option(co, c, optarg);
+	} while (rc == 0);
+	return rc < 0 ? '?' : c;
 }
 
 void
@@ -182,13 +195,7 @@ cmd_solve(int argc, char **argv)
 
 	sl_solve_opts_init(&so);
 	cli_cost_opts_init(&co);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:q", longopts, NULL)) != -1) {
-		int rc = cli_cost_option(&co, c, optarg);
-		if (rc < 0)
-			goto usage;
-		if (rc == 0)
-			continue;
+	while ((c = cli_cost_getopt(&co, argc, argv, "ho:q", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage_short, stdout);
