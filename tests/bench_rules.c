@@ -49,19 +49,6 @@ build(sl_op *op, void *ud)
 	return 0;
 }
 
-static void
-build_all(bench *b, sl_op *op)
-{
-	for (uint32_t i = 0; i < op->nregions; i++)
-		for (sl_block *blk = op->regions[i].first; blk; blk = blk->next)
-			for (sl_op *o = blk->first; o; o = o->next) {
-				if (o->kind == SL_OP_FUNC)
-					sli_walk(o, build, b);
-				else if (o->kind == SL_OP_MODULE)
-					build_all(b, o);
-			}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -106,7 +93,7 @@ main(int argc, char **argv)
 		b.ops = b.rules = b.factors = 0;
 		b.errors = 0;
 		t0 = cpu_now();
-		build_all(&b, b.m->top);
+		sli_walk_funcs(b.m->top, build, &b);
 		t = cpu_now() - t0;
 		if (best < 0 || t < best)
 			best = t;

@@ -113,20 +113,6 @@ print_op(sl_op *op, void *ud)
 	return 0;
 }
 
-/* Walks the func.func ops of op's regions, nested modules included. */
-static void
-print_funcs(rules_run *run, sl_op *op)
-{
-	for (uint32_t i = 0; i < op->nregions; i++)
-		for (sl_block *b = op->regions[i].first; b; b = b->next)
-			for (sl_op *o = b->first; o; o = o->next) {
-				if (o->kind == SL_OP_FUNC)
-					sli_walk(o, print_op, run);
-				else if (o->kind == SL_OP_MODULE)
-					print_funcs(run, o);
-			}
-}
-
 int
 sl_rules_print(sl_module *m, FILE *out, const sl_rules_opts *o,
                sl_rules_count *count)
@@ -140,7 +126,7 @@ sl_rules_print(sl_module *m, FILE *out, const sl_rules_opts *o,
 	run.ro.warn = true;
 	sli_buf_init(&run.b);
 	if (m->top)
-		print_funcs(&run, m->top);
+		sli_walk_funcs(m->top, print_op, &run);
 	sli_rule_opts_fini(&run.ro);
 	if (run.b.n)
 		fwrite(run.b.p, 1, run.b.n, out);

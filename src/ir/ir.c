@@ -422,6 +422,23 @@ sli_walk(sl_op *root, sli_walk_fn *fn, void *ud)
 	}
 }
 
+int
+sli_walk_funcs(sl_op *op, sli_walk_fn *fn, void *ud)
+{
+	for (uint32_t i = 0; i < op->nregions; i++)
+		for (sl_block *b = op->regions[i].first; b; b = b->next)
+			for (sl_op *o = b->first; o; o = o->next) {
+				int r = 0;
+				if (o->kind == SL_OP_FUNC)
+					r = sli_walk(o, fn, ud);
+				else if (o->kind == SL_OP_MODULE)
+					r = sli_walk_funcs(o, fn, ud);
+				if (r)
+					return r;
+			}
+	return 0;
+}
+
 /* Bytes an attribute of this kind needs: the union member only, so that
  * large arrays of integers do not pay for the largest sdy struct. */
 static size_t

@@ -165,6 +165,8 @@ void sli_compute_use_counts(sl_op *root);
 /* Generic walk in pre-order; returning non-zero from fn stops the walk. */
 typedef int sli_walk_fn(sl_op *op, void *ud);
 int sli_walk(sl_op *root, sli_walk_fn *fn, void *ud);
+/* sli_walk over every func.func inside op, nested modules included. */
+int sli_walk_funcs(sl_op *op, sli_walk_fn *fn, void *ud);
 
 /* Attribute constructors. */
 sl_attr *sli_attr_new(sl_module *m, sl_attr_kind kind);
