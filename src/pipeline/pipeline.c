@@ -65,27 +65,28 @@ needed(sl_module *m, const sli_step *t, unsigned c)
 	return (c & has) != 0;
 }
 
-/* Runs step t with its typed options. */
+/* Runs step t with its typed options: the defaults d, or d as its hook
+ * sets them (with static strings only: nothing here frees them). */
 static int
-run_step(sl_module *m, const sli_step *t)
+run_step(sl_module *m, const sli_step *t, const sli_pass_opts *d)
 {
-	sli_pass_opts o;
-	sli_pass_opts_init(&o);
-	if (t->options)
-		t->options(&o);
-	int rc = t->run(m, &o);
-	sli_pass_opts_fini(&o);
-	return rc;
+	if (!t->options)
+		return t->run(m, d);
+	sli_pass_opts o = *d;
+	t->options(&o);
+	return t->run(m, &o);
 }
 
 int
 sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 {
+	sli_pass_opts defaults;
+	sli_pass_opts_init(&defaults);
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const sli_step *t = &p->steps[i];
 		if ((t->when & ~s->mode) || !needed(m, t, s->census))
 			continue;
-		if (run_step(m, t))
+		if (run_step(m, t, &defaults))
 			return -1;
 		if (!t->makes_if || (s->census & t->makes_if))
 			s->census |= t->makes;

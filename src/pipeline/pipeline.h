@@ -31,7 +31,8 @@ enum {
 typedef struct sli_step {
 	const char *name;	/* the pass's flag, named by verify-each */
 	sli_pass_fn *run;
-	/* the step's typed options: sets them over the defaults; NULL: defaults */
+	/* the step's typed options: sets them over the defaults (strings
+	 * static); NULL: the defaults */
 	void (*options)(sli_pass_opts *o);
 	unsigned when;		/* SLI_WHEN_* bits the mode must hold */
 	/* SLI_HAS_* flags of which one must be in the census, SLI_NEEDS_*
