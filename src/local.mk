@@ -30,7 +30,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_named_computations.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
-	%reldir%/passes/import_pipeline.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
@@ -50,6 +49,10 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/symtab.c \
 	%reldir%/passes/unflatten_call_graph.c \
 	%reldir%/passes/update_non_divisible.c \
+	%reldir%/pipeline/export.c \
+	%reldir%/pipeline/import.c \
+	%reldir%/pipeline/pipeline.c \
+	%reldir%/pipeline/propagation.c \
 	%reldir%/propagation/aggressive_propagate.c \
 	%reldir%/propagation/basic_propagate.c \
 	%reldir%/propagation/boundary.c \
@@ -61,7 +64,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/propagation/index.c \
 	%reldir%/propagation/intern.c \
 	%reldir%/propagation/op_priority_propagate.c \
-	%reldir%/propagation/pipeline.c \
 	%reldir%/propagation/projection.c \
 	%reldir%/propagation/rule.c \
 	%reldir%/propagation/shardings.c \
@@ -108,6 +110,7 @@ noinst_HEADERS += \
 	%reldir%/passes/passutil.h \
 	%reldir%/passes/sharding_walk.h \
 	%reldir%/passes/symtab.h \
+	%reldir%/pipeline/pipeline.h \
 	%reldir%/propagation/factor_propagation.h \
 	%reldir%/propagation/projection.h \
 	%reldir%/propagation/prop_internal.h \

@@ -110,6 +110,14 @@ int sl_module_print(const sl_module *m, FILE *out, const sl_print_opts *opts);
 int sl_pass_run(sl_module *m, const char *name, const char *options,
                 char *err, size_t errlen);
 bool sl_pass_exists(const char *name);
+/*
+ * Verify-each: with on, the pipelines (sdy-import-pipeline,
+ * sdy-propagation-pipeline) verify the module after each of their steps
+ * and fail, naming the step, when it does not verify.  Off by default;
+ * the environment variable SHARDLP_VERIFY_EACH=1 turns it on for every
+ * context.
+ */
+void sl_context_set_verify_each(sl_context *ctx, bool on);
 /* The i-th pass of the table (NULL past the end), with its summary. */
 const char *sl_pass_name(size_t i, const char **summary);
 

@@ -12,6 +12,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
 	%reldir%/unit/test_passes.c \
+	%reldir%/unit/test_pipeline.c \
 	%reldir%/unit/test_printer.c \
 	%reldir%/unit/test_propagation.c \
 	%reldir%/unit/test_rules.c \
@@ -30,6 +31,7 @@ TESTS += unit-tests
 
 ### Shell tests: CLI exit codes and messages, golden outputs, man pages
 ## Each script sources tests/setup.sh; the programs' paths come from here.
+## SHARDLP_VERIFY_EACH=1: every pipeline verifies the module after each step.
 
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = bash
@@ -39,7 +41,8 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MANDOC='$(MANDOC)'; export MANDOC; \
-	SANITIZERS='$(enable_sanitizers)'; export SANITIZERS;
+	SANITIZERS='$(enable_sanitizers)'; export SANITIZERS; \
+	SHARDLP_VERIFY_EACH=1; export SHARDLP_VERIFY_EACH;
 
 TESTS += \
 	%reldir%/cli/gen.sh \

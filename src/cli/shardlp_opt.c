@@ -1,7 +1,8 @@
 /*
  * shardlp-opt - a drop-in for Shardy's sdy_opt: reads MLIR (a file or
  * stdin), runs the passes named by its flags in order, verifying after
- * each, and prints the result.  -split-input-file treats "// -----" lines
+ * each (-verify-each: after each step of a pipeline too), and prints
+ * the result.  -split-input-file treats "// -----" lines
  * as separators between independent modules; -verify-diagnostics checks
  * the diagnostics against expected-* comments as mlir-opt does.
  */
@@ -19,6 +20,7 @@ typedef struct pass_req {
 typedef struct opts {
 	const char *input, *output;
 	bool split, verify_diags, debuginfo, generic, verify_each;
+	bool verify_steps;	/* verify after each step of a pipeline too */
 	pass_req *passes;
 	size_t npasses;
 } opts;
@@ -37,6 +39,8 @@ usage(FILE *f)
 	      "  -verify-diagnostics     check diagnostics against expected-* comments\n"
 	      "  -mlir-print-debuginfo   print locations\n"
 	      "  -mlir-print-op-generic  print every op in the generic form\n"
+	      "  -verify-each            verify the module after each pass and after\n"
+	      "                          each step of a pipeline pass\n"
 	      "  -no-verify-each         do not verify the module after each pass\n"
 	      "  --help, --version\n"
 	      "\n"
@@ -96,8 +100,10 @@ parse_args(int argc, char **argv, opts *o)
 			o->debuginfo = true;
 		} else if (!strcmp(flag, "mlir-print-op-generic")) {
 			o->generic = true;
+		} else if (!strcmp(flag, "verify-each") || !strcmp(flag, "verify-each=true")) {
+			o->verify_each = o->verify_steps = true;
 		} else if (!strcmp(flag, "no-verify-each") || !strcmp(flag, "verify-each=false")) {
-			o->verify_each = false;
+			o->verify_each = o->verify_steps = false;
 		} else if (!strcmp(flag, "allow-unregistered-dialect")) {
 			/* unknown ops are always kept */
 		} else {
@@ -382,6 +388,7 @@ main(int argc, char **argv)
 	}
 	const char *name = strcmp(o.input, "-") ? o.input : "<stdin>";
 	sl_context *ctx = sl_context_new();
+	sl_context_set_verify_each(ctx, o.verify_steps);
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	cli_sink_set_source(&sink, name, text, len);

@@ -68,6 +68,7 @@ struct sl_context {
 	sl_diag_fn *diag_fn;
 	void *diag_ud;
 	unsigned errors;
+	bool verify_each;	/* pipelines verify after each step (pipeline.h) */
 };
 
 static inline uint32_t

@@ -45,7 +45,6 @@ int sli_pass_manual_axes_cleanup(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_add_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_symbol_dce(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts);
-int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_sink_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_sink_func_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_remove_sharding_groups(sl_module *m, const sli_pass_opts *opts);
@@ -65,15 +64,6 @@ int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
 
-/*
- * The import pipeline on a module whose census (census.h) is *census;
- * the census grows with the ops the passes create.
- */
-int sli_import_pipeline_run(sl_module *m, bool dedup, unsigned *census);
-/* Whether a pipeline step needing `needs` (any of these SLI_HAS_* flags,
- * or SLI_NEEDS_PRIVATE: a private symbol; 0: always) has work in m. */
-bool sli_step_needed(sl_module *m, unsigned needs, unsigned census);
-
 /* Defined in src/rules/. */
 int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
 
@@ -82,6 +72,9 @@ int sli_pass_basic_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_aggressive_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_user_priority_propagate(sl_module *m, const sli_pass_opts *opts);
+
+/* Defined in src/pipeline/. */
+int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts);
 
 #endif

@@ -1,6 +1,6 @@
 #!/bin/bash
 # shardlp-opt: input from a file or stdin, -o, -split-input-file, unknown
-# pass flags.
+# pass flags, -verify-each.
 . "$(dirname "$0")/../setup.sh"
 
 run "$SHARDLP_OPT" "$data/mlp.mlir"
@@ -98,5 +98,20 @@ expect_rc 0 "-verify-diagnostics with the expected error"
 
 run "$SHARDLP_OPT" -verify-diagnostics "$data/mlp.mlir"
 expect_rc 0 "-verify-diagnostics on a valid file"
+
+# -verify-each verifies after every step of a pipeline; the output is
+# the same as without it.
+for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
+	SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" "$p" "$data/transformer.mlir"
+	cp "$tmp/out" "$tmp/plain.mlir"
+	SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" --verify-each "$p" "$data/transformer.mlir"
+	expect_rc 0 "--verify-each $p"
+	checks=$((checks + 1))
+	if cmp -s "$tmp/out" "$tmp/plain.mlir"; then
+		pass "--verify-each $p: same output"
+	else
+		fail "--verify-each $p: output differs"
+	fi
+done
 
 finish
