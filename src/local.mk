@@ -33,7 +33,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
-	%reldir%/passes/pass.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
@@ -53,6 +52,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/pipeline/import.c \
 	%reldir%/pipeline/pipeline.c \
 	%reldir%/pipeline/propagation.c \
+	%reldir%/pipeline/registry.c \
 	%reldir%/propagation/aggressive_propagate.c \
 	%reldir%/propagation/basic_propagate.c \
 	%reldir%/propagation/boundary.c \
@@ -111,6 +111,7 @@ noinst_HEADERS += \
 	%reldir%/passes/sharding_walk.h \
 	%reldir%/passes/symtab.h \
 	%reldir%/pipeline/pipeline.h \
+	%reldir%/pipeline/registry.h \
 	%reldir%/propagation/factor_propagation.h \
 	%reldir%/propagation/projection.h \
 	%reldir%/propagation/prop_internal.h \

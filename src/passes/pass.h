@@ -1,9 +1,10 @@
 /*
- * pass.h - the pass table.  Every pass has one signature: it takes the
- * module and its typed options (options.h; never NULL), returns 0, or -1
- * after reporting diagnostics.  shardlp-opt flags, `shardlp` subcommands
- * and --help read this table; adding a pass is one file and one row in
- * pass.c.
+ * pass.h - the pass signature and the passes of this folder.  Every pass
+ * takes the module and its typed options (options.h; never NULL),
+ * returns 0, or -1 after reporting diagnostics.  The table of all passes,
+ * which shardlp-opt's flags and --help read, sits above passes, rules and
+ * propagation, in src/pipeline/registry.h: adding a pass is one file and
+ * one row there.
  */
 #ifndef SL_PASSES_PASS_H
 #define SL_PASSES_PASS_H
@@ -12,22 +13,6 @@
 #include "passes/options.h"
 
 typedef int sli_pass_fn(sl_module *m, const sli_pass_opts *opts);
-
-typedef struct sli_pass_info {
-	const char *flag;		/* e.g. "sdy-basic-propagate" */
-	sli_pass_fn *run;
-	const sli_opt_family *options;	/* the options it takes */
-	const char *summary;
-} sli_pass_info;
-
-extern const sli_pass_info sli_passes[];
-extern const size_t sli_npasses;
-
-const sli_pass_info *sli_pass_find(const char *flag, size_t n);
-/* Parses the options of pass p ("a=1,b=true" or {a=1 b=true}; NULL: none)
- * into *out (sli_pass_opts_fini it); -1 with a message in err. */
-int sli_pass_opts_parse(const sli_pass_info *p, const char *text,
-                        sli_pass_opts *out, char *err, size_t errlen);
 
 /* Passes defined in this folder. */
 int sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts);
@@ -63,18 +48,5 @@ int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
-
-/* Defined in src/rules/. */
-int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
-
-/* Defined in src/propagation/. */
-int sli_pass_basic_propagate(sl_module *m, const sli_pass_opts *opts);
-int sli_pass_aggressive_propagate(sl_module *m, const sli_pass_opts *opts);
-int sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts);
-int sli_pass_user_priority_propagate(sl_module *m, const sli_pass_opts *opts);
-
-/* Defined in src/pipeline/. */
-int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
-int sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts);
 
 #endif

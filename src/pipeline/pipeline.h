@@ -70,4 +70,8 @@ void sli_pipeline_start(sli_pipeline_state *s, sl_module *m, bool dedup, bool ca
  * step failed, or with verify-each the module does not verify after it). */
 int sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s);
 
+/* -sdy-import-pipeline and -sdy-propagation-pipeline. */
+int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts);
+
 #endif

@@ -6,6 +6,7 @@
  * of inlining calls into named computations.
  */
 #include "pipeline/pipeline.h"
+#include "propagation/propagation.h"
 
 /*
  * Shardy forces keep-sharding-rules on here, and sdy-drop-sharding-rules

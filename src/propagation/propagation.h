@@ -47,7 +47,7 @@ void sli_prop_dump(sli_prop *P, const char *name);
 sl_module *sli_prop_module(sli_prop *P);
 const sli_prop_opts *sli_prop_options(sli_prop *P);
 
-/* The pass entry points (registered in src/passes/pass.c). */
+/* The pass entry points (registered in src/pipeline/registry.c). */
 int sli_pass_basic_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_aggressive_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts);

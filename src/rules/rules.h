@@ -13,6 +13,7 @@
 #define SL_RULES_RULES_H
 
 #include "ir/ir.h"
+#include "passes/options.h"
 
 /* Factor kinds; a factor has exactly one (spec 1). */
 typedef enum sli_factor_kind {
@@ -91,5 +92,8 @@ bool sli_rule_factor_blocked(const sl_rule *rule, uint32_t factor);
 
 /* Appends the symbol of factor k: i..z, then z_1, z_2, ... (spec 2.1). */
 void sli_rule_factor_name(sli_buf *b, uint32_t k);
+
+/* -sdy-populate-op-sharding-rules (the table is src/pipeline/registry.c). */
+int sli_pass_populate_op_sharding_rules(sl_module *m, const sli_pass_opts *opts);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "passes/pass.h"
+#include "pipeline/registry.h"
 
 /* Parses text for the pass named flag; err holds the message on -1. */
 static int

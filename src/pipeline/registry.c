@@ -1,5 +1,9 @@
-/* pass.c - the pass table and sl_pass_run. */
-#include "passes/pass.h"
+/* registry.c - the table of every pass by name, and sl_pass_run. */
+#include "pipeline/registry.h"
+
+#include "pipeline/pipeline.h"
+#include "propagation/propagation.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
