@@ -9,6 +9,7 @@
 #define SL_IR_IR_H
 
 #include "ir/attr.h"
+#include "util/hash.h"
 
 typedef struct sl_op sl_op;
 typedef struct sl_block sl_block;
@@ -109,7 +110,7 @@ struct sl_module {
 	SL_VEC(sl_named_attr) loc_aliases;
 	size_t input_bytes;
 	/* name -> func.func cache of sli_lookup_func, checked on every hit */
-	struct sli_functab *functab;
+	sli_htab functab;	/* of func.func ops, by name */
 };
 
 /* Construction (arena-backed). */
