@@ -13,6 +13,24 @@ const sl_op_info sli_op_info[SL_OP__COUNT] = {
 #undef OP
 };
 
+bool
+sli_op_format_pure(const sl_op *op)
+{
+	switch (sli_op_info[op->kind].format) {
+	case SL_FMT_SAME:
+	case SL_FMT_FUNCTIONAL:
+	case SL_FMT_CONSTANT:
+	case SL_FMT_IOTA:
+	case SL_FMT_TUPLE:
+	case SL_FMT_COMPLEX:
+	case SL_FMT_SELECT:
+	case SL_FMT_CONVOLUTION:
+		return true;
+	default:
+		return false;
+	}
+}
+
 sl_op_kind
 sli_op_kind_lookup(const char *name, size_t n)
 {
@@ -403,6 +421,20 @@ sli_walk(sl_op *root, sli_walk_fn *fn, void *ud)
 		if (r)
 			return r;
 	}
+}
+
+void
+sli_attr_visit(const sl_attr *a, sli_attr_visit_fn *fn, void *ud)
+{
+	if (!a)
+		return;
+	fn(a, ud);
+	if (a->kind == SL_ATTR_ARRAY)
+		for (uint32_t i = 0; i < a->u.arr.n; i++)
+			sli_attr_visit(a->u.arr.v[i], fn, ud);
+	else if (a->kind == SL_ATTR_DICT)
+		for (uint32_t i = 0; i < a->u.dict.n; i++)
+			sli_attr_visit(a->u.dict.v[i].attr, fn, ud);
 }
 
 /* Bytes an attribute of each kind needs: the union member only, so that

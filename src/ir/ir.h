@@ -51,6 +51,11 @@ typedef struct sl_op_info {
 
 extern const sl_op_info sli_op_info[SL_OP__COUNT];
 
+/* Whether op's printed format is one of side-effect-free ops (elementwise,
+ * functional, constant, iota, tuple, complex, select, convolution): where
+ * the passes' tests for erasable ops start. */
+bool sli_op_format_pure(const sl_op *op);
+
 struct sl_value {
 	sl_type *type;
 	sl_op *def;		/* defining op, NULL for a block argument */
@@ -166,6 +171,10 @@ void sli_compute_use_counts(sl_op *root);
 /* Generic walk in pre-order; returning non-zero from fn stops the walk. */
 typedef int sli_walk_fn(sl_op *op, void *ud);
 int sli_walk(sl_op *root, sli_walk_fn *fn, void *ud);
+/* Calls fn on a and, in pre-order, on every element of its arrays and
+ * every value of its dictionaries (a may be NULL). */
+typedef void sli_attr_visit_fn(const sl_attr *a, void *ud);
+void sli_attr_visit(const sl_attr *a, sli_attr_visit_fn *fn, void *ud);
 
 /* Attribute constructors. */
 sl_attr *sli_attr_new(sl_module *m, sl_attr_kind kind);
