@@ -31,29 +31,43 @@ sli_op_format_pure(const sl_op *op)
 	}
 }
 
+/*
+ * Op kinds by name: the hash set over a static slot array, filled on
+ * first use.  It never grows (the assertion), so it is never freed.
+ */
+static sli_hslot kind_slots[512];
+static sli_htab kinds = {kind_slots, 0, 512};
+_Static_assert(SL_OP__COUNT * 2 < 512, "kind_slots must grow with the op table");
+
+typedef struct kind_key {
+	const char *name;
+	size_t n;
+} kind_key;
+
+static bool
+kind_eq(const void *item, const void *key)
+{
+	const kind_key *k = key;
+	const char *s = sli_op_info[(uintptr_t)item].name;
+	return strlen(s) == k->n && memcmp(s, k->name, k->n) == 0;
+}
+
 sl_op_kind
 sli_op_kind_lookup(const char *name, size_t n)
 {
-	/* A small open-addressing table built on first use. */
-	static uint16_t table[512];
 	static int built;
 	if (!built) {
 		for (int k = 1; k < SL_OP__COUNT; k++) {
-			const char *s = sli_op_info[k].name;
-			size_t h = sli_hash(s, strlen(s)) & 511;
-			while (table[h])
-				h = (h + 1) & 511;
-			table[h] = (uint16_t)k;
+			kind_key key = {sli_op_info[k].name, strlen(sli_op_info[k].name)};
+			uint64_t h = sli_hash(key.name, key.n);
+			sli_hslot *slot = sli_htab_slot(&kinds, h, kind_eq, &key, 512);
+			if (!slot->item)
+				sli_htab_fill(&kinds, slot, h, (void *)(uintptr_t)k);
 		}
 		built = 1;
 	}
-	size_t h = sli_hash(name, n) & 511;
-	for (; table[h]; h = (h + 1) & 511) {
-		const char *s = sli_op_info[table[h]].name;
-		if (strlen(s) == n && memcmp(s, name, n) == 0)
-			return (sl_op_kind)table[h];
-	}
-	return SL_OP_UNKNOWN;
+	kind_key key = {name, n};
+	return (sl_op_kind)(uintptr_t)sli_htab_get(&kinds, sli_hash(name, n), kind_eq, &key);
 }
 
 sl_op *
