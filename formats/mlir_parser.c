@@ -18,7 +18,6 @@
 #include "formats/mlir_parser.h"
 #include "formats/mlir_stablehlo_attrs.h"
 #include "util/hash.h"
-#include "util/stab.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -143,18 +142,23 @@ leave(sli_parser *P)
 }
 
 /* ==================================================================== */
-/* SSA names: a scoped table of names (util/stab.h)                       */
+/* SSA names: a chained hash table with LIFO scopes                      */
 /* ==================================================================== */
 
-/* What the binding of the same index stands for. */
-typedef struct nval {
+typedef struct nent {
+	const char *p;
+	uint32_t n;
+	uint32_t next;		/* index+1 of the next entry in the bucket */
+	uint64_t hash;
 	sl_value *val;		/* first value bound to the name */
 	uint32_t count;		/* values bound (results of %x:N) */
-} nval;
+	sl_loc loc;
+} nent;
 
 struct sli_names {
-	sli_stab tab;
-	SL_VEC(nval) vals;
+	SL_VEC(nent) v;
+	uint32_t *buckets;
+	size_t nb;
 };
 
 struct sli_scope {
@@ -162,19 +166,39 @@ struct sli_scope {
 	size_t mark;
 };
 
-/* The values bound to name (p, n), or NULL. */
-static nval *
+static void
+names_rehash(struct sli_names *t)
+{
+	size_t nb = t->nb ? t->nb * 2 : 1024;
+	free(t->buckets);
+	t->buckets = sli_xcalloc(nb, sizeof *t->buckets);
+	t->nb = nb;
+	for (size_t i = 0; i < t->v.n; i++) {
+		size_t h = t->v.v[i].hash & (nb - 1);
+		t->v.v[i].next = t->buckets[h];
+		t->buckets[h] = (uint32_t)i + 1;
+	}
+}
+
+static nent *
 names_find(struct sli_names *t, const char *p, uint32_t n)
 {
-	uint32_t i = sli_stab_find(&t->tab, p, n);
-	return i ? &t->vals.v[i - 1] : NULL;
+	if (!t->nb)
+		return NULL;
+	uint64_t h = sli_hash(p, n);
+	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
+		nent *e = &t->v.v[i - 1];
+		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+			return e;
+	}
+	return NULL;
 }
 
 static void
 scope_push(sli_parser *P, struct sli_scope *s)
 {
 	s->up = P->scope;
-	s->mark = sli_stab_mark(&P->names->tab);
+	s->mark = P->names->v.n;
 	P->scope = s;
 }
 
@@ -182,8 +206,12 @@ static void
 scope_pop(sli_parser *P)
 {
 	struct sli_names *t = P->names;
-	sli_stab_pop(&t->tab, P->scope->mark);
-	t->vals.n = P->scope->mark;
+	size_t mark = P->scope->mark;
+	while (t->v.n > mark) {
+		nent *e = &t->v.v[t->v.n - 1];
+		t->buckets[e->hash & (t->nb - 1)] = e->next;
+		t->v.n--;
+	}
 	P->scope = P->scope->up;
 }
 
@@ -194,15 +222,19 @@ bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
 	struct sli_names *t = P->names;
 	const char *p = tok->p + 1;
 	uint32_t n = tok->n - 1;
-	uint32_t old = sli_stab_find(&t->tab, p, n);
-	if (old && old - 1 >= P->scope->mark) {
+	nent *old = names_find(t, p, n);
+	if (old && (size_t)(old - t->v.v) >= P->scope->mark) {
 		sli_p_error_at(P, sli_p_tok_loc(P, tok), "redefinition of SSA value '%.*s'",
 		               (int)tok->n, tok->p);
 		return -1;
 	}
-	sli_stab_bind(&t->tab, p, n);
-	nval e = {val, count};
-	SL_VEC_PUSH(t->vals, e);
+	if ((t->v.n + 1) * 2 > t->nb)
+		names_rehash(t);
+	nent e = {p, n, 0, sli_hash(p, n), val, count, sli_p_tok_loc(P, tok)};
+	size_t h = e.hash & (t->nb - 1);
+	e.next = t->buckets[h];
+	SL_VEC_PUSH(t->v, e);
+	t->buckets[h] = (uint32_t)t->v.n;
 	return 0;
 }
 
@@ -228,7 +260,7 @@ sli_p_operand(sli_parser *P, sl_value **out)
 			return sli_p_error(P, "invalid SSA value result number");
 		sli_p_next(P);
 	}
-	nval *e = names_find(P->names, name.p + 1, name.n - 1);
+	nent *e = names_find(P->names, name.p + 1, name.n - 1);
 	if (!e)
 		return sli_p_error_at(P, sli_p_tok_loc(P, &name),
 		                      "use of undeclared SSA value name");
@@ -2246,8 +2278,8 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 		parse_op(&P, body);
 	}
 	scope_pop(&P);
-	sli_stab_fini(&names.tab);
-	SL_VEC_FREE(names.vals);
+	free(names.v.v);
+	free(names.buckets);
 	SL_VEC_FREE(tc.ents);
 	sli_htab_fini(&tc.index);
 	free(P.aliases);

@@ -7,7 +7,6 @@
  */
 #include "formats/mlir_printer.h"
 #include "formats/mlir_stablehlo_attrs.h"
-#include "util/stab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,16 +66,70 @@ sli_pr_maybe_flush(sli_printer *pr)
 
 #define NAMED 0x80000000u	/* value->id: index into names, else a number */
 
+typedef struct nm_ent {
+	const char *p;
+	uint32_t n;
+	uint32_t next;		/* index+1 of the next entry in the bucket */
+	uint64_t hash;
+} nm_ent;
+
 struct sli_names_state {
 	SL_VEC(char *) names;		/* owned strings of named values */
-	sli_stab used;			/* used names, scoped */
+	SL_VEC(nm_ent) used;		/* used names, scoped LIFO, hashed */
+	uint32_t *buckets;
+	size_t nb;
 	uint32_t next_value, next_arg, next_conflict;
 };
+
+static void
+used_rehash(struct sli_names_state *ns)
+{
+	size_t nb = ns->nb ? ns->nb * 2 : 256;
+	free(ns->buckets);
+	ns->buckets = sli_xcalloc(nb, sizeof *ns->buckets);
+	ns->nb = nb;
+	for (size_t i = 0; i < ns->used.n; i++) {
+		size_t h = ns->used.v[i].hash & (nb - 1);
+		ns->used.v[i].next = ns->buckets[h];
+		ns->buckets[h] = (uint32_t)i + 1;
+	}
+}
 
 static bool
 name_used(struct sli_names_state *ns, const char *p, size_t n)
 {
-	return sli_stab_find(&ns->used, p, (uint32_t)n) != 0;
+	if (!ns->nb)
+		return false;
+	uint64_t h = sli_hash(p, n);
+	for (uint32_t i = ns->buckets[h & (ns->nb - 1)]; i; i = ns->used.v[i - 1].next) {
+		nm_ent *e = &ns->used.v[i - 1];
+		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+use_name(struct sli_names_state *ns, const char *p, size_t n)
+{
+	if ((ns->used.n + 1) * 2 > ns->nb)
+		used_rehash(ns);
+	nm_ent e = {p, (uint32_t)n, 0, sli_hash(p, n)};
+	size_t h = e.hash & (ns->nb - 1);
+	e.next = ns->buckets[h];
+	SL_VEC_PUSH(ns->used, e);
+	ns->buckets[h] = (uint32_t)ns->used.n;
+}
+
+/* Forgets the names used since mark (leaving a region's scope). */
+static void
+used_pop(struct sli_names_state *ns, size_t mark)
+{
+	while (ns->used.n > mark) {
+		nm_ent *e = &ns->used.v[ns->used.n - 1];
+		ns->buckets[e->hash & (ns->nb - 1)] = e->next;
+		ns->used.n--;
+	}
 }
 
 static void
@@ -97,7 +150,7 @@ set_name(struct sli_names_state *ns, sl_value *v, const char *base)
 	}
 	char *s = (char *)sli_buf_cstr(&b);
 	SL_VEC_PUSH(ns->names, s);
-	sli_stab_bind(&ns->used, s, (uint32_t)b.n);
+	use_name(ns, s, b.n);
 	v->id = NAMED | (uint32_t)(ns->names.n - 1);
 }
 
@@ -160,7 +213,7 @@ static void
 number_region(struct sli_names_state *ns, const sl_context *ctx, sl_region *r,
               uint32_t vid, uint32_t aid, uint32_t cid)
 {
-	size_t mark = sli_stab_mark(&ns->used);
+	size_t mark = ns->used.n;
 	ns->next_value = vid;
 	ns->next_arg = aid;
 	ns->next_conflict = cid;
@@ -186,7 +239,7 @@ number_region(struct sli_names_state *ns, const sl_context *ctx, sl_region *r,
 		for (sl_op *op = b->first; op; op = op->next)
 			for (uint32_t i = 0; i < op->nregions; i++)
 				number_region(ns, ctx, &op->regions[i], v, a, c);
-	sli_stab_pop(&ns->used, mark);
+	used_pop(ns, mark);
 }
 
 /* Block labels: ^bbN numbered per region. */
@@ -841,7 +894,8 @@ sl_module_print(const sl_module *m, FILE *out, const sl_print_opts *opts)
 	for (size_t i = 0; i < ns.names.n; i++)
 		free(ns.names.v[i]);
 	SL_VEC_FREE(ns.names);
-	sli_stab_fini(&ns.used);
+	SL_VEC_FREE(ns.used);
+	free(ns.buckets);
 	sli_buf_fini(&b);
 	return pr.werr ? -1 : 0;
 }

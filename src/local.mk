@@ -72,7 +72,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/rules/registry.c \
 	%reldir%/util.c \
 	%reldir%/util/hash.c \
-	%reldir%/util/stab.c \
 	%reldir%/util/uf.c \
 	%reldir%/verify/verifier.c \
 	%reldir%/verify/verify.c \
@@ -114,7 +113,6 @@ noinst_HEADERS += \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
 	%reldir%/util/hash.h \
-	%reldir%/util/stab.h \
 	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \

@@ -23,24 +23,6 @@ sli_htab_clear(sli_htab *t)
 }
 
 void
-sli_htab_remove(sli_htab *t, sli_hslot *s)
-{
-	uint32_t mask = t->cap - 1;
-	uint32_t hole = (uint32_t)(s - t->slots);
-	for (uint32_t j = (hole + 1) & mask; t->slots[j].item; j = (j + 1) & mask) {
-		uint32_t home = (uint32_t)t->slots[j].hash & mask;
-		/* j may fill the hole when the hole lies between its home and j */
-		if (((j - home) & mask) >= ((j - hole) & mask)) {
-			t->slots[hole] = t->slots[j];
-			hole = j;
-		}
-	}
-	t->slots[hole].item = NULL;
-	t->slots[hole].hash = 0;
-	t->n--;
-}
-
-void
 sli_htab_reserve(sli_htab *t, uint32_t min)
 {
 	if (t->n * 2 < t->cap)

@@ -29,9 +29,6 @@ typedef bool sli_htab_eq(const void *item, const void *key);
 void sli_htab_fini(sli_htab *t);
 /* Empties t, keeping its slot array. */
 void sli_htab_clear(sli_htab *t);
-/* Takes the item out of slot s (found by a lookup), moving later items
- * of its probe chain back so that lookups still find them. */
-void sli_htab_remove(sli_htab *t, sli_hslot *s);
 /* Doubles t (first to `min` slots) when it is half full. */
 void sli_htab_reserve(sli_htab *t, uint32_t min);
 

@@ -1,5 +1,4 @@
-/* test_util.c - unit tests of the hash set, the scoped table of names and
- * the union-find (src/util/). */
+/* test_util.c - unit tests of the hash set and union-find (src/util/). */
 #include "tests.h"
 
 #include <stdlib.h>
@@ -7,7 +6,6 @@
 
 #include "util.h"
 #include "util/hash.h"
-#include "util/stab.h"
 #include "util/uf.h"
 
 static bool
@@ -99,54 +97,6 @@ test_htab_strings(void)
 }
 
 static void
-test_htab_remove(void)
-{
-	enum { N = 600 };
-	int *v = malloc(sizeof *v * N);
-	sli_htab t = {0};
-	for (int i = 0; i < N; i++) {
-		v[i] = i;
-		sli_hslot *s = sli_htab_slot(&t, weak_hash(v[i]), int_eq, &v[i], 4);
-		sli_htab_fill(&t, s, weak_hash(v[i]), &v[i]);
-	}
-	/* removing from the middle of long probe chains keeps the rest found */
-	for (int i = 0; i < N; i += 2)
-		sli_htab_remove(&t, sli_htab_slot(&t, weak_hash(i), int_eq, &i, 4));
-	CU_ASSERT_EQUAL(t.n, N / 2);
-	for (int i = 0; i < N; i++)
-		CU_ASSERT_PTR_EQUAL(sli_htab_get(&t, weak_hash(i), int_eq, &i),
-		                    i % 2 ? &v[i] : NULL);
-	sli_htab_fini(&t);
-	free(v);
-}
-
-static void
-test_stab(void)
-{
-	sli_stab t = {0};
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "x", 1), 0);
-	CU_ASSERT_EQUAL(sli_stab_bind(&t, "x", 1), 0);
-	CU_ASSERT_EQUAL(sli_stab_bind(&t, "y", 1), 1);
-	size_t mark = sli_stab_mark(&t);
-	CU_ASSERT_EQUAL(sli_stab_bind(&t, "x", 1), 2);	/* hides the outer x */
-	static char names[1000][8];
-	for (int i = 0; i < 1000; i++) {
-		int n = snprintf(names[i], sizeof names[i], "v%d", i);
-		sli_stab_bind(&t, names[i], (uint32_t)n);
-	}
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "x", 1), 3);
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "v999", 4), 1003);
-	sli_stab_pop(&t, mark);
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "x", 1), 1);	/* uncovered */
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "y", 1), 2);
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "v0", 2), 0);
-	sli_stab_pop(&t, 0);
-	CU_ASSERT_EQUAL(sli_stab_find(&t, "x", 1), 0);
-	CU_ASSERT_EQUAL(t.index.n, 0);
-	sli_stab_fini(&t);
-}
-
-static void
 test_uf(void)
 {
 	sli_uf u;
@@ -179,8 +129,6 @@ CU_TestInfo tests_util[] = {
 	{"hash set: insert, find, grow, clear", test_htab_insert_find},
 	{"hash set: hashes compared first", test_htab_hash_first},
 	{"hash set: the context's intern table", test_htab_strings},
-	{"hash set: remove", test_htab_remove},
-	{"scoped names: bind, hide, pop", test_stab},
 	{"union-find", test_uf},
 	CU_TEST_INFO_NULL,
 };
