@@ -17,6 +17,7 @@
  */
 #include "formats/mlir_parser.h"
 #include "formats/mlir_stablehlo_attrs.h"
+#include "util/hash.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -484,6 +485,7 @@ take_balanced(sli_parser *P, const char *open, const char *what)
 /* Types                                                                  */
 /* ==================================================================== */
 
+/* Tensor types by their spelling: the table holds index + 1 in ents. */
 typedef struct tcent {
 	const char *p;
 	uint32_t n;
@@ -491,46 +493,42 @@ typedef struct tcent {
 } tcent;
 
 struct sli_typecache {
-	tcent *slots;
-	size_t nslots, count;
+	SL_VEC(tcent) ents;
+	sli_htab index;
 };
+
+typedef struct tc_key {
+	const struct sli_typecache *c;
+	const char *p;
+	uint32_t n;
+} tc_key;
+
+static bool
+tc_eq(const void *item, const void *key)
+{
+	const tc_key *k = key;
+	const tcent *e = &k->c->ents.v[(uintptr_t)item - 1];
+	return e->n == k->n && memcmp(e->p, k->p, k->n) == 0;
+}
 
 static sl_type *
 tc_find(struct sli_typecache *c, const char *p, uint32_t n, uint64_t h)
 {
-	if (!c->nslots)
-		return NULL;
-	for (size_t i = h & (c->nslots - 1); c->slots[i].p; i = (i + 1) & (c->nslots - 1))
-		if (c->slots[i].n == n && memcmp(c->slots[i].p, p, n) == 0)
-			return c->slots[i].type;
-	return NULL;
+	tc_key k = {c, p, n};
+	void *item = sli_htab_get(&c->index, h, tc_eq, &k);
+	return item ? c->ents.v[(uintptr_t)item - 1].type : NULL;
 }
 
 static void
-tc_insert(struct sli_typecache *c, const char *p, uint32_t n, sl_type *t)
+tc_insert(struct sli_typecache *c, const char *p, uint32_t n, uint64_t h, sl_type *t)
 {
-	if ((c->count + 1) * 2 > c->nslots) {
-		size_t ns = c->nslots ? c->nslots * 2 : 256;
-		tcent *slots = sli_xcalloc(ns, sizeof *slots);
-		for (size_t i = 0; i < c->nslots; i++) {
-			if (!c->slots[i].p)
-				continue;
-			size_t j = sli_hash(c->slots[i].p, c->slots[i].n) & (ns - 1);
-			while (slots[j].p)
-				j = (j + 1) & (ns - 1);
-			slots[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->nslots = ns;
-	}
-	size_t j = sli_hash(p, n) & (c->nslots - 1);
-	while (c->slots[j].p)
-		j = (j + 1) & (c->nslots - 1);
-	c->slots[j].p = p;
-	c->slots[j].n = n;
-	c->slots[j].type = t;
-	c->count++;
+	tc_key k = {c, p, n};
+	sli_hslot *slot = sli_htab_slot(&c->index, h, tc_eq, &k, 256);
+	if (slot->item)
+		return;
+	tcent e = {p, n, t};
+	SL_VEC_PUSH(c->ents, e);
+	sli_htab_fill(&c->index, slot, h, (void *)(uintptr_t)c->ents.n);
 }
 
 typedef struct sli_alias {
@@ -788,7 +786,7 @@ sli_p_type(sli_parser *P, sl_type **out)
 			}
 			rc = parse_type_uncached(P, out);
 			if (!rc && P->tok.p >= end)
-				tc_insert(P->typecache, start, n, *out);
+				tc_insert(P->typecache, start, n, h, *out);
 			leave(P);
 			return rc;
 		}
@@ -2282,7 +2280,8 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 	scope_pop(&P);
 	free(names.v.v);
 	free(names.buckets);
-	free(tc.slots);
+	SL_VEC_FREE(tc.ents);
+	sli_htab_fini(&tc.index);
 	free(P.aliases);
 	if (P.failed) {
 		sl_module_free(m);

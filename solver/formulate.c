@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cost/terms.h"
+#include "util/uf.h"
 
 typedef SL_VEC(uint32_t) u32vec;
 typedef SL_VEC(double) dvec;
@@ -147,14 +148,6 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
  * Contradictions found before solving
  * ===================================================================== */
 
-static uint32_t
-find(uint32_t *p, uint32_t x)
-{
-	while (p[x] != x)
-		x = p[x] = p[p[x]];
-	return x;
-}
-
 static uint64_t
 key(const sli_cost_asg *q, uint32_t naxes, uint32_t rank)
 {
@@ -182,14 +175,13 @@ check_ties(sli_form *f)
 	int rc = 0;
 	if (!cm->ties.n)
 		return 0;
-	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
-	for (size_t t = 0; t < nt; t++)
-		p[t] = (uint32_t)t;
+	sli_uf ties;
+	sli_uf_init(&ties, (uint32_t)nt);
 	for (size_t i = 0; i < cm->ties.n; i++)
-		p[find(p, cm->ties.v[i].a)] = find(p, cm->ties.v[i].b);
+		sli_uf_union(&ties, cm->ties.v[i].a, cm->ties.v[i].b);
 	unsigned char *seen = sli_xcalloc(nt + 1, 1);
 	for (size_t t = 0; t < nt; t++) {
-		uint32_t root = find(p, (uint32_t)t);
+		uint32_t root = sli_uf_find(&ties, (uint32_t)t);
 		if (seen[root])
 			continue;
 		seen[root] = 1;
@@ -199,7 +191,7 @@ check_ties(sli_form *f)
 		size_t members = 0;
 		unsigned *hits = sli_xcalloc(rv->n + 1, sizeof *hits);
 		for (size_t u = 0; u < nt; u++) {
-			if (find(p, (uint32_t)u) != root)
+			if (sli_uf_find(&ties, (uint32_t)u) != root)
 				continue;
 			members++;
 			const sli_form_var *uv = &f->t[u];
@@ -223,17 +215,17 @@ check_ties(sli_form *f)
 		rc = -1;
 		const sli_cost_tie *why = NULL;
 		for (size_t i = 0; i < cm->ties.n; i++)
-			if (find(p, cm->ties.v[i].a) == root)
+			if (sli_uf_find(&ties, cm->ties.v[i].a) == root)
 				why = &cm->ties.v[i];
 		sli_error(ctx, why ? why->loc : sli_loc_none(), "infeasible: values tied "
 		          "by %s cannot share one sharding under the user constraints",
 		          why ? why->why : "data flow");
 		for (size_t u = 0; u < nt; u++)
-			if (find(p, (uint32_t)u) == root)
+			if (sli_uf_find(&ties, (uint32_t)u) == root)
 				note_pin(ctx, cm, (uint32_t)u);
 	}
 	free(seen);
-	free(p);
+	sli_uf_fini(&ties);
 	return rc;
 }
 

@@ -24,7 +24,6 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/close_shardings.c \
 	%reldir%/passes/constant_splitter.c \
 	%reldir%/passes/data_flow_edges.c \
-	%reldir%/passes/dense_uses.c \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
@@ -104,7 +103,6 @@ noinst_HEADERS += \
 	%reldir%/passes/callgraph.h \
 	%reldir%/passes/census.h \
 	%reldir%/passes/data_flow_edges.h \
-	%reldir%/passes/dense_uses.h \
 	%reldir%/passes/options.h \
 	%reldir%/passes/pass.h \
 	%reldir%/passes/passutil.h \

@@ -63,36 +63,29 @@ cut_list(cuts *c, const sl_axis_list *l)
 }
 
 static void
+cut_sharding(cuts *c, const sl_sharding *s)
+{
+	for (uint32_t d = 0; d < s->rank; d++)
+		cut_list(c, &s->dims[d].axes);
+	cut_list(c, &s->replicated);
+	cut_list(c, &s->unreduced);
+}
+
+/* One attribute of an sli_attr_visit walk. */
+static void
+cut_one(const sl_attr *a, void *ud)
+{
+	if (a->kind == SL_ATTR_SHARDING)
+		cut_sharding(ud, &a->u.sharding);
+	else if (a->kind == SL_ATTR_SHARDING_PER_VALUE)
+		for (uint32_t i = 0; i < a->u.spv.n; i++)
+			cut_sharding(ud, a->u.spv.v[i]);
+}
+
+static void
 cut_attr(cuts *c, const sl_attr *a)
 {
-	if (!a)
-		return;
-	switch (a->kind) {
-	case SL_ATTR_SHARDING:
-		for (uint32_t d = 0; d < a->u.sharding.rank; d++)
-			cut_list(c, &a->u.sharding.dims[d].axes);
-		cut_list(c, &a->u.sharding.replicated);
-		cut_list(c, &a->u.sharding.unreduced);
-		break;
-	case SL_ATTR_SHARDING_PER_VALUE:
-		for (uint32_t i = 0; i < a->u.spv.n; i++) {
-			sl_attr tmp;
-			tmp.kind = SL_ATTR_SHARDING;
-			tmp.u.sharding = *a->u.spv.v[i];
-			cut_attr(c, &tmp);
-		}
-		break;
-	case SL_ATTR_ARRAY:
-		for (uint32_t i = 0; i < a->u.arr.n; i++)
-			cut_attr(c, a->u.arr.v[i]);
-		break;
-	case SL_ATTR_DICT:
-		for (uint32_t i = 0; i < a->u.dict.n; i++)
-			cut_attr(c, a->u.dict.v[i].attr);
-		break;
-	default:
-		break;
-	}
+	sli_attr_visit(a, cut_one, c);
 }
 
 static void

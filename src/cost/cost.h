@@ -27,6 +27,7 @@
 #include "ir/access.h"
 #include "ir/ir.h"
 #include "rules/rules.h"
+#include "util/hash.h"
 
 #define SLI_COST_MAX_AXES 8
 #define SLI_COST_NONE (-1)	/* an axis on no dimension / no factor */
@@ -156,7 +157,7 @@ typedef struct sli_cost_model {
 	SL_VEC(sli_cost_op) ops;
 	SL_VEC(sli_cost_tie) ties;
 	sli_arena arena;	/* rules and index arrays */
-	void *vmap;		/* value -> tensor index */
+	sli_htab tensor_of;	/* value -> tensor index + 1 */
 } sli_cost_model;
 
 /*

@@ -3,7 +3,7 @@
  * program"): its tensors (static ranked values) with their user pins,
  * its ops with their sharding rules (src/rules) and fixed requirements,
  * and the ties between tensors that carry one sharding.  Invariant: every
- * tensor an op or tie names is in the model, found by value (vmap).
+ * tensor an op or tie names is in the model, found by value (tensor_of).
  */
 #include "cost/cost.h"
 
@@ -17,63 +17,27 @@
 #include "cost/shardings.h"
 
 /* {====================================================================
- * Value -> tensor index (open addressing on the pointer)
+ * Value -> tensor index: the table's items are tensor index + 1
  * ===================================================================== */
 
-typedef struct vslot {
+typedef struct tensor_key {
+	const sli_cost_model *cm;
 	const sl_value *v;
-	uint32_t t;
-} vslot;
+} tensor_key;
 
-typedef struct vmap {
-	vslot *s;
-	size_t cap, n;
-} vmap;
-
-static size_t
-vhash(const sl_value *v, size_t cap)
+static bool
+tensor_eq(const void *item, const void *key)
 {
-	uintptr_t x = (uintptr_t)v;
-	x ^= x >> 17;
-	x *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(x >> 7) & (cap - 1);
-}
-
-static void
-vmap_put(vmap *m, const sl_value *v, uint32_t t)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		vmap old = *m;
-		m->cap = old.cap ? 2 * old.cap : 64;
-		m->s = sli_xcalloc(m->cap, sizeof *m->s);
-		m->n = 0;
-		for (size_t i = 0; i < old.cap; i++)
-			if (old.s[i].v)
-				vmap_put(m, old.s[i].v, old.s[i].t);
-		free(old.s);
-	}
-	size_t i = vhash(v, m->cap);
-	while (m->s[i].v && m->s[i].v != v)
-		i = (i + 1) & (m->cap - 1);
-	if (!m->s[i].v)
-		m->n++;
-	m->s[i].v = v;
-	m->s[i].t = t;
+	const tensor_key *k = key;
+	return k->cm->tensors.v[(uintptr_t)item - 1].v == k->v;
 }
 
 uint32_t
 sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v)
 {
-	const vmap *m = cm->vmap;
-	if (!m || !m->cap)
-		return SLI_COST_NO_TENSOR;
-	size_t i = vhash(v, m->cap);
-	while (m->s[i].v) {
-		if (m->s[i].v == v)
-			return m->s[i].t;
-		i = (i + 1) & (m->cap - 1);
-	}
-	return SLI_COST_NO_TENSOR;
+	tensor_key k = {cm, v};
+	void *item = sli_htab_get(&cm->tensor_of, sli_ptr_hash(v), tensor_eq, &k);
+	return item ? (uint32_t)((uintptr_t)item - 1) : SLI_COST_NO_TENSOR;
 }
 
 /* }==================================================================== */
@@ -162,7 +126,13 @@ add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 	}
 	uint32_t idx = (uint32_t)cm->tensors.n;
 	SL_VEC_PUSH(cm->tensors, ct);
-	vmap_put(cm->vmap, v, idx);
+	tensor_key k = {cm, v};
+	uint64_t h = sli_ptr_hash(v);
+	sli_hslot *slot = sli_htab_slot(&cm->tensor_of, h, tensor_eq, &k, 64);
+	if (slot->item)		/* a value met again: its latest tensor */
+		slot->item = (void *)((uintptr_t)idx + 1);
+	else
+		sli_htab_fill(&cm->tensor_of, slot, h, (void *)((uintptr_t)idx + 1));
 	return idx;
 }
 
@@ -542,7 +512,6 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 	else
 		sli_cost_params_init(&cm->params);
 	sli_arena_init(&cm->arena);
-	cm->vmap = sli_xcalloc(1, sizeof(vmap));
 	b.cm = cm;
 	b.ctx = m->ctx;
 	sl_block *body = m->top && m->top->nregions ? m->top->regions[0].first : NULL;
@@ -577,16 +546,11 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 void
 sli_cost_model_fini(sli_cost_model *cm)
 {
-	vmap *vm = cm->vmap;
-	if (vm) {
-		free(vm->s);
-		free(vm);
-	}
+	sli_htab_fini(&cm->tensor_of);
 	SL_VEC_FREE(cm->tensors);
 	SL_VEC_FREE(cm->ops);
 	SL_VEC_FREE(cm->ties);
 	sli_arena_fini(&cm->arena);
-	cm->vmap = NULL;
 }
 
 /* }==================================================================== */

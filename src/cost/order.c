@@ -11,14 +11,7 @@
 #include <string.h>
 
 #include "cost/primitives.h"
-
-static uint32_t
-root(uint32_t *p, uint32_t x)
-{
-	while (p[x] != x)
-		x = p[x] = p[p[x]];
-	return x;
-}
+#include "util/uf.h"
 
 static uint32_t
 prefix_len(const int8_t *axes)
@@ -41,17 +34,17 @@ single_dim(const sl_tensor_mapping *tm, uint32_t f)
 
 /*
  * The order row of the dim of operand or result i of co that holds factor
- * f alone, on the tie root of its tensor (p), or NULL.
+ * f alone, on the tie root of its tensor (ties), or NULL.
  */
 static int8_t *
-factor_row(sli_cost_model *cm, uint32_t *p, const sli_cost_op *co, bool result,
+factor_row(sli_cost_model *cm, sli_uf *ties, const sli_cost_op *co, bool result,
            uint32_t i, uint32_t f)
 {
 	uint32_t t = result ? co->results[i] : co->operands[i];
 	if (t == SLI_COST_NO_TENSOR)
 		return NULL;
 	int d = single_dim(sli_cost_mapping_of(co, result, i), f);
-	sli_cost_tensor *rt = &cm->tensors.v[root(p, t)];
+	sli_cost_tensor *rt = &cm->tensors.v[sli_uf_find(ties, t)];
 	return d >= 0 && (uint32_t)d < rt->rank ? rt->major[d] : NULL;
 }
 
@@ -63,7 +56,7 @@ factor_row(sli_cost_model *cm, uint32_t *p, const sli_cost_op *co, bool result,
  * hidden permutation (CAVEATS of shardlp-cost(7)) appears between them.
  */
 static void
-follow_orders(sli_cost_model *cm, uint32_t *p)
+follow_orders(sli_cost_model *cm, sli_uf *ties)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < cm->ops.n; k++) {
@@ -74,14 +67,14 @@ follow_orders(sli_cost_model *cm, uint32_t *p)
 				for (int res = 0; res < 2 && !from; res++)
 					for (uint32_t i = 0; i < (res ? co->nresults
 					                              : co->noperands) && !from; i++) {
-						int8_t *row = factor_row(cm, p, co, res, i, f);
+						int8_t *row = factor_row(cm, ties, co, res, i, f);
 						if (row && row[0] >= 0)
 							from = row;
 					}
 				for (int res = 0; res < 2 && from; res++)
 					for (uint32_t i = 0; i < (res ? co->nresults
 					                              : co->noperands); i++) {
-						int8_t *row = factor_row(cm, p, co, res, i, f);
+						int8_t *row = factor_row(cm, ties, co, res, i, f);
 						if (row && row[0] < 0)
 							memcpy(row, from, SLI_COST_MAX_AXES);
 					}
@@ -100,26 +93,25 @@ void
 sli_cost_compute_major(sli_cost_model *cm)
 {
 	size_t nt = cm->tensors.n;
-	uint32_t *p = sli_xmalloc((nt + 1) * sizeof *p);
-	for (size_t t = 0; t < nt; t++)
-		p[t] = (uint32_t)t;
+	sli_uf ties;
+	sli_uf_init(&ties, (uint32_t)nt);
 	for (size_t i = 0; i < cm->ties.n; i++)
-		p[root(p, cm->ties.v[i].a)] = root(p, cm->ties.v[i].b);
+		sli_uf_union(&ties, cm->ties.v[i].a, cm->ties.v[i].b);
 	for (size_t t = 0; t < nt; t++) {
 		const sli_cost_tensor *ct = &cm->tensors.v[t];
-		sli_cost_tensor *rt = &cm->tensors.v[root(p, (uint32_t)t)];
+		sli_cost_tensor *rt = &cm->tensors.v[sli_uf_find(&ties, (uint32_t)t)];
 		if (!ct->pin.any)
 			continue;
 		for (uint32_t d = 0; d < ct->rank && d < rt->rank; d++)
 			if (prefix_len(ct->pin.axes[d]) > prefix_len(rt->major[d]))
 				memcpy(rt->major[d], ct->pin.axes[d], sizeof rt->major[d]);
 	}
-	follow_orders(cm, p);
+	follow_orders(cm, &ties);
 	for (size_t t = 0; t < nt; t++) {
-		uint32_t r = root(p, (uint32_t)t);
+		uint32_t r = sli_uf_find(&ties, (uint32_t)t);
 		if (r != t)
 			memcpy(cm->tensors.v[t].major, cm->tensors.v[r].major,
 			       sizeof cm->tensors.v[t].major);
 	}
-	free(p);
+	sli_uf_fini(&ties);
 }

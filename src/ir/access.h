@@ -182,4 +182,24 @@ sli_rule_attr_name(void)
 	return SLS_sdy_sharding_rule;
 }
 
+/*
+ * Use lists of the values used under root (root's operands included),
+ * computed when a pass needs them and never kept in sync with changes:
+ * arrays indexed by value->id, which the computation overwrites (one walk
+ * and a counting sort, no hashing).  A value not used there has no uses.
+ * Ownership: the arrays are heap memory freed by sli_uses_fini.
+ */
+typedef struct sli_uses {
+	SL_VEC(const sl_value *) values;	/* value->id is the position */
+	uint32_t *first, *count;
+	sli_use *pool;
+} sli_uses;
+
+void sli_uses_compute(sli_uses *u, sl_op *root);
+/* Only the values want() accepts (the others then have no uses). */
+void sli_uses_compute_if(sli_uses *u, sl_op *root, bool (*want)(const sl_value *v));
+void sli_uses_fini(sli_uses *u);
+/* The uses of v in operand order of a pre-order walk; *n their count. */
+const sli_use *sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n);
+
 #endif

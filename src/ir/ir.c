@@ -13,29 +13,61 @@ const sl_op_info sli_op_info[SL_OP__COUNT] = {
 #undef OP
 };
 
+bool
+sli_op_format_pure(const sl_op *op)
+{
+	switch (sli_op_info[op->kind].format) {
+	case SL_FMT_SAME:
+	case SL_FMT_FUNCTIONAL:
+	case SL_FMT_CONSTANT:
+	case SL_FMT_IOTA:
+	case SL_FMT_TUPLE:
+	case SL_FMT_COMPLEX:
+	case SL_FMT_SELECT:
+	case SL_FMT_CONVOLUTION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Op kinds by name: the hash set over a static slot array, filled on
+ * first use.  It never grows (the assertion), so it is never freed.
+ */
+static sli_hslot kind_slots[512];
+static sli_htab kinds = {kind_slots, 0, 512};
+_Static_assert(SL_OP__COUNT * 2 < 512, "kind_slots must grow with the op table");
+
+typedef struct kind_key {
+	const char *name;
+	size_t n;
+} kind_key;
+
+static bool
+kind_eq(const void *item, const void *key)
+{
+	const kind_key *k = key;
+	const char *s = sli_op_info[(uintptr_t)item].name;
+	return strlen(s) == k->n && memcmp(s, k->name, k->n) == 0;
+}
+
 sl_op_kind
 sli_op_kind_lookup(const char *name, size_t n)
 {
-	/* A small open-addressing table built on first use. */
-	static uint16_t table[512];
 	static int built;
 	if (!built) {
 		for (int k = 1; k < SL_OP__COUNT; k++) {
-			const char *s = sli_op_info[k].name;
-			size_t h = sli_hash(s, strlen(s)) & 511;
-			while (table[h])
-				h = (h + 1) & 511;
-			table[h] = (uint16_t)k;
+			kind_key key = {sli_op_info[k].name, strlen(sli_op_info[k].name)};
+			uint64_t h = sli_hash(key.name, key.n);
+			sli_hslot *slot = sli_htab_slot(&kinds, h, kind_eq, &key, 512);
+			if (!slot->item)
+				sli_htab_fill(&kinds, slot, h, (void *)(uintptr_t)k);
 		}
 		built = 1;
 	}
-	size_t h = sli_hash(name, n) & 511;
-	for (; table[h]; h = (h + 1) & 511) {
-		const char *s = sli_op_info[table[h]].name;
-		if (strlen(s) == n && memcmp(s, name, n) == 0)
-			return (sl_op_kind)table[h];
-	}
-	return SL_OP_UNKNOWN;
+	kind_key key = {name, n};
+	return (sl_op_kind)(uintptr_t)sli_htab_get(&kinds, sli_hash(name, n), kind_eq, &key);
 }
 
 sl_op *
@@ -274,53 +306,37 @@ sli_lookup_mesh(const sl_module *m, const sl_op *from, sl_sym name)
  * top-level func.func of that name, and any miss or stale entry rebuilds
  * it (one scan of the module).
  */
-struct sli_functab {
-	sl_sym *names;
-	sl_op **ops;
-	size_t cap;
-};
+typedef struct func_key {
+	const sl_module *m;
+	sl_sym name;
+} func_key;
+
+static bool
+func_eq(const void *item, const void *key)
+{
+	const func_key *k = key;
+	return sli_op_sym_name(k->m, item) == k->name;
+}
+
+static uint64_t
+func_hash(sl_sym name)
+{
+	return (uint64_t)name * 0x9E3779B97F4A7C15ULL;
+}
 
 static void
-functab_rebuild(const sl_module *m, struct sli_functab *t, sl_block *body)
+functab_rebuild(const sl_module *m, sli_htab *t, sl_block *body)
 {
-	size_t n = 0;
-	for (sl_op *op = body->first; op; op = op->next)
-		n += op->kind == SL_OP_FUNC;
-	size_t cap = 16;
-	while (cap < 2 * n + 2)
-		cap *= 2;
-	if (cap != t->cap) {
-		free(t->names);
-		free(t->ops);
-		t->names = sli_xcalloc(cap, sizeof *t->names);
-		t->ops = sli_xcalloc(cap, sizeof *t->ops);
-		t->cap = cap;
-	} else {
-		memset(t->ops, 0, sizeof *t->ops * cap);
-	}
+	sli_htab_clear(t);
 	for (sl_op *op = body->first; op; op = op->next) {
 		if (op->kind != SL_OP_FUNC)
 			continue;
-		sl_sym s = sli_op_sym_name(m, op);
-		size_t h = (s * 2654435761u) & (cap - 1);
-		while (t->ops[h] && t->names[h] != s)
-			h = (h + 1) & (cap - 1);
-		if (!t->ops[h]) {	/* the first of duplicate names wins */
-			t->names[h] = s;
-			t->ops[h] = op;
-		}
+		func_key k = {m, sli_op_sym_name(m, op)};
+		uint64_t h = func_hash(k.name);
+		sli_hslot *slot = sli_htab_slot(t, h, func_eq, &k, 16);
+		if (!slot->item)	/* the first of duplicate names wins */
+			sli_htab_fill(t, slot, h, op);
 	}
-}
-
-static sl_op *
-functab_find(const struct sli_functab *t, sl_sym name)
-{
-	if (!t->cap)
-		return NULL;
-	for (size_t h = (name * 2654435761u) & (t->cap - 1); t->ops[h]; h = (h + 1) & (t->cap - 1))
-		if (t->names[h] == name)
-			return t->ops[h];
-	return NULL;
 }
 
 sl_op *
@@ -330,14 +346,13 @@ sli_lookup_func(const sl_module *m, sl_sym name)
 	if (!mod->nregions || !mod->regions[0].first)
 		return NULL;
 	sl_block *body = mod->regions[0].first;
-	sl_module *mm = (sl_module *)m;
-	if (!mm->functab)
-		mm->functab = sli_xcalloc(1, sizeof *mm->functab);
-	sl_op *op = functab_find(mm->functab, name);
-	if (op && op->parent == body && op->kind == SL_OP_FUNC && sli_op_sym_name(m, op) == name)
+	sli_htab *t = &((sl_module *)m)->functab;
+	func_key k = {m, name};
+	sl_op *op = sli_htab_get(t, func_hash(name), func_eq, &k);
+	if (op && op->parent == body && op->kind == SL_OP_FUNC)
 		return op;
-	functab_rebuild(m, mm->functab, body);
-	return functab_find(mm->functab, name);
+	functab_rebuild(m, t, body);
+	return sli_htab_get(t, func_hash(name), func_eq, &k);
 }
 
 static int
@@ -439,58 +454,48 @@ sli_walk_funcs(sl_op *op, sli_walk_fn *fn, void *ud)
 	return 0;
 }
 
-/* Bytes an attribute of this kind needs: the union member only, so that
- * large arrays of integers do not pay for the largest sdy struct. */
+void
+sli_attr_visit(const sl_attr *a, sli_attr_visit_fn *fn, void *ud)
+{
+	if (!a)
+		return;
+	fn(a, ud);
+	if (a->kind == SL_ATTR_ARRAY)
+		for (uint32_t i = 0; i < a->u.arr.n; i++)
+			sli_attr_visit(a->u.arr.v[i], fn, ud);
+	else if (a->kind == SL_ATTR_DICT)
+		for (uint32_t i = 0; i < a->u.dict.n; i++)
+			sli_attr_visit(a->u.dict.v[i].attr, fn, ud);
+}
+
+/* Bytes an attribute of each kind needs: the union member only, so that
+ * large arrays of integers do not pay for the largest sdy struct.  Kinds
+ * not listed take a whole sl_attr. */
+#define USIZE(member) (offsetof(sl_attr, u) + sizeof ((sl_attr *)0)->u.member)
+static const uint16_t attr_sizes[SL_ATTR_REPLICA_MESH_AXES + 1] = {
+	[SL_ATTR_UNIT] = USIZE(direction), [SL_ATTR_BOOL] = USIZE(direction),
+	[SL_ATTR_DIRECTION] = USIZE(direction), [SL_ATTR_INT] = USIZE(i),
+	[SL_ATTR_FLOAT] = USIZE(f), [SL_ATTR_STRING] = USIZE(s),
+	[SL_ATTR_ARRAY] = USIZE(arr), [SL_ATTR_DICT] = USIZE(dict),
+	[SL_ATTR_DENSE_ARRAY] = USIZE(darr), [SL_ATTR_DENSE] = USIZE(dense),
+	[SL_ATTR_TYPE] = USIZE(type), [SL_ATTR_SYMREF] = USIZE(text),
+	[SL_ATTR_OPAQUE] = USIZE(text), [SL_ATTR_LOC] = USIZE(text),
+	[SL_ATTR_MESH] = USIZE(mesh), [SL_ATTR_SHARDING] = USIZE(sharding),
+	[SL_ATTR_SHARDING_PER_VALUE] = USIZE(spv), [SL_ATTR_AXIS_REF_LIST] = USIZE(axes),
+	[SL_ATTR_MANUAL_AXES] = USIZE(axes),
+	/* each of these a pointer to its struct */
+	[SL_ATTR_DOT_DIMS] = USIZE(dot), [SL_ATTR_CONV_DIMS] = USIZE(dot),
+	[SL_ATTR_GATHER_DIMS] = USIZE(dot), [SL_ATTR_SCATTER_DIMS] = USIZE(dot),
+	[SL_ATTR_REPLICA_MESH_AXES] = USIZE(dot),
+	[SL_ATTR_STABLEHLO_ENUM] = USIZE(shlo_enum),
+};
+#undef USIZE
+
 static size_t
 attr_size(sl_attr_kind kind)
 {
-	size_t head = offsetof(sl_attr, u);
-	const sl_attr *a = NULL;
-	switch (kind) {
-	case SL_ATTR_UNIT:
-	case SL_ATTR_BOOL:
-	case SL_ATTR_DIRECTION:
-		return head + sizeof a->u.direction;
-	case SL_ATTR_INT:
-		return head + sizeof a->u.i;
-	case SL_ATTR_FLOAT:
-		return head + sizeof a->u.f;
-	case SL_ATTR_STRING:
-		return head + sizeof a->u.s;
-	case SL_ATTR_ARRAY:
-		return head + sizeof a->u.arr;
-	case SL_ATTR_DICT:
-		return head + sizeof a->u.dict;
-	case SL_ATTR_DENSE_ARRAY:
-		return head + sizeof a->u.darr;
-	case SL_ATTR_DENSE:
-		return head + sizeof a->u.dense;
-	case SL_ATTR_TYPE:
-		return head + sizeof a->u.type;
-	case SL_ATTR_SYMREF:
-	case SL_ATTR_OPAQUE:
-	case SL_ATTR_LOC:
-		return head + sizeof a->u.text;
-	case SL_ATTR_MESH:
-		return head + sizeof a->u.mesh;
-	case SL_ATTR_SHARDING:
-		return head + sizeof a->u.sharding;
-	case SL_ATTR_SHARDING_PER_VALUE:
-		return head + sizeof a->u.spv;
-	case SL_ATTR_AXIS_REF_LIST:
-	case SL_ATTR_MANUAL_AXES:
-		return head + sizeof a->u.axes;
-	case SL_ATTR_DOT_DIMS:
-	case SL_ATTR_CONV_DIMS:
-	case SL_ATTR_GATHER_DIMS:
-	case SL_ATTR_SCATTER_DIMS:
-	case SL_ATTR_REPLICA_MESH_AXES:
-		return head + sizeof a->u.dot;	/* each a pointer to its struct */
-	case SL_ATTR_STABLEHLO_ENUM:
-		return head + sizeof a->u.shlo_enum;
-	default:
-		return sizeof(sl_attr);
-	}
+	size_t n = (size_t)kind < sizeof attr_sizes / sizeof *attr_sizes ? attr_sizes[kind] : 0;
+	return n ? n : sizeof(sl_attr);
 }
 
 sl_attr *
@@ -534,11 +539,7 @@ sl_module_free(sl_module *m)
 	if (!m)
 		return;
 	SL_VEC_FREE(m->loc_aliases);
-	if (m->functab) {
-		free(m->functab->names);
-		free(m->functab->ops);
-		free(m->functab);
-	}
+	sli_htab_fini(&m->functab);
 	sli_arena_fini(&m->arena);
 	sli_arena_fini(&m->oparena);
 	sli_arena_fini(&m->valarena);

@@ -9,6 +9,7 @@
 #define SL_IR_IR_H
 
 #include "ir/attr.h"
+#include "util/hash.h"
 
 typedef struct sl_op sl_op;
 typedef struct sl_block sl_block;
@@ -49,6 +50,11 @@ typedef struct sl_op_info {
 } sl_op_info;
 
 extern const sl_op_info sli_op_info[SL_OP__COUNT];
+
+/* Whether op's printed format is one of side-effect-free ops (elementwise,
+ * functional, constant, iota, tuple, complex, select, convolution): where
+ * the passes' tests for erasable ops start. */
+bool sli_op_format_pure(const sl_op *op);
 
 struct sl_value {
 	sl_type *type;
@@ -109,7 +115,7 @@ struct sl_module {
 	SL_VEC(sl_named_attr) loc_aliases;
 	size_t input_bytes;
 	/* name -> func.func cache of sli_lookup_func, checked on every hit */
-	struct sli_functab *functab;
+	sli_htab functab;	/* of func.func ops, by name */
 };
 
 /* Construction (arena-backed). */
@@ -167,6 +173,10 @@ typedef int sli_walk_fn(sl_op *op, void *ud);
 int sli_walk(sl_op *root, sli_walk_fn *fn, void *ud);
 /* sli_walk over every func.func inside op, nested modules included. */
 int sli_walk_funcs(sl_op *op, sli_walk_fn *fn, void *ud);
+/* Calls fn on a and, in pre-order, on every element of its arrays and
+ * every value of its dictionaries (a may be NULL). */
+typedef void sli_attr_visit_fn(const sl_attr *a, void *ud);
+void sli_attr_visit(const sl_attr *a, sli_attr_visit_fn *fn, void *ud);
 
 /* Attribute constructors. */
 sl_attr *sli_attr_new(sl_module *m, sl_attr_kind kind);

@@ -1,4 +1,4 @@
-/* rewrite.c - value maps, cloning, use replacement and use lists. */
+/* rewrite.c - value maps, cloning, use replacement. */
 #include "ir/rewrite.h"
 
 #include <stdlib.h>
@@ -13,71 +13,53 @@ struct sli_vmap_ent {
 	sl_value *to;
 };
 
-static size_t
-ptr_hash(const void *p)
+typedef struct vmap_key {
+	const sli_vmap *m;
+	const sl_value *from;
+} vmap_key;
+
+static bool
+vmap_eq(const void *item, const void *key)
 {
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x;
+	const vmap_key *k = key;
+	return k->m->v[(uintptr_t)item - 1].from == k->from;
 }
 
 void
 sli_vmap_init(sli_vmap *m)
 {
-	m->v = NULL;
-	m->cap = m->n = 0;
+	memset(m, 0, sizeof *m);
 }
 
 void
 sli_vmap_fini(sli_vmap *m)
 {
 	free(m->v);
+	sli_htab_fini(&m->index);
 	sli_vmap_init(m);
-}
-
-static void
-vmap_grow(sli_vmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct sli_vmap_ent *v = sli_xcalloc(cap, sizeof *v);
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->v[i].from)
-			continue;
-		size_t h = ptr_hash(m->v[i].from) & (cap - 1);
-		while (v[h].from)
-			h = (h + 1) & (cap - 1);
-		v[h] = m->v[i];
-	}
-	free(m->v);
-	m->v = v;
-	m->cap = cap;
 }
 
 void
 sli_vmap_set(sli_vmap *m, const sl_value *from, sl_value *to)
 {
-	if ((m->n + 1) * 2 > m->cap)
-		vmap_grow(m);
-	size_t h = ptr_hash(from) & (m->cap - 1);
-	while (m->v[h].from && m->v[h].from != from)
-		h = (h + 1) & (m->cap - 1);
-	if (!m->v[h].from)
-		m->n++;
-	m->v[h].from = from;
-	m->v[h].to = to;
+	vmap_key k = {m, from};
+	uint64_t h = sli_ptr_hash(from);
+	sli_hslot *slot = sli_htab_slot(&m->index, h, vmap_eq, &k, 64);
+	if (slot->item) {
+		m->v[(uintptr_t)slot->item - 1].to = to;
+		return;
+	}
+	struct sli_vmap_ent e = {from, to};
+	SL_VEC_PUSH(*m, e);
+	sli_htab_fill(&m->index, slot, h, (void *)(uintptr_t)m->n);
 }
 
 sl_value *
 sli_vmap_get(const sli_vmap *m, const sl_value *from)
 {
-	if (!m->cap)
-		return NULL;
-	for (size_t h = ptr_hash(from) & (m->cap - 1); m->v[h].from; h = (h + 1) & (m->cap - 1))
-		if (m->v[h].from == from)
-			return m->v[h].to;
-	return NULL;
+	vmap_key k = {m, from};
+	void *item = sli_htab_get(&m->index, sli_ptr_hash(from), vmap_eq, &k);
+	return item ? m->v[(uintptr_t)item - 1].to : NULL;
 }
 
 /* ==================================================================== */
@@ -176,107 +158,6 @@ sli_replace_uses_map(sl_op *root, const sli_vmap *map)
 {
 	repl r = {NULL, NULL, map, NULL};
 	sli_walk(root, replace_one, &r);
-}
-
-/* ==================================================================== */
-/* Use lists                                                               */
-/* ==================================================================== */
-
-struct sli_uses_ent {
-	const sl_value *v;
-	size_t first, n;	/* slice of the pool */
-};
-
-typedef struct uses_build {
-	sli_uses *u;
-	int pass;		/* 0: count, 1: fill */
-} uses_build;
-
-static struct sli_uses_ent *
-uses_slot(sli_uses *u, const sl_value *v, bool insert)
-{
-	if (!u->cap)
-		return NULL;
-	size_t h = ptr_hash(v) & (u->cap - 1);
-	while (u->v[h].v && u->v[h].v != v)
-		h = (h + 1) & (u->cap - 1);
-	if (!u->v[h].v) {
-		if (!insert)
-			return NULL;
-		u->v[h].v = v;
-		u->n++;
-	}
-	return &u->v[h];
-}
-
-static int
-uses_visit(sl_op *op, void *ud)
-{
-	uses_build *b = ud;
-	sli_uses *u = b->u;
-	for (uint32_t i = 0; i < op->noperands; i++) {
-		if (!op->operands[i])
-			continue;
-		if (b->pass == 0) {
-			if ((u->n + 1) * 2 > u->cap) {
-				size_t cap = u->cap ? u->cap * 2 : 256;
-				struct sli_uses_ent *v = sli_xcalloc(cap, sizeof *v);
-				for (size_t j = 0; j < u->cap; j++) {
-					if (!u->v[j].v)
-						continue;
-					size_t h = ptr_hash(u->v[j].v) & (cap - 1);
-					while (v[h].v)
-						h = (h + 1) & (cap - 1);
-					v[h] = u->v[j];
-				}
-				free(u->v);
-				u->v = v;
-				u->cap = cap;
-			}
-			uses_slot(u, op->operands[i], true)->n++;
-			u->npool++;
-		} else {
-			struct sli_uses_ent *e = uses_slot(u, op->operands[i], false);
-			sli_use use = {op, i};
-			u->pool[e->first + e->n++] = use;
-		}
-	}
-	return 0;
-}
-
-void
-sli_uses_compute(sli_uses *u, sl_op *root)
-{
-	memset(u, 0, sizeof *u);
-	uses_build b = {u, 0};
-	sli_walk(root, uses_visit, &b);
-	u->pool = sli_xmalloc(sizeof *u->pool * (u->npool ? u->npool : 1));
-	size_t off = 0;
-	for (size_t i = 0; i < u->cap; i++) {
-		if (!u->v[i].v)
-			continue;
-		u->v[i].first = off;
-		off += u->v[i].n;
-		u->v[i].n = 0;
-	}
-	b.pass = 1;
-	sli_walk(root, uses_visit, &b);
-}
-
-void
-sli_uses_fini(sli_uses *u)
-{
-	free(u->v);
-	free(u->pool);
-	memset(u, 0, sizeof *u);
-}
-
-const sli_use *
-sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n)
-{
-	struct sli_uses_ent *e = uses_slot((sli_uses *)u, v, false);
-	*n = e ? e->n : 0;
-	return e ? u->pool + e->first : NULL;
 }
 
 /* ==================================================================== */

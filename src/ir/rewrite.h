@@ -1,18 +1,21 @@
 /*
  * rewrite.h - what passes need to change the IR: a map between values,
- * deep cloning of ops and regions through such a map, replacing uses,
- * and use lists computed on demand (never kept in sync by mutations: build
- * a sli_uses after changing the IR).
+ * deep cloning of ops and regions through such a map, and replacing uses.
  */
 #ifndef SL_IR_REWRITE_H
 #define SL_IR_REWRITE_H
 
 #include "ir/ir.h"
+#include "util/hash.h"
 
-/* A hash map from values to values (heap-allocated, caller-owned). */
+/*
+ * A hash map from values to values (heap-allocated, caller-owned): its
+ * pairs in insertion order, and a table of their index + 1.
+ */
 typedef struct sli_vmap {
 	struct sli_vmap_ent *v;
-	size_t cap, n;
+	size_t n, cap;
+	sli_htab index;
 } sli_vmap;
 
 void sli_vmap_init(sli_vmap *m);
@@ -47,23 +50,11 @@ void sli_replace_uses_map(sl_op *root, const sli_vmap *map);
 void sli_replace_uses_except(sl_op *root, const sl_value *from, sl_value *to,
                              const sl_op *except);
 
-/* Use lists of every value under root. */
+/* A use of a value: operand `index` of `user` (use lists: ir/access.h). */
 typedef struct sli_use {
 	sl_op *user;
 	uint32_t index;		/* operand number */
 } sli_use;
-
-typedef struct sli_uses {
-	struct sli_uses_ent *v;
-	size_t cap, n;
-	sli_use *pool;
-	size_t npool;
-} sli_uses;
-
-void sli_uses_compute(sli_uses *u, sl_op *root);
-void sli_uses_fini(sli_uses *u);
-/* The uses of v in operand order of a pre-order walk; *n set to their count. */
-const sli_use *sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n);
 
 /* Operand-list surgery (the arrays live in the module arena). */
 void sli_op_set_operands(sl_module *m, sl_op *op, sl_value *const *v, uint32_t n);

@@ -204,20 +204,7 @@ is_pure(const sl_op *op)
 	case SL_OP_AFTER_ALL:
 		return false;
 	default:
-		break;
-	}
-	switch (sli_op_info[op->kind].format) {
-	case SL_FMT_SAME:
-	case SL_FMT_FUNCTIONAL:
-	case SL_FMT_CONSTANT:
-	case SL_FMT_IOTA:
-	case SL_FMT_TUPLE:
-	case SL_FMT_COMPLEX:
-	case SL_FMT_SELECT:
-	case SL_FMT_CONVOLUTION:
-		return op->kind != SL_OP_UNKNOWN;
-	default:
-		return false;
+		return op->kind != SL_OP_UNKNOWN && sli_op_format_pure(op);
 	}
 }
 

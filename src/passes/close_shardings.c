@@ -8,46 +8,29 @@
 #include "passes/passutil.h"
 
 #include <stdint.h>
-#include <stdlib.h>
+#include <string.h>
+
+#include "util/hash.h"
 
 /*
  * Closed shardings by the sharding they close.  Propagation leaves one
  * sharding shared by many values, so most lookups hit, and equal inputs
  * keep sharing one output.  Shardings are never mutated.
  */
+typedef struct closed {
+	const sl_sharding *from;
+	sl_sharding *to;		/* NULL: already closed */
+} closed;
+
 typedef struct closer {
-	const sl_sharding **from;	/* open addressing; NULL = empty */
-	sl_sharding **to;		/* NULL: already closed */
-	size_t n, cap;			/* cap: a power of two, or 0 */
+	sli_htab memo;			/* of closed, by from */
+	sli_arena entries;
 } closer;
 
-static size_t
-slot(const closer *c, const sl_sharding *s)
+static bool
+closed_eq(const void *item, const void *key)
 {
-	size_t mask = c->cap - 1;
-	size_t j = sli_ptr_hash(s) & mask;
-	while (c->from[j] && c->from[j] != s)
-		j = (j + 1) & mask;
-	return j;
-}
-
-static void
-grow(closer *c)
-{
-	closer g = {NULL, NULL, 0, c->cap ? c->cap * 2 : 256};
-	g.from = sli_xcalloc(g.cap, sizeof *g.from);
-	g.to = sli_xcalloc(g.cap, sizeof *g.to);
-	for (size_t i = 0; i < c->cap; i++) {
-		if (!c->from[i])
-			continue;
-		size_t j = slot(&g, c->from[i]);
-		g.from[j] = c->from[i];
-		g.to[j] = c->to[i];
-	}
-	g.n = c->n;
-	free(c->from);
-	free(c->to);
-	*c = g;
+	return ((const closed *)item)->from == key;
 }
 
 static sl_sharding *
@@ -75,24 +58,26 @@ close_one(sl_module *m, sl_op *op, const sl_sharding *s, void *ud)
 {
 	(void)op;
 	closer *c = ud;
-	if (c->n * 2 >= c->cap)
-		grow(c);
-	size_t j = slot(c, s);
-	if (!c->from[j]) {
-		c->from[j] = s;
-		c->to[j] = close_new(m, s);
-		c->n++;
+	uint64_t h = sli_ptr_hash(s);
+	sli_hslot *slot = sli_htab_slot(&c->memo, h, closed_eq, s, 256);
+	if (!slot->item) {
+		closed *e = SL_NEW(&c->entries, closed);
+		e->from = s;
+		e->to = close_new(m, s);
+		sli_htab_fill(&c->memo, slot, h, e);
 	}
-	return c->to[j];
+	return ((closed *)slot->item)->to;
 }
 
 int
 sli_pass_close_shardings(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	closer c = {NULL, NULL, 0, 0};
+	closer c;
+	memset(&c, 0, sizeof c);
+	sli_arena_init(&c.entries);
 	sli_transform_shardings_memo(m, close_one, &c);
-	free(c.from);
-	free(c.to);
+	sli_htab_fini(&c.memo);
+	sli_arena_fini(&c.entries);
 	return 0;
 }

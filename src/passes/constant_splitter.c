@@ -24,7 +24,7 @@ typedef struct splitter {
 	sli_opvec constants, expansions;
 	sl_op *owner;		/* the region's op */
 	bool have_uses;		/* uses computed */
-	sli_dense_uses uses;	/* of the region before it changes */
+	sli_uses uses;	/* of the region before it changes */
 } splitter;
 
 static bool
@@ -178,11 +178,11 @@ clone_sub(splitter *S, sl_value *r, sli_vmap *map)
 	/* the first clone is the region's first change: its uses are still
 	 * those of the region as it was */
 	if (!S->have_uses) {
-		sli_dense_uses_compute_if(&S->uses, S->owner, marked_value);
+		sli_uses_compute_if(&S->uses, S->owner, marked_value);
 		S->have_uses = true;
 	}
 	size_t n;
-	const sli_use *u = sli_dense_uses_of(&S->uses, r, &n);
+	const sli_use *u = sli_uses_of(&S->uses, r, &n);
 	for (size_t i = 0; i < n; i++)
 		if (u[i].user->kind == SL_OP_SDY_SHARDING_GROUP)
 			sli_op_insert_before(op, sli_op_clone(S->m, u[i].user, map));
@@ -226,18 +226,18 @@ erased(const sl_op *op)
 
 /* Erases op when all its remaining users are sharding groups. */
 static void
-erase_if_unused(sl_op *op, const sli_dense_uses *uses)
+erase_if_unused(sl_op *op, const sli_uses *uses)
 {
 	for (uint32_t r = 0; r < op->nresults; r++) {
 		size_t n;
-		const sli_use *u = sli_dense_uses_of(uses, &op->results[r], &n);
+		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
 		for (size_t i = 0; i < n; i++)
 			if (!erased(u[i].user) && u[i].user->kind != SL_OP_SDY_SHARDING_GROUP)
 				return;
 	}
 	for (uint32_t r = 0; r < op->nresults; r++) {
 		size_t n;
-		const sli_use *u = sli_dense_uses_of(uses, &op->results[r], &n);
+		const sli_use *u = sli_uses_of(uses, &op->results[r], &n);
 		for (size_t i = 0; i < n; i++)
 			if (!erased(u[i].user))
 				sli_op_erase(u[i].user);
@@ -300,16 +300,16 @@ process_region(splitter *S, sl_op *owner, sl_op *func, sli_opvec *pre)
 	}
 	SL_VEC_FREE(ops);
 	if (S->have_uses)
-		sli_dense_uses_fini(&S->uses);
+		sli_uses_fini(&S->uses);
 	if (!S->expansions.n && !S->constants.n)
 		return;		/* nothing to erase: the uses are not needed */
-	sli_dense_uses uses;
-	sli_dense_uses_compute_if(&uses, owner, marked_value);
+	sli_uses uses;
+	sli_uses_compute_if(&uses, owner, marked_value);
 	for (size_t i = 0; i < S->expansions.n; i++)
 		erase_if_unused(S->expansions.v[i], &uses);
 	for (size_t i = S->constants.n; i-- > 0;)
 		erase_if_unused(S->constants.v[i], &uses);
-	sli_dense_uses_fini(&uses);
+	sli_uses_fini(&uses);
 }
 
 /*

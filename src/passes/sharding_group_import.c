@@ -10,6 +10,8 @@
 
 #include <stdlib.h>
 
+#include "util/uf.h"
+
 static sl_op *
 enclosing_manual(const sl_op *op)
 {
@@ -26,10 +28,9 @@ group_id(const sl_op *op)
 	return a && a->kind == SL_ATTR_INT ? a->u.i.v : 0;
 }
 
-/* What is known of one group id: its union-find parent (an index). */
+/* What is known of one group id. */
 typedef struct group {
 	int64_t id;
-	size_t parent;
 	sl_op *manual;
 	const sl_type *type;
 	int64_t number;
@@ -44,14 +45,6 @@ find_group(groupvec *g, int64_t id)
 		if (g->v[i].id == id)
 			return i;
 	return (size_t)-1;
-}
-
-static size_t
-root(groupvec *g, size_t i)
-{
-	while (g->v[i].parent != i)
-		i = g->v[i].parent = g->v[g->v[i].parent].parent;
-	return i;
 }
 
 int
@@ -74,7 +67,7 @@ sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts)
 		const sl_type *t = op->operands[0]->type;
 		size_t k = find_group(&g, id);
 		if (k == (size_t)-1) {
-			group ng = {id, 0, mc, t, 0};
+			group ng = {id, mc, t, 0};
 			SL_VEC_PUSH(g, ng);
 			continue;
 		}
@@ -95,6 +88,8 @@ sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts)
 	}
 	/* Values in order of first occurrence, each with its group ops. */
 	sli_opvec values = {0};	/* first group op of each value */
+	sli_uf merged;		/* over indices in g (at most one per op) */
+	sli_uf_init(&merged, (uint32_t)ops.n);
 	for (size_t i = 0; i < ops.n; i++) {
 		bool seen = false;
 		for (size_t k = 0; k < values.n && !seen; k++)
@@ -111,7 +106,7 @@ sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts)
 			int64_t id = group_id(ops.v[i]);
 			size_t k = find_group(&g, id);
 			if (k == (size_t)-1) {
-				group ng = {id, g.n, NULL, NULL, -1};
+				group ng = {id, NULL, NULL, -1};
 				SL_VEC_PUSH(g, ng);
 				k = g.n - 1;
 			}
@@ -119,19 +114,17 @@ sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts)
 				first = k;
 				continue;
 			}
-			size_t a = root(&g, first), b = root(&g, k);
-			if (a != b)
-				g.v[b].parent = a;
+			sli_uf_union(&merged, (uint32_t)k, (uint32_t)first);
 		}
 	}
 	int64_t next = 0;
 	for (size_t k = 0; k < g.n; k++)
-		if (root(&g, k) == k)
+		if (sli_uf_find(&merged, (uint32_t)k) == k)
 			g.v[k].number = next++;
 	sl_type *i64 = sli_type_elem(m->ctx, "i64", 3);
 	size_t *cls = sli_xmalloc(sizeof *cls * ops.n);
 	for (size_t i = 0; i < ops.n; i++)
-		cls[i] = root(&g, find_group(&g, group_id(ops.v[i])));
+		cls[i] = sli_uf_find(&merged, (uint32_t)find_group(&g, group_id(ops.v[i])));
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
 		size_t k = cls[i];
@@ -147,6 +140,7 @@ sli_pass_sharding_group_import(sl_module *m, const sli_pass_opts *opts)
 		sli_op_set_prop(m, op, SLS_group_id, sli_attr_int(m, g.v[k].number, i64));
 	}
 	free(cls);
+	sli_uf_fini(&merged);
 	SL_VEC_FREE(g);
 	SL_VEC_FREE(values);
 	SL_VEC_FREE(ops);

@@ -5,8 +5,9 @@
  */
 #include "passes/sharding_walk.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/hash.h"
 
 bool
 sli_sharding_equal(const sl_sharding *a, const sl_sharding *b)
@@ -34,43 +35,24 @@ typedef struct walker {
 	sli_sharding_fn *fn;
 	void *ud;
 	bool memo;
-	spv_seen *seen;		/* open addressing; v NULL = empty */
-	size_t nseen, cap;	/* cap: a power of two, or 0 */
+	sli_htab seen;		/* of spv_seen, by list */
+	sli_arena entries;
 } walker;
 
-static size_t
+static uint64_t
 spv_hash(sl_sharding *const *v, uint32_t n)
 {
 	uint64_t h = 1469598103934665603ULL ^ n;
 	for (uint32_t i = 0; i < n; i++)
 		h = (h ^ (uint64_t)(uintptr_t)v[i]) * 1099511628211ULL;
-	return (size_t)(h ^ (h >> 29));
+	return h ^ (h >> 29);
 }
 
-/* The slot of list (v, n): its entry, or an empty one. */
-static spv_seen *
-spv_slot(walker *w, sl_sharding *const *v, uint32_t n)
+static bool
+spv_eq(const void *item, const void *key)
 {
-	if (w->nseen * 2 >= w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 256;
-		spv_seen *t = sli_xcalloc(cap, sizeof *t);
-		for (size_t i = 0; i < w->cap; i++) {
-			if (!w->seen[i].v)
-				continue;
-			size_t j = spv_hash(w->seen[i].v, w->seen[i].n) & (cap - 1);
-			while (t[j].v)
-				j = (j + 1) & (cap - 1);
-			t[j] = w->seen[i];
-		}
-		free(w->seen);
-		w->seen = t;
-		w->cap = cap;
-	}
-	size_t j = spv_hash(v, n) & (w->cap - 1);
-	while (w->seen[j].v && (w->seen[j].n != n ||
-	                        memcmp(w->seen[j].v, v, sizeof *v * n)))
-		j = (j + 1) & (w->cap - 1);
-	return &w->seen[j];
+	const spv_seen *a = item, *b = key;
+	return a->n == b->n && !memcmp(a->v, b->v, sizeof *b->v * b->n);
 }
 
 /* Applies fn to every entry of a per-value attribute; a new attribute when
@@ -80,11 +62,14 @@ walk_spv(walker *w, sl_op *op, sl_attr *a)
 {
 	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE)
 		return NULL;
-	spv_seen *seen = NULL;
+	spv_seen key = {a->u.spv.v, a->u.spv.n, NULL};
+	uint64_t h = 0;
+	sli_hslot *seen = NULL;
 	if (w->memo && a->u.spv.n) {
-		seen = spv_slot(w, a->u.spv.v, a->u.spv.n);
-		if (seen->v)
-			return seen->to;
+		h = spv_hash(key.v, key.n);
+		seen = sli_htab_slot(&w->seen, h, spv_eq, &key, 256);
+		if (seen->item)
+			return ((spv_seen *)seen->item)->to;
 	}
 	sl_sharding **nv = NULL;
 	for (uint32_t i = 0; i < a->u.spv.n; i++) {
@@ -99,10 +84,12 @@ walk_spv(walker *w, sl_op *op, sl_attr *a)
 	}
 	sl_attr *to = nv ? sli_attr_spv(w->m, nv, a->u.spv.n) : NULL;
 	if (seen) {
-		seen->v = a->u.spv.v;
-		seen->n = a->u.spv.n;
-		seen->to = to;
-		w->nseen++;
+		/* fn and the attribute built use the module only, never w->seen,
+		 * so the empty slot is still the one to fill */
+		spv_seen *e = SL_NEW(&w->entries, spv_seen);
+		*e = key;
+		e->to = to;
+		sli_htab_fill(&w->seen, seen, h, e);
 	}
 	return to;
 }
@@ -148,14 +135,16 @@ walk_op(sl_op *op, void *ud)
 void
 sli_transform_shardings(sl_module *m, sli_sharding_fn *fn, void *ud)
 {
-	walker w = {m, fn, ud, false, NULL, 0, 0};
+	walker w = {m, fn, ud, false, {0}, {0}};
 	sli_walk(m->top, walk_op, &w);
 }
 
 void
 sli_transform_shardings_memo(sl_module *m, sli_sharding_fn *fn, void *ud)
 {
-	walker w = {m, fn, ud, true, NULL, 0, 0};
+	walker w = {m, fn, ud, true, {0}, {0}};
+	sli_arena_init(&w.entries);
 	sli_walk(m->top, walk_op, &w);
-	free(w.seen);
+	sli_htab_fini(&w.seen);
+	sli_arena_fini(&w.entries);
 }

@@ -27,8 +27,6 @@ is_private(sl_module *m, const sl_op *op)
 	return v && v->kind == SL_ATTR_STRING && v->u.s.n == 7 && !memcmp(v->u.s.p, "private", 7);
 }
 
-static void mark_attr(dce *D, const sl_attr *a);
-
 /* Marks the top-level symbol `name` live (op->id = 1). */
 static void
 mark_name(dce *D, const char *p, size_t n)
@@ -44,26 +42,18 @@ mark_name(dce *D, const char *p, size_t n)
 		}
 }
 
+/* One attribute of an sli_attr_visit walk: a symbol reference is live. */
+static void
+mark_ref(const sl_attr *a, void *ud)
+{
+	if (a->kind == SL_ATTR_SYMREF)
+		mark_name(ud, a->u.text.p, a->u.text.n);
+}
+
 static void
 mark_attr(dce *D, const sl_attr *a)
 {
-	if (!a)
-		return;
-	switch (a->kind) {
-	case SL_ATTR_SYMREF:
-		mark_name(D, a->u.text.p, a->u.text.n);
-		break;
-	case SL_ATTR_ARRAY:
-		for (uint32_t i = 0; i < a->u.arr.n; i++)
-			mark_attr(D, a->u.arr.v[i]);
-		break;
-	case SL_ATTR_DICT:
-		for (uint32_t i = 0; i < a->u.dict.n; i++)
-			mark_attr(D, a->u.dict.v[i].attr);
-		break;
-	default:
-		break;
-	}
+	sli_attr_visit(a, mark_ref, D);
 }
 
 static int

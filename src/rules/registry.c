@@ -11,6 +11,7 @@
 
 #include "ir/access.h"
 #include "ir/stablehlo_attrs.h"
+#include "util/hash.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,9 +41,9 @@ struct sli_rule_scratch {
 	SL_VEC(uint8_t) kind, blocked;
 	SL_VEC(uint32_t) factors;	/* staged dim mappings, grouped by slot */
 	i64vec sets[4], blocked_set;
-	struct cached *cache;		/* open addressing on hash */
-	size_t cachecap, ncached;
-	const sli_arena *cache_arena;	/* where the cached rules live */
+	SL_VEC(struct cached) cached;	/* rules built into cache_arena */
+	sli_htab cache;			/* their index + 1, by content */
+	const sli_arena *cache_arena;
 };
 
 /* The per-op state; its buffers are the caller's reusable scratch. */
@@ -192,8 +193,6 @@ builder_init(builder *b, sl_module *m, const sl_op *op, sli_rule_opts *opts,
 	b->count = ZEROED(s->count, b->off[b->nt] + 1);
 }
 
-static void cache_clear(sli_rule_scratch *s);
-
 static void
 scratch_free(sli_rule_scratch *s)
 {
@@ -214,7 +213,8 @@ scratch_free(sli_rule_scratch *s)
 		SL_VEC_FREE(s->sets[k]);
 	SL_VEC_FREE(s->blocked_set);
 	SL_VEC_FREE(s->factors);
-	cache_clear(s);
+	SL_VEC_FREE(s->cached);
+	sli_htab_fini(&s->cache);
 	free(s);
 }
 
@@ -257,7 +257,6 @@ same_set(const sl_factor_list *l, const i64vec *v)
  * arrays the rule was built with.
  */
 typedef struct cached {
-	uint64_t hash;
 	sl_rule rule;
 	const uint32_t *factors;
 	uint32_t nmap, nslots;
@@ -280,11 +279,14 @@ mix(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* The staged rule (scratch buffers) equals cached rule c. */
+/* The staged rule (scratch buffers of builder `key`) equals the cached
+ * rule whose index + 1 is `item`. */
 static bool
-same_rule(const builder *b, const cached *c)
+same_rule(const void *item, const void *key)
 {
+	const builder *b = key;
 	const sli_rule_scratch *s = b->s;
+	const cached *c = &s->cached.v[(uintptr_t)item - 1];
 	const sl_rule *r = &c->rule;
 	uint32_t nslots = b->off[b->nt];
 
@@ -310,36 +312,10 @@ same_rule(const builder *b, const cached *c)
 }
 
 static void
-cache_insert(sli_rule_scratch *s, const cached *c)
-{
-	if (2 * (s->ncached + 1) > s->cachecap) {
-		size_t cap = s->cachecap ? 2 * s->cachecap : 256;
-		cached *tab = sli_xcalloc(cap, sizeof *tab);
-		for (size_t i = 0; i < s->cachecap; i++) {
-			if (!s->cache[i].factors)
-				continue;
-			size_t j = s->cache[i].hash & (cap - 1);
-			while (tab[j].factors)
-				j = (j + 1) & (cap - 1);
-			tab[j] = s->cache[i];
-		}
-		free(s->cache);
-		s->cache = tab;
-		s->cachecap = cap;
-	}
-	size_t j = c->hash & (s->cachecap - 1);
-	while (s->cache[j].factors)
-		j = (j + 1) & (s->cachecap - 1);
-	s->cache[j] = *c;
-	s->ncached++;
-}
-
-static void
 cache_clear(sli_rule_scratch *s)
 {
-	free(s->cache);
-	s->cache = NULL;
-	s->cachecap = s->ncached = 0;
+	s->cached.n = 0;
+	sli_htab_clear(&s->cache);
 }
 
 /*
@@ -395,12 +371,10 @@ builder_finish(builder *b, sli_arena *a, sl_rule *r)
 	h = mix(h, s->kind.v, s->kind.n);
 	h = mix(h, s->blocked.v, s->blocked.n);
 	h = mix(h, &b->nops, sizeof b->nops);
-	for (size_t j = s->cachecap ? h & (s->cachecap - 1) : 0; s->cachecap && s->cache[j].factors;
-	     j = (j + 1) & (s->cachecap - 1)) {
-		if (s->cache[j].hash == h && same_rule(b, &s->cache[j])) {
-			*r = s->cache[j].rule;
-			return;
-		}
+	sli_hslot *slot = sli_htab_slot(&s->cache, h, same_rule, b, 256);
+	if (slot->item) {
+		*r = s->cached.v[(uintptr_t)slot->item - 1].rule;
+		return;
 	}
 
 	memset(r, 0, sizeof *r);
@@ -434,12 +408,13 @@ builder_finish(builder *b, sli_arena *a, sl_rule *r)
 	r->has_permutation = r->permutation.n > 0;
 	r->has_blocked = r->blocked.n > 0;
 
-	c.hash = h;
 	c.rule = *r;
 	c.factors = factors;
 	c.nmap = (uint32_t)s->factors.n;
 	c.nslots = nslots;
-	cache_insert(s, &c);
+	SL_VEC_PUSH(s->cached, c);
+	/* the arena allocations above never touch the table: slot is current */
+	sli_htab_fill(&s->cache, slot, h, (void *)(uintptr_t)s->cached.n);
 }
 
 /* }===================================================================== */

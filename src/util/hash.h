@@ -9,6 +9,7 @@
 #define SL_UTIL_HASH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct sli_hslot {
@@ -65,6 +66,20 @@ static inline void *
 sli_htab_find(sli_htab *t, uint64_t h, sli_htab_eq *eq, const void *key, uint32_t min)
 {
 	return sli_htab_slot(t, h, eq, key, min)->item;
+}
+
+/* As sli_htab_find, for a table that is only read: t never grows. */
+static inline void *
+sli_htab_get(const sli_htab *t, uint64_t h, sli_htab_eq *eq, const void *key)
+{
+	if (!t->cap)
+		return NULL;
+	uint32_t mask = t->cap - 1;
+	for (uint32_t j = (uint32_t)h & mask;; j = (j + 1) & mask) {
+		const sli_hslot *s = &t->slots[j];
+		if (!s->item || (s->hash == h && eq(s->item, key)))
+			return s->item;
+	}
 }
 
 #endif

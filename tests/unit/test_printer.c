@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ir/rewrite.h"
+#include "ir/access.h"
 
 static void
 test_numbering(void)

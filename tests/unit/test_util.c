@@ -27,6 +27,9 @@ test_htab_insert_find(void)
 	enum { N = 1000 };
 	int *v = malloc(sizeof *v * N);
 	sli_htab t = {0};
+	int k0 = 0;
+	CU_ASSERT_PTR_NULL(sli_htab_get(&t, weak_hash(k0), int_eq, &k0));
+	CU_ASSERT_PTR_NULL(t.slots);	/* a read-only lookup never allocates */
 	for (int i = 0; i < N; i++) {
 		v[i] = i * 3;
 		sli_hslot *s = sli_htab_slot(&t, weak_hash(v[i]), int_eq, &v[i], 4);
@@ -39,8 +42,10 @@ test_htab_insert_find(void)
 	for (int i = 0; i < N; i++) {
 		int k = i * 3;
 		CU_ASSERT_PTR_EQUAL(sli_htab_find(&t, weak_hash(k), int_eq, &k, 4), &v[i]);
+		CU_ASSERT_PTR_EQUAL(sli_htab_get(&t, weak_hash(k), int_eq, &k), &v[i]);
 		k = i * 3 + 1;
 		CU_ASSERT_PTR_NULL(sli_htab_find(&t, weak_hash(k), int_eq, &k, 4));
+		CU_ASSERT_PTR_NULL(sli_htab_get(&t, weak_hash(k), int_eq, &k));
 	}
 	sli_htab_clear(&t);
 	CU_ASSERT_EQUAL(t.n, 0);
