@@ -476,6 +476,59 @@ sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v, uint32_t n)
 	return &a->u.axes;
 }
 
+static bool
+is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
+{
+	for (uint32_t i = 0; manual && i < manual->n; i++)
+		if (manual->v[i].name == r->name)
+			return true;
+	return false;
+}
+
+static sl_axis_list
+drop_manual(sl_module *m, const sl_axis_list *manual, const sl_axis_list *l)
+{
+	sl_axis_list out = {NULL, 0};
+	if (!l->n)
+		return out;
+	out.v = SL_NEWN(&m->arena, sl_axis_ref, l->n);
+	for (uint32_t i = 0; i < l->n; i++)
+		if (!is_manual(manual, &l->v[i]))
+			out.v[out.n++] = l->v[i];
+	return out;
+}
+
+const sl_sharding *
+sli_sharding_erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s)
+{
+	const sl_axis_list *manual = sli_manual_axes(mc);
+	if (!s || !manual || !manual->n)
+		return s;
+	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);
+	*o = *s;
+	o->dims = SL_NEWN(&m->arena, sl_dim_sharding, s->rank ? s->rank : 1);
+	for (uint32_t d = 0; d < s->rank; d++) {
+		o->dims[d] = s->dims[d];
+		uint32_t k = 0;
+		while (k < s->dims[d].axes.n && is_manual(manual, &s->dims[d].axes.v[k]))
+			k++;
+		o->dims[d].axes.v = s->dims[d].axes.v + k;
+		o->dims[d].axes.n = s->dims[d].axes.n - k;
+	}
+	o->replicated = drop_manual(m, manual, &s->replicated);
+	o->unreduced = drop_manual(m, manual, &s->unreduced);
+	return o;
+}
+
+const sl_sharding *
+sli_value_sharding_seen(sl_module *m, const sl_value *v)
+{
+	const sl_sharding *s = sli_value_sharding(v);
+	sl_op *owner = v->def ? NULL : arg_owner(v);
+	return owner && owner->kind == SL_OP_SDY_MANUAL_COMPUTATION
+	       ? sli_sharding_erase_manual(m, owner, s) : s;
+}
+
 const sl_mesh *
 sli_mesh_op_mesh(const sl_op *mesh_op)
 {

@@ -62,6 +62,16 @@ void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
                              const sl_sharding *s);
 /* The sharding of any value (table above), or NULL. */
 sl_sharding *sli_value_sharding(const sl_value *v);
+/*
+ * The sharding of v as the ops that use it see it (Shardy's getSharding):
+ * an argument of a manual computation's body has its in_sharding without
+ * the manual axes (a copy in m's arena); any other value, as stored.
+ */
+const sl_sharding *sli_value_sharding_seen(sl_module *m, const sl_value *v);
+/* s without the manual axes of manual computation mc (dimension
+ * prefixes, replicated and unreduced axes); s itself if it has none. */
+const sl_sharding *sli_sharding_erase_manual(sl_module *m, const sl_op *mc,
+                                             const sl_sharding *s);
 void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
 /* used by cost and solver */

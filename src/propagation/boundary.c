@@ -6,6 +6,7 @@
  * values (7.4).
  */
 #include "propagation/prop_internal.h"
+#include "ir/access.h"
 
 #include <string.h>
 
@@ -14,13 +15,6 @@ func_type(const sl_op *func)
 {
 	sl_attr *ft = sli_op_get(func, SLS_function_type);
 	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type : NULL;
-}
-
-static const sl_axis_list *
-manual_axes(const sl_op *mc)
-{
-	sl_attr *a = sli_op_get(mc, SLS_manual_axes);
-	return a && a->kind == SL_ATTR_MANUAL_AXES ? &a->u.axes : NULL;
 }
 
 static bool
@@ -32,46 +26,11 @@ is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
 	return false;
 }
 
-static sl_axis_list
-drop_manual(sl_module *m, const sl_axis_list *manual, const sl_axis_list *l)
-{
-	sl_axis_list out = {NULL, 0};
-	if (!l->n)
-		return out;
-	out.v = SL_NEWN(&m->arena, sl_axis_ref, l->n);
-	for (uint32_t i = 0; i < l->n; i++)
-		if (!is_manual(manual, &l->v[i]))
-			out.v[out.n++] = l->v[i];
-	return out;
-}
-
-const sl_sharding *
-sli_prop_erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s)
-{
-	const sl_axis_list *manual = manual_axes(mc);
-	if (!s || !manual || !manual->n)
-		return s;
-	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);
-	*o = *s;
-	o->dims = SL_NEWN(&m->arena, sl_dim_sharding, s->rank ? s->rank : 1);
-	for (uint32_t d = 0; d < s->rank; d++) {
-		o->dims[d] = s->dims[d];
-		uint32_t k = 0;
-		while (k < s->dims[d].axes.n && is_manual(manual, &s->dims[d].axes.v[k]))
-			k++;
-		o->dims[d].axes.v = s->dims[d].axes.v + k;
-		o->dims[d].axes.n = s->dims[d].axes.n - k;
-	}
-	o->replicated = drop_manual(m, manual, &s->replicated);
-	o->unreduced = drop_manual(m, manual, &s->unreduced);
-	return o;
-}
-
 const sl_sharding *
 sli_prop_add_manual(sl_module *m, const sl_op *mc, const sl_sharding *outer,
            const sl_sharding *inner)
 {
-	const sl_axis_list *manual = manual_axes(mc);
+	const sl_axis_list *manual = sli_manual_axes(mc);
 	if (!inner || !outer)
 		return inner;
 	sl_sharding *o = SL_NEW(&m->arena, sl_sharding);

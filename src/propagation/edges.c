@@ -67,7 +67,7 @@ sli_prop_visit_edge(sli_prop *P, sl_op *e)
 			target.view = VIEW_MC_RES;
 			target.mc = d;
 			target.mci = k;
-			target.s = sli_prop_erase_manual(P->m, d, target.s);
+			target.s = sli_sharding_erase_manual(P->m, d, target.s);
 			/* fall through */
 		case SL_OP_SDY_NAMED_COMPUTATION:
 			if (d->nregions && terminator_operand(&d->regions[0], k))

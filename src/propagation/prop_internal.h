@@ -182,9 +182,6 @@ const sl_sharding *sli_prop_intern(sli_prop *P, const sl_sharding *s);
  * Function and computation boundaries (boundary.c)
  * ==================================================================== */
 
-/* s as the body of manual computation mc sees it: without manual axes. */
-const sl_sharding *sli_prop_erase_manual(sl_module *m, const sl_op *mc,
-                                         const sl_sharding *s);
 /* inner, from the body of mc, with the manual axes of outer put back. */
 const sl_sharding *sli_prop_add_manual(sl_module *m, const sl_op *mc,
                                        const sl_sharding *outer, const sl_sharding *inner);

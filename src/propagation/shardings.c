@@ -127,7 +127,7 @@ load(sli_prop *P, sl_value *v)
 	const sl_sharding *s = sli_value_sharding(v);
 	sl_op *dfo = data_flow_block_arg(v);
 	return dfo && dfo->kind == SL_OP_SDY_MANUAL_COMPUTATION
-	       ? sli_prop_erase_manual(P->m, dfo, s) : s;
+	       ? sli_sharding_erase_manual(P->m, dfo, s) : s;
 }
 
 /* A fully open sharding of type t on the mesh of s. */

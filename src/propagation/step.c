@@ -396,7 +396,7 @@ sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint3
 		}
 		const sl_sharding *stored = nw;
 		if (t->view == VIEW_MC_ARG)
-			stored = sli_prop_erase_manual(P->m, t->mc, nw);
+			stored = sli_sharding_erase_manual(P->m, t->mc, nw);
 		else if (t->view == VIEW_MC_RES)
 			stored = sli_prop_add_manual(P->m, t->mc,
 			                    sli_result_sharding(t->mc, t->mci), nw);

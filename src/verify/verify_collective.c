@@ -70,7 +70,7 @@ verify_collective_common(verifier *v, sl_op *op, coll *c)
 	c->out = sli_result_sharding(op, 0);
 	if (!c->out)
 		return sli_verify_op_error(v, NULL, "requires attribute 'out_sharding'");
-	c->in = sli_value_sharding(op->operands[0]);
+	c->in = sli_value_sharding_seen(v->m, op->operands[0]);
 	if (!c->in && !may_miss)
 		return sli_verify_op_error(v, NULL, "collective on operand without sharding");
 	if (sli_verify_sharding(v, NULL, c->out, t, op))

@@ -54,7 +54,7 @@ edge_ref_sharding(verifier *v, const sl_op *op, const sl_edge_ref *r)
 	if (r->result)
 		return r->index < op->nresults ? sli_value_sharding(&op->results[r->index])
 		                               : NULL;
-	return r->index < op->noperands ? sli_value_sharding(op->operands[r->index])
+	return r->index < op->noperands ? sli_value_sharding_seen(v->m, op->operands[r->index])
 	                                : NULL;
 }
 

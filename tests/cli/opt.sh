@@ -114,4 +114,24 @@ for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
 	fi
 done
 
+# Inside a manual computation, a body argument's sharding is its
+# in_sharding without the manual axes (Shardy's getSharding): a collective
+# on a manual axis the in_sharding lists as replicated verifies, and the
+# import steps, which add such replicated axes, keep the module valid.
+cat >"$tmp/mc.mlir" <<'MLIR'
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}], replicated={"a"}>] out_shardings=[<@mesh, [{}], replicated={"a"}>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
+    %1 = sdy.all_reduce {"a"} %arg1 out_sharding=<@mesh, [{}]> : tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" "$tmp/mc.mlir"
+expect_rc 0 "all_reduce on a manual axis replicated in the in_sharding verifies"
+expect_grep "$tmp/out" 'sdy\.all_reduce \{"a"\} %arg1' "the collective is kept"
+SHARDLP_VERIFY_EACH=1 run "$SHARDLP_OPT" -sdy-propagation-pipeline "$tmp/mc.mlir"
+expect_rc 0 "verify-each through the pipeline on a manual computation"
+
 finish
