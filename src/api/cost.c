@@ -30,14 +30,17 @@ sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
 	c->p.memory_budget = p->memory_budget;
 	c->p.conservative = p->conservative;
 	c->p.sub_axes = p->sub_axes;
-	for (uint32_t i = 0; i < p->naxes; i++) {
+	/* a count past the array's end is the caller's slip: what the
+	 * struct can hold is what there is */
+	uint32_t n = p->naxes < 2 * SL_COST_MAX_AXES ? p->naxes : 2 * SL_COST_MAX_AXES;
+	for (uint32_t i = 0; i < n; i++) {
 		c->axes[i].name = p->axes[i].name;
 		c->axes[i].bandwidth = p->axes[i].bandwidth;
 		c->axes[i].latency = p->axes[i].latency;
 	}
-	if (p->naxes) {
+	if (n) {
 		c->p.axes = c->axes;
-		c->p.naxes = p->naxes;
+		c->p.naxes = n;
 	}
 }
 
@@ -90,7 +93,11 @@ sl_cost_eval(sl_module *m, const sl_cost_params *p, sl_cost_parts *out)
 	sli_api_cost_from(&c, p);
 	sli_buf_init(&why);
 	int rc = sli_cost_eval(m, &c.p, &parts, &why);
+	if (rc && why.n)	/* a failure without a location of its own */
+		sli_error(m->ctx, sli_loc_none(), "%.*s", (int)why.n, why.p);
 	sli_buf_fini(&why);
+	if (rc)
+		memset(&parts, 0, sizeof parts);
 	out->memory = parts.memory;
 	out->communication = parts.communication;
 	out->compute = parts.compute;

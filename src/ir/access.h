@@ -55,13 +55,15 @@ sl_sym sli_single_sharding_prop(const sl_op *op);
 /* The sharding of result i of op (table above), or NULL. */
 sl_sharding *sli_result_sharding(const sl_op *op, uint32_t i);
 /*
- * Sets it (NULL removes it); the other entries of a new per-value list
- * become fully open.
+ * Sets it; the other entries of a new per-value list become fully open.
+ * NULL removes the one sharding of a single-sharding op, and changes
+ * nothing in a per-value list (a list has no empty entries).
  */
 void sli_result_set_sharding(sl_module *m, sl_op *op, uint32_t i,
                              const sl_sharding *s);
 /* The sharding of any value (table above), or NULL. */
 sl_sharding *sli_value_sharding(const sl_value *v);
+void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 /*
  * The sharding of v as the ops that use it see it (Shardy's getSharding):
  * an argument of a manual computation's body has its in_sharding without
@@ -72,7 +74,6 @@ const sl_sharding *sli_value_sharding_seen(sl_module *m, const sl_value *v);
  * prefixes, replicated and unreduced axes); s itself if it has none. */
 const sl_sharding *sli_sharding_erase_manual(sl_module *m, const sl_op *mc,
                                              const sl_sharding *s);
-void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
 
 /* used by cost and solver */
 

@@ -64,6 +64,52 @@ test_params(void)
 	sl_context_free(ctx);
 }
 
+/* Counts the diagnostics reported through a context. */
+static void
+count_diag(void *ud, const sl_diag *d)
+{
+	(void)d;
+	++*(int *)ud;
+}
+
+/* A count past the axes array is read as the array; a failed score
+ * fills no garbage and says why. */
+static void
+test_params_misuse(void)
+{
+	sl_context *ctx = sl_context_new();
+	int ndiag = 0;
+	sl_context_set_diag(ctx, count_diag, &ndiag);
+	sl_module *m = data(ctx, "mlp.mlir");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sl_cost_params p;
+	sl_cost_params_init(&p);
+	for (uint32_t i = 0; i < 2 * SL_COST_MAX_AXES; i++)
+		p.axes[i] = (sl_cost_axis){"x", 0.5, 2};
+	p.naxes = 2 * SL_COST_MAX_AXES + 5;
+	sl_cost_parts a, b;
+	CU_ASSERT_EQUAL(sl_cost_eval(m, &p, &a), 0);
+	p.naxes = 2 * SL_COST_MAX_AXES;
+	CU_ASSERT_EQUAL(sl_cost_eval(m, &p, &b), 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.total, b.total, 1e-15);
+	sl_module_free(m);
+
+	static const char no_mesh[] =
+		"func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+		"  return %arg0 : tensor<8xf32>\n"
+		"}\n";
+	m = sl_module_parse(ctx, "no_mesh.mlir", no_mesh, sizeof no_mesh - 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	memset(&a, 0x7f, sizeof a);
+	ndiag = 0;
+	CU_ASSERT_EQUAL(sl_cost_eval(m, &p, &a), -1);
+	CU_ASSERT_DOUBLE_EQUAL(a.total, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.memory, 0, 0);
+	CU_ASSERT(ndiag > 0);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 static void
 test_solve_and_compare(void)
 {
@@ -150,6 +196,7 @@ test_rules(void)
 
 CU_TestInfo tests_api[] = {
 	{"cost parameters and the XML mesh description", test_params},
+	{"misused parameters and a failed score", test_params_misuse},
 	{"solve, score, compare and report", test_solve_and_compare},
 	{"the rule of every op", test_rules},
 	CU_TEST_INFO_NULL,
