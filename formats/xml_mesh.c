@@ -528,6 +528,20 @@ sli_xml_read_mesh_costs(sl_context *ctx, const char *path, sli_xml_mesh *mesh,
 
 /* }==================================================================== */
 
+/* Whether a is one of the file's own links, name and figures alike: a
+ * copy of params the file was applied to holds them already. */
+static bool
+is_link(const sli_xml_mesh *mesh, const sli_cost_axis *a)
+{
+	for (uint32_t j = 0; j < mesh->naxes; j++) {
+		const sli_cost_axis *l = &mesh->links[j];
+		if (l->name && a->name && !strcmp(l->name, a->name) &&
+		    l->bandwidth == a->bandwidth && l->latency == a->latency)
+			return true;
+	}
+	return false;
+}
+
 void
 sli_xml_mesh_apply(sli_xml_mesh *mesh, sli_cost_params *p, unsigned keep)
 {
@@ -547,7 +561,8 @@ sli_xml_mesh_apply(sli_xml_mesh *mesh, sli_cost_params *p, unsigned keep)
 		n = p->naxes;
 	} else {
 		for (uint32_t k = 0; k < p->naxes && n < cap; k++)
-			mesh->links[n++] = p->axes[k];
+			if (!is_link(mesh, &p->axes[k]))
+				mesh->links[n++] = p->axes[k];
 	}
 	p->axes = mesh->links;
 	p->naxes = n;

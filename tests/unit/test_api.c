@@ -56,6 +56,13 @@ test_params(void)
 	CU_ASSERT_STRING_EQUAL(p.axes[1].name, "y");
 	CU_ASSERT_DOUBLE_EQUAL(p.axes[2].bandwidth, 0.5, 1e-12);
 
+	/* read again into the same params: the same list, not the file's
+	 * links twice */
+	sl_cost_params again = p;
+	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, path, m, &again,
+	                SL_COST_GIVEN_COMM_WEIGHT), 0);
+	CU_ASSERT_EQUAL(again.naxes, p.naxes);
+
 	/* a missing file: -1 and p untouched */
 	sl_cost_params q = p;
 	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, "/nonexistent.xml", m, &p, 0), -1);
