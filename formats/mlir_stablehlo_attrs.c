@@ -318,8 +318,10 @@ read_inline_mesh(sl_module *m, const char *p, const char *end, sl_mesh *out)
 			if (--depth == 0)
 				break;
 		} else if (end - q >= 8 && memcmp(q, "name = \"", 8) == 0) {
+			/* the size is in the same axis entry, before its '>' */
 			const char *s = q + 8, *e = memchr(s, '"', (size_t)(end - s));
-			const char *z = e ? memmem(e, (size_t)(end - e), "size = ", 7) : NULL;
+			const char *gt = e ? memchr(e, '>', (size_t)(end - e)) : NULL;
+			const char *z = gt ? memmem(e, (size_t)(gt - e), "size = ", 7) : NULL;
 			if (!z) {
 				SL_VEC_FREE(axes);
 				return NULL;
