@@ -64,7 +64,7 @@ usage_long(void)
 	      "  --heads N       attention heads (default 4)\n"
 	      "  --mesh M        4x2 (axes x, y) or 2x2x2 (axes x, y, z); default 4x2\n"
 	      "  --seed N        seed of the pseudo-random pinning (default 1)\n"
-	      "  -o, --output F  write to F instead of standard output\n"
+	      "  -o, --output F  write to F instead of standard output ('-')\n"
 	      "  -h, --help      print this help\n", stdout);
 }
 
