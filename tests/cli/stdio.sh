@@ -88,6 +88,22 @@ else
 	fail "files written: $(ls -A | tr '\n' ' ')"
 fi
 rm -f ./*
+# replaced by rename (a new inode), with the mode fopen gives
+echo old >out.mlir
+i0=$(ls -i out.mlir | awk '{ print $1 }')
+(umask 022 && "$SHARDLP" gen transformer -o out.mlir)
+checks=$((checks + 1))
+if [ "$(ls -i out.mlir | awk '{ print $1 }')" != "$i0" ] &&
+	[ "$(stat -c %a out.mlir)" = 644 ] && grep -q '^module' out.mlir; then
+	pass "gen -o FILE replaces FILE by a rename"
+else
+	fail "gen -o FILE: same inode, wrong mode or content"
+fi
+rm -f ./*
+
+# an input of "-" is stdin, --mesh-xml's too
+run_in "$data/mesh-4x2.xml" "$SHARDLP" solve -q --mesh-xml - -o "$tmp/s.mlir" "$in"
+expect_rc 0 "solve --mesh-xml - reads stdin"
 
 # glpsol's names give the same result as the long forms
 "$SHARDLP" solve -q --time-limit 60 -o "$tmp/a.mlir" "$in"
