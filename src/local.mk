@@ -120,7 +120,8 @@ noinst_HEADERS += \
 	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
-	%reldir%/cli/cli.h
+	%reldir%/cli/cli.h \
+	%reldir%/cli/cli_out.h
 
 include_HEADERS += %reldir%/shardlp.h
 
@@ -134,6 +135,7 @@ libshardlp_la_LDFLAGS = -export-symbols-regex '^sl_' -version-info 0:0:0
 bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \
 	%reldir%/cli/cmd_propagate.c \
@@ -143,5 +145,6 @@ shardlp_SOURCES = \
 shardlp_LDADD = libshardlp.la
 shardlp_opt_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/cli_out.c \
 	%reldir%/cli/shardlp_opt.c
 shardlp_opt_LDADD = libshardlp.la

@@ -50,6 +50,7 @@ TESTS += \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
+	%reldir%/cli/stdio.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
@@ -60,6 +61,7 @@ EXTRA_DIST += \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
+	%reldir%/cli/stdio.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-check.sh \
 	%reldir%/conformance-pass.txt \

@@ -238,6 +238,7 @@ cmd_compare(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"csv", no_argument, NULL, OPT_CSV},
 		{"time-limit", required_argument, NULL, OPT_TIME},
+		{"tmlim", required_argument, NULL, OPT_TIME},	/* glpsol's name */
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -261,7 +262,8 @@ cmd_compare(int argc, char **argv)
 			      "  --csv           one row per file and method, with the header\n"
 			      "                  file,method,status,cost,memory,communication,\n"
 			      "                  compute,bound,gap,seconds\n"
-			      "  --time-limit S  time limit of each ILP solve\n"
+			      "  --time-limit S, --tmlim S\n"
+			      "                  time limit of each ILP solve\n"
 			      "  --no-decompose  solve one whole model, not a chain of blocks\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);

@@ -10,6 +10,7 @@
  * and needs nothing from the library.
  */
 #include "cli.h"
+#include "cli_out.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -64,7 +65,7 @@ usage_long(void)
 	      "  --heads N       attention heads (default 4)\n"
 	      "  --mesh M        4x2 (axes x, y) or 2x2x2 (axes x, y, z); default 4x2\n"
 	      "  --seed N        seed of the pseudo-random pinning (default 1)\n"
-	      "  -o, --output F  write to F instead of standard output\n"
+	      "  -o, --output F  write to F instead of standard output ('-')\n"
 	      "  -h, --help      print this help\n", stdout);
 }
 
@@ -430,7 +431,7 @@ cmd_gen(int argc, char **argv)
 	static char outbuf[1 << 16];
 	const char *outpath = NULL;
 	gen g;
-	int c, rc;
+	int c;
 
 	optind = 0;		/* glibc: restart scanning; argv[0] is "gen" */
 	opterr = 0;
@@ -484,24 +485,13 @@ cmd_gen(int argc, char **argv)
 	memset(&g, 0, sizeof g);
 	g.o = &o;
 	g.rng = (uint64_t)o.seed * 2654435761ULL + 1;
-	g.out = stdout;
-	if (outpath && strcmp(outpath, "-") != 0) {
-		g.out = fopen(outpath, "w");
-		if (!g.out) {
-			fprintf(stderr, "shardlp: cannot open '%s': %s\n",
-			        outpath, strerror(errno));
-			return EXIT_INPUT;
-		}
-		setvbuf(g.out, outbuf, _IOFBF, sizeof outbuf);
-	}
-	transformer(&g);
-	rc = fflush(g.out) != 0 || ferror(g.out);
-	if (g.out != stdout)
-		rc |= fclose(g.out) != 0;
-	if (rc) {
-		fprintf(stderr, "shardlp: cannot write '%s': %s\n",
-		        outpath ? outpath : "<stdout>", strerror(errno));
+	cli_out out;
+	if (!(g.out = cli_out_open(&out, "shardlp", outpath)))
 		return EXIT_INPUT;
-	}
+	if (g.out != stdout)
+		setvbuf(g.out, outbuf, _IOFBF, sizeof outbuf);
+	transformer(&g);
+	if (cli_out_close(&out, "shardlp", true))
+		return EXIT_INPUT;
 	return EXIT_OK;
 }

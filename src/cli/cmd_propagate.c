@@ -7,6 +7,7 @@
  * Entry: cmd_propagate(argc, argv), argv[0] = "propagate", in cli.h.
  */
 #include "cli.h"
+#include "cli_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ usage_long(void)
 	      "  --pipeline                run the whole sdy-propagation-pipeline\n"
 	      "  --time                    print the CPU time of parsing and of\n"
 	      "                            propagation to standard error\n"
-	      "  -o FILE                   write the module to FILE\n"
+	      "  -o FILE                   write the module to FILE ('-' = stdout)\n"
 	      "  -h, --help                print this help\n", stdout);
 }
 
@@ -201,19 +202,14 @@ cmd_propagate(int argc, char **argv)
 		} else if (rc || sl_module_verify(m)) {
 			status = EXIT_INPUT;
 		} else {
-			FILE *f = out ? fopen(out, "w") : stdout;
-			if (!f) {
-				fprintf(stderr, "shardlp: cannot open '%s' for writing\n", out);
+			cli_out o;
+			FILE *f = cli_out_open(&o, "shardlp", out);
+			sl_print_opts po = {false, false};
+			bool ok = f && !sl_module_print(m, f, &po);
+			if (f && !ok)
+				fputs("shardlp: write error\n", stderr);
+			if (!f || cli_out_close(&o, "shardlp", ok))
 				status = EXIT_INPUT;
-			} else {
-				sl_print_opts po = {false, false};
-				if (sl_module_print(m, f, &po) || fflush(f) || ferror(f)) {
-					fputs("shardlp: write error\n", stderr);
-					status = EXIT_INPUT;
-				}
-				if (out)
-					fclose(f);
-			}
 		}
 	}
 	sl_module_free(m);

@@ -5,6 +5,7 @@
  * options and the loader that `shardlp compare` shares (cli.h).
  */
 #include "cli_solve.h"
+#include "cli_out.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -14,7 +15,7 @@
 
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
-	"                     [--write-lp F] [--write-mps F] [--no-decompose]\n"
+	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
 	"                     [cost options] FILE\n";
 
 const char cli_cost_help[] =
@@ -165,9 +166,49 @@ cli_cost_opts_fini(cli_cost_opts *co)
 		free(co->names[i]);
 }
 
+/*
+ * sl_solve with the LP and MPS exports and the log going to the paths the
+ * user gave ("-" = stdout, files replaced atomically): the library writes
+ * the exports by name, so to temporaries first.  sl_solve's result, or -2
+ * when a file could not be opened or written.
+ */
+static int
+solve_to_files(sl_module *m, sl_solve_opts *so, sl_solve_result *r,
+               const char *lp, const char *mps, const char *logpath)
+{
+	char *lptmp = NULL, *mpstmp = NULL;
+	cli_out log = {0};
+	int rc = -2;
+	if ((lp && !(lptmp = cli_out_tmpname("shardlp", lp))) ||
+	    (mps && !(mpstmp = cli_out_tmpname("shardlp", mps))) ||
+	    (logpath && !(so->log = cli_out_open(&log, "shardlp", logpath))))
+		goto out;
+	so->write_lp = lptmp;
+	so->write_mps = mpstmp;
+	rc = sl_solve(m, so, r);
+	/* an infeasible model's export is kept: it is how one finds why */
+	if (lptmp && cli_out_commit("shardlp", lptmp, lp, rc >= 0))
+		rc = -2;
+	if (mpstmp && cli_out_commit("shardlp", mpstmp, mps, rc >= 0))
+		rc = -2;
+	lptmp = mpstmp = NULL;
+out:
+	if (lptmp)
+		cli_out_commit("shardlp", lptmp, lp, false);
+	if (mpstmp)
+		cli_out_commit("shardlp", mpstmp, mps, false);
+	/* the log is kept even when the solve failed: it says why */
+	if (log.f && cli_out_close(&log, "shardlp", true))
+		rc = -2;
+	if (logpath)
+		so->log = NULL;
+	so->write_lp = so->write_mps = NULL;
+	return rc;
+}
+
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
-	OPT_NO_DECOMPOSE
+	OPT_NO_DECOMPOSE, OPT_LOG
 };
 
 int
@@ -181,13 +222,19 @@ cmd_solve(int argc, char **argv)
 		{"gap", required_argument, NULL, OPT_GAP},
 		{"write-lp", required_argument, NULL, OPT_LP},
 		{"write-mps", required_argument, NULL, OPT_MPS},
+		{"log", required_argument, NULL, OPT_LOG},
+		/* glpsol's names for the same options */
+		{"tmlim", required_argument, NULL, OPT_TIME},
+		{"mipgap", required_argument, NULL, OPT_GAP},
+		{"wlp", required_argument, NULL, OPT_LP},
+		{"wmps", required_argument, NULL, OPT_MPS},
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	const char *output = NULL;
+	const char *output = NULL, *lp = NULL, *mps = NULL, *logpath = NULL;
 	bool xml = false, quiet = false;
 	sl_solve_opts so;
 	cli_cost_opts co;
@@ -199,17 +246,23 @@ cmd_solve(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			fputs(usage_short, stdout);
-			fputs("\nFinds shardings of minimum cost for FILE by integer linear\n"
-			      "programming (GLPK) and prints the module annotated with them.\n"
+			fputs("\nFinds shardings of minimum cost for FILE (\"-\" = standard input)\n"
+			      "by integer linear programming (GLPK) and prints the module\n"
+			      "annotated with them.\n"
 			      "  -o, --output FILE    write to FILE instead of standard output\n"
+			      "                       (\"-\" = standard output, as for every F)\n"
 			      "  --format mlir|xml    output format (default mlir)\n"
-			      "  --time-limit S       end within S seconds with the best solution\n"
+			      "  --time-limit S, --tmlim S\n"
+			      "                       end within S seconds with the best solution\n"
 			      "                       found (at worst the best greedy one)\n"
-			      "  --gap G              stop at relative optimality gap G\n"
-			      "  --write-lp F         write the model in CPLEX LP format to F\n"
-			      "  --write-mps F        write the model in free MPS format to F\n"
+			      "  --gap G, --mipgap G  stop at relative optimality gap G\n"
+			      "  --write-lp F, --wlp F\n"
+			      "                       write the model in CPLEX LP format to F\n"
+			      "  --write-mps F, --wmps F\n"
+			      "                       write the model in free MPS format to F\n"
 			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
 			      "  --verbose            the solver log, on standard error\n"
+			      "  --log F              the solver log, to F\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			cli_cost_opts_fini(&co);
@@ -242,10 +295,13 @@ cmd_solve(int argc, char **argv)
 			break;
 		}
 		case OPT_LP:
-			so.write_lp = optarg;
+			lp = optarg;
 			break;
 		case OPT_MPS:
-			so.write_mps = optarg;
+			mps = optarg;
+			break;
+		case OPT_LOG:
+			logpath = optarg;
 			break;
 		case OPT_VERBOSE:
 			so.log = stderr;
@@ -296,10 +352,14 @@ cmd_solve(int argc, char **argv)
 			best = cli_greedy[g].method;
 		}
 	}
-	int rc = sl_solve(m, &so, &r);
+	int rc = solve_to_files(m, &so, &r, lp, mps, logpath);
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
+	if (rc == -2) {
+		status = EXIT_INPUT;
+		goto out;
+	}
 	if (rc < 0) {
 		status = r.status == SL_SOLVE_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
 		goto out;
@@ -323,20 +383,18 @@ cmd_solve(int argc, char **argv)
 			        "before it found a solution of its own: this is the best "
 			        "greedy result (%s)\n", argv[optind], best);
 	}
-	FILE *out = output ? fopen(output, "w") : stdout;
+	cli_out o;
+	FILE *out = cli_out_open(&o, "shardlp", output);
 	if (!out) {
-		fprintf(stderr, "shardlp: cannot open '%s' for writing\n", output);
 		status = EXIT_INPUT;
 		goto out;
 	}
 	int wr = xml ? sl_solve_write_xml(out, argv[optind], m, &r, &so.cost)
 	             : sl_module_print(m, out, NULL);
-	if (wr) {
+	if (wr)
 		fputs("shardlp: write error\n", stderr);
+	if (cli_out_close(&o, "shardlp", !wr))
 		status = EXIT_INPUT;
-	}
-	if (out != stdout)
-		fclose(out);
 out:
 	sl_module_free(m);
 	free(text);

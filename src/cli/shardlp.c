@@ -3,6 +3,7 @@
  * table), each an entry cmd_NAME(argc, argv) with argv[0] the command.
  */
 #include "cli.h"
+#include "cli_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ cmd_print(int argc, char **argv)
 			     "Parses and verifies FILE and prints it as MLIR would: values\n"
 			     "renumbered, attributes sorted, shardings in canonical form.\n"
 			     "  -o, --output FILE  write to FILE instead of standard output\n"
+			     "                     (FILE \"-\" is standard input or output)\n"
 			     "  --generic          print every op in the generic form\n"
 			     "  --debuginfo        print locations");
 			return EXIT_OK;
@@ -177,17 +179,16 @@ cmd_print(int argc, char **argv)
 	if (!m) {
 		status = EXIT_INPUT;
 	} else {
-		FILE *out = output ? fopen(output, "w") : stdout;
+		cli_out o;
+		FILE *out = cli_out_open(&o, "shardlp", output);
 		if (!out) {
-			fprintf(stderr, "shardlp: cannot open '%s' for writing\n", output);
 			status = EXIT_INPUT;
 		} else {
-			if (sl_module_print(m, out, &po)) {
+			bool ok = !sl_module_print(m, out, &po);
+			if (!ok)
 				fputs("shardlp: write error\n", stderr);
+			if (cli_out_close(&o, "shardlp", ok))
 				status = EXIT_INPUT;
-			}
-			if (out != stdout)
-				fclose(out);
 		}
 	}
 	sl_module_free(m);

@@ -7,6 +7,7 @@
  * the diagnostics against expected-* comments as mlir-opt does.
  */
 #include "cli.h"
+#include "cli_out.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ usage(FILE *f)
 	      "order, and prints the resulting module.\n"
 	      "\n"
 	      "options:\n"
-	      "  -o FILE                 write the output to FILE\n"
+	      "  -o FILE                 write the output to FILE ('-' = stdout)\n"
 	      "  -split-input-file       treat '// -----' lines as module separators\n"
 	      "  -verify-diagnostics     check diagnostics against expected-* comments\n"
 	      "  -mlir-print-debuginfo   print locations\n"
@@ -380,9 +381,9 @@ main(int argc, char **argv)
 	char *text = cli_read("shardlp-opt", o.input, &len);
 	if (!text)
 		return EXIT_INPUT;
-	FILE *out = stdout;
-	if (o.output && strcmp(o.output, "-") && !(out = fopen(o.output, "w"))) {
-		fprintf(stderr, "shardlp-opt: cannot open '%s' for writing\n", o.output);
+	cli_out co;
+	FILE *out = cli_out_open(&co, "shardlp-opt", o.output);
+	if (!out) {
 		free(text);
 		return EXIT_INPUT;
 	}
@@ -441,10 +442,9 @@ main(int argc, char **argv)
 		line += lines + 1;
 		p = next;
 	}
-	if (out != stdout)
-		fclose(out);
-	else
-		fflush(stdout);
+	/* kept even when a chunk failed: the other chunks' output is valid */
+	if (cli_out_close(&co, "shardlp-opt", true))
+		status = EXIT_INPUT;
 	cli_sink_fini(&sink);
 	sl_context_free(ctx);
 	for (size_t i = 0; i < o.npasses; i++) {

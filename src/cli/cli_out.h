@@ -1,0 +1,44 @@
+/*
+ * cli_out.h - output file arguments: "-" is standard output, any other
+ * path is written to a temporary beside it and renamed into place only
+ * when the whole output was written, so a failed run never leaves a
+ * truncated file where a good one was.
+ */
+#ifndef SL_CLI_OUT_H
+#define SL_CLI_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct cli_out {
+	const char *path;	/* as the user gave it; "-" or NULL = stdout */
+	char *tmp;		/* the temporary being written, or NULL */
+	FILE *f;
+} cli_out;
+
+/*
+ * Opens path (NULL or "-" = stdout) for writing; NULL after a message
+ * "PROG: cannot open ..." on stderr.
+ */
+FILE *cli_out_open(cli_out *o, const char *prog, const char *path);
+/*
+ * Flushes and closes o: renames the temporary into place when ok and every
+ * write succeeded, else removes it.  0, or -1 after "PROG: cannot write"
+ * on stderr.
+ */
+int cli_out_close(cli_out *o, const char *prog, bool ok);
+
+/*
+ * For the library, which exports LP and MPS by path: a temporary name to
+ * give it (beside path, or in $TMPDIR for "-"); the caller frees it.
+ * NULL after a message.
+ */
+char *cli_out_tmpname(const char *prog, const char *path);
+/*
+ * Moves what the library wrote to tmp to path: renames it, or for "-"
+ * copies it to stdout and removes it; with ok false only removes it.
+ * Frees tmp.  0, or -1 after a message.
+ */
+int cli_out_commit(const char *prog, char *tmp, const char *path, bool ok);
+
+#endif
