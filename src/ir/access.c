@@ -476,8 +476,8 @@ sli_set_manual_axes(sl_module *m, sl_op *op, sl_axis_ref *v, uint32_t n)
 	return &a->u.axes;
 }
 
-static bool
-is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
+bool
+sli_axis_is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
 {
 	for (uint32_t i = 0; manual && i < manual->n; i++)
 		if (manual->v[i].name == r->name)
@@ -493,7 +493,7 @@ drop_manual(sl_module *m, const sl_axis_list *manual, const sl_axis_list *l)
 		return out;
 	out.v = SL_NEWN(&m->arena, sl_axis_ref, l->n);
 	for (uint32_t i = 0; i < l->n; i++)
-		if (!is_manual(manual, &l->v[i]))
+		if (!sli_axis_is_manual(manual, &l->v[i]))
 			out.v[out.n++] = l->v[i];
 	return out;
 }
@@ -510,7 +510,7 @@ sli_sharding_erase_manual(sl_module *m, const sl_op *mc, const sl_sharding *s)
 	for (uint32_t d = 0; d < s->rank; d++) {
 		o->dims[d] = s->dims[d];
 		uint32_t k = 0;
-		while (k < s->dims[d].axes.n && is_manual(manual, &s->dims[d].axes.v[k]))
+		while (k < s->dims[d].axes.n && sli_axis_is_manual(manual, &s->dims[d].axes.v[k]))
 			k++;
 		o->dims[d].axes.v = s->dims[d].axes.v + k;
 		o->dims[d].axes.n = s->dims[d].axes.n - k;

@@ -70,6 +70,8 @@ void sli_value_set_sharding(sl_module *m, sl_value *v, const sl_sharding *s);
  * the manual axes (a copy in m's arena); any other value, as stored.
  */
 const sl_sharding *sli_value_sharding_seen(sl_module *m, const sl_value *v);
+/* Whether r is on one of the manual axes (NULL: none). */
+bool sli_axis_is_manual(const sl_axis_list *manual, const sl_axis_ref *r);
 /* s without the manual axes of manual computation mc (dimension
  * prefixes, replicated and unreduced axes); s itself if it has none. */
 const sl_sharding *sli_sharding_erase_manual(sl_module *m, const sl_op *mc,

@@ -17,15 +17,6 @@ func_type(const sl_op *func)
 	return ft && ft->kind == SL_ATTR_TYPE ? ft->u.type : NULL;
 }
 
-static bool
-is_manual(const sl_axis_list *manual, const sl_axis_ref *r)
-{
-	for (uint32_t i = 0; manual && i < manual->n; i++)
-		if (manual->v[i].name == r->name)
-			return true;
-	return false;
-}
-
 const sl_sharding *
 sli_prop_add_manual(sl_module *m, const sl_op *mc, const sl_sharding *outer,
            const sl_sharding *inner)
@@ -40,7 +31,7 @@ sli_prop_add_manual(sl_module *m, const sl_op *mc, const sl_sharding *outer,
 		o->dims[d] = inner->dims[d];
 		uint32_t k = 0;
 		if (d < outer->rank)
-			while (k < outer->dims[d].axes.n && is_manual(manual, &outer->dims[d].axes.v[k]))
+			while (k < outer->dims[d].axes.n && sli_axis_is_manual(manual, &outer->dims[d].axes.v[k]))
 				k++;
 		if (!k)
 			continue;
