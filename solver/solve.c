@@ -11,6 +11,7 @@
 
 #include "cost/terms.h"
 #include "ir/axis.h"
+#include "passes/symtab.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
 
@@ -202,10 +203,34 @@ first(const sli_cost_model *cm, sl_value *vals, uint32_t i)
 	return true;
 }
 
+/*
+ * A function result without a sharding is open: as a propagation does,
+ * it takes the sharding of the value it returns (no reshard, so no cost
+ * in the model, which leaves such a return free).
+ */
+static void
+decode_open_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
+{
+	sl_block *body = sli_module_body(m);
+	for (sl_op *f = body ? body->first : NULL; f; f = f->next) {
+		sl_block *e = f->kind == SL_OP_FUNC ? sli_func_body(f) : NULL;
+		sl_op *ret = e ? e->last : NULL;
+		if (!ret || ret->kind != SL_OP_RETURN)
+			continue;
+		for (uint32_t i = 0; i < ret->noperands && i < sli_func_nresults(f); i++) {
+			uint32_t t = sli_cost_tensor_of(cm, ret->operands[i]);
+			if (t != UINT32_MAX && cm->tensors.v[t].rank > 0 &&
+			    !sli_func_res_sharding(f, i))
+				sli_func_set_res_sharding(m, f, i, new_sharding(m, cm, t, &q[t]));
+		}
+	}
+}
+
 static void
 decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 {
 	decode_results(m, cm, q);
+	decode_open_results(m, cm, q);
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		sl_value *v = cm->tensors.v[t].v;
 		sl_sharding **list;

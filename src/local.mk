@@ -5,6 +5,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/api/cost.c \
 	%reldir%/api/report.c \
 	%reldir%/api/rules.c \
+	%reldir%/api/run.c \
 	%reldir%/api/solve.c \
 	%reldir%/ir/access.c \
 	%reldir%/ir/arena.c \

@@ -121,6 +121,21 @@ void sl_context_set_verify_each(sl_context *ctx, bool on);
 /* The i-th pass of the table (NULL past the end), with its summary. */
 const char *sl_pass_name(size_t i, const char **summary);
 
+/*
+ * A method between Shardy's import and export steps.  sl_run_import runs
+ * on m the import steps of sdy-propagation-pipeline (the call graph's
+ * included) and returns the run, or NULL after diagnostics; the caller
+ * then runs one method on m (a propagation pass with sl_pass_run, or
+ * sl_solve), and sl_run_export runs the pipeline's export steps (0, or -1
+ * after diagnostics).  Every method sees the same imported program, and
+ * its output is the module Shardy's pipeline would print.  sl_run_free
+ * frees the run (not m), exported or not.
+ */
+typedef struct sl_run sl_run;
+sl_run *sl_run_import(sl_module *m);
+int sl_run_export(sl_run *r);
+void sl_run_free(sl_run *r);
+
 const char *sl_version(void);
 
 /* {====================================================================

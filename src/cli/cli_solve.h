@@ -80,15 +80,27 @@ typedef struct cli_greedy_result {
 	sl_cost_parts parts;	/* the evaluator's score when scored */
 	double seconds;		/* of the propagation */
 	sl_module *m;		/* the propagated module (caller frees) or NULL */
+	sl_run *run;		/* its run, not yet exported (caller frees) */
 } cli_greedy_result;
 
 /*
- * Parses text (named name) afresh and runs greedy strategy g on it,
- * scored under cost.  0 with *out filled (a failing strategy is a status,
- * not an error), -1 when text does not load (diagnostics through ctx).
+ * Parses text (named name) afresh, runs the pipeline's import steps and
+ * greedy strategy g on it, and scores it under cost; the export steps
+ * are left to cli_method_export, so that the module can first serve as
+ * the ILP's incumbent (same import: same tensors).  0 with *out filled (a
+ * failing strategy is a status, not an error), -1 when text does not
+ * load (diagnostics through ctx).
  */
 int cli_greedy_run(sl_context *ctx, const char *name, const char *text,
                    size_t len, size_t g, const sl_cost_params *cost,
                    cli_greedy_result *out);
+
+/*
+ * Runs the export steps of run on m and frees run; with parts, scores
+ * the exported module under cost into *parts.  0, or -1 after
+ * diagnostics.
+ */
+int cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
+                      sl_cost_parts *parts);
 
 #endif

@@ -206,6 +206,33 @@ out:
 	return rc;
 }
 
+/*
+ * The export steps on the solved module m, which is scored again: the
+ * cost reported is that of the module printed.  The cost model prices the
+ * imported and the exported module alike, so the two agree; when they do
+ * not, the exported one is reported, with a warning, and is no longer
+ * called optimal.  0, or -1.
+ */
+static int
+export_solved(sl_run *run, sl_module *m, const sl_cost_params *cost, const char *path,
+              sl_solve_result *r)
+{
+	sl_cost_parts after;
+	if (cli_method_export(run, m, cost, &after))
+		return -1;
+	if (fabs(after.total - r->parts.total) > 1e-9 * fmax(1, fabs(after.total))) {
+		fprintf(stderr, "shardlp: %s: warning: the export steps changed the cost "
+		        "from %.9g to %.9g\n", path, r->parts.total, after.total);
+		r->parts = after;
+		/* an optimum proven for the imported program, not for this one */
+		if (r->status == SL_SOLVE_OPTIMAL) {
+			r->status = SL_SOLVE_FEASIBLE;
+			r->bound = r->gap = NAN;
+		}
+	}
+	return 0;
+}
+
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
 	OPT_NO_DECOMPOSE, OPT_LOG
@@ -345,6 +372,7 @@ cmd_solve(int argc, char **argv)
 		cli_greedy_result gr;
 		if (cli_greedy_run(ctx, name, text, len, g, &so.cost, &gr))
 			continue;
+		sl_run_free(gr.run);
 		greedy[g] = gr.m;
 		if (gr.scored && gr.parts.total < bestcost) {
 			bestcost = gr.parts.total;
@@ -352,10 +380,16 @@ cmd_solve(int argc, char **argv)
 			best = cli_greedy[g].method;
 		}
 	}
-	int rc = solve_to_files(m, &so, &r, lp, mps, logpath);
+	sl_run *run = sl_run_import(m);
+	int rc = run ? solve_to_files(m, &so, &r, lp, mps, logpath) : -1;
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
+	/* the module printed is the one Shardy's pipeline would print */
+	if (rc == 0)
+		rc = export_solved(run, m, &so.cost, argv[optind], &r);
+	else
+		sl_run_free(run);
 	if (rc == -2) {
 		status = EXIT_INPUT;
 		goto out;

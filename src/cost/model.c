@@ -86,6 +86,42 @@ report(builder *b, sl_loc loc, int kind)
 		         "written, priced as replicated");
 }
 
+/* The user sharding v holds, if any, as ct's pin (or, outside the
+ * model, as its fixed sharding). */
+static void
+pin_tensor(builder *b, sli_cost_tensor *ct, const sl_value *v)
+{
+	const sl_sharding *s = sli_cost_value_sharding(v);
+	if (!s)
+		return;
+	sli_cost_asg q;
+	int kind = sli_cost_from_sharding(b->cm, s, ct->rank, &q, &ct->pin);
+	if (kind == SLI_COST_SH_OTHER) {
+		ct->kept = true;
+		ct->fixed = SL_NEW(&b->cm->arena, sli_cost_asg);
+		*ct->fixed = q;
+	} else {
+		ct->pin.what = v->def ? (v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT
+		                         ? "sharding constraint" : "result sharding")
+		                      : "argument sharding";
+	}
+	if (kind != SLI_COST_SH_EXACT)
+		report(b, s->loc, kind);
+}
+
+/* v is tensor idx from now on (a value met again: its latest tensor). */
+static void
+map_value(sli_cost_model *cm, const sl_value *v, uint32_t idx)
+{
+	tensor_key k = {cm, v};
+	uint64_t h = sli_ptr_hash(v);
+	sli_hslot *slot = sli_htab_slot(&cm->tensor_of, h, tensor_eq, &k, 64);
+	if (slot->item)
+		slot->item = (void *)((uintptr_t)idx + 1);
+	else
+		sli_htab_fill(&cm->tensor_of, slot, h, (void *)((uintptr_t)idx + 1));
+}
+
 static uint32_t
 add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 {
@@ -108,31 +144,11 @@ add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 	ct.forbidden = forbidden;
 	memset(ct.pin.axes, -1, sizeof ct.pin.axes);
 	memset(ct.major, -1, sizeof ct.major);
-	const sl_sharding *s = pinnable ? sli_cost_value_sharding(v) : NULL;
-	if (s) {
-		sli_cost_asg q;
-		int kind = sli_cost_from_sharding(cm, s, ct.rank, &q, &ct.pin);
-		if (kind == SLI_COST_SH_OTHER) {
-			ct.kept = true;
-			ct.fixed = SL_NEW(&cm->arena, sli_cost_asg);
-			*ct.fixed = q;
-		} else {
-			ct.pin.what = v->def ? (v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT
-			                        ? "sharding constraint" : "result sharding")
-			                     : "argument sharding";
-		}
-		if (kind != SLI_COST_SH_EXACT)
-			report(b, s->loc, kind);
-	}
+	if (pinnable)
+		pin_tensor(b, &ct, v);
 	uint32_t idx = (uint32_t)cm->tensors.n;
 	SL_VEC_PUSH(cm->tensors, ct);
-	tensor_key k = {cm, v};
-	uint64_t h = sli_ptr_hash(v);
-	sli_hslot *slot = sli_htab_slot(&cm->tensor_of, h, tensor_eq, &k, 64);
-	if (slot->item)		/* a value met again: its latest tensor */
-		slot->item = (void *)((uintptr_t)idx + 1);
-	else
-		sli_htab_fill(&cm->tensor_of, slot, h, (void *)((uintptr_t)idx + 1));
+	map_value(cm, v, idx);
 	return idx;
 }
 
@@ -208,13 +224,10 @@ static void walk_block(builder *b, sl_block *blk, uint32_t forbidden);
 static uint32_t
 manual_axes_mask(builder *b, const sl_op *op)
 {
-	sl_attr *a = sli_op_get(op, SLS_manual_axes);
+	const sl_axis_list *axes = sli_manual_axes(op);
 	uint32_t mask = 0;
-	if (!a || a->kind != SL_ATTR_MANUAL_AXES)
-		return 0;
-	for (uint32_t k = 0; k < a->u.axes.n; k++) {
-		mask |= sli_cost_axis_mask(b->cm, a->u.axes.v[k].name);
-	}
+	for (uint32_t k = 0; axes && k < axes->n; k++)
+		mask |= sli_cost_axis_mask(b->cm, axes->v[k].name);
 	return mask;
 }
 
@@ -242,17 +255,71 @@ add_op(builder *b, sl_op *op, sli_cost_opkind kind, const sl_rule *rule,
 	SL_VEC_PUSH(cm->ops, co);
 }
 
-/* Terminator operands of every block of region r tied to op's results. */
+/*
+ * Values flowing into one value dst: a loop's operand and its body's
+ * result into the carried value, each branch's result into the case's, a
+ * computation's operand into its argument and its body's result into its
+ * result.  Shardy lets every source differ from the target (their common
+ * sharding sits on a data-flow edge) and the partitioner reshards each
+ * one that does; so the flow is an op that prices, for each source, the
+ * reshard to the target's sharding, and holds no memory of its own.
+ */
 static void
-tie_returns(builder *b, sl_op *op, sl_region *r)
+add_flow(builder *b, sl_op *op, sl_value *const *src, uint32_t n, sl_value *dst,
+         uint32_t forbidden)
 {
-	for (sl_block *blk = r->first; blk; blk = blk->next) {
-		sl_op *term = blk->last;
-		if (!term)
+	sli_cost_model *cm = b->cm;
+	sli_arena *ar = &cm->arena;
+	uint32_t t = sli_cost_tensor_of(cm, dst);
+	if (t == SLI_COST_NO_TENSOR)
+		return;
+	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	sli_cost_op co;
+	memset(&co, 0, sizeof co);
+	co.op = op;
+	co.kind = SLI_COST_IDENTITY;
+	co.forbidden = forbidden;
+	co.operands = SL_NEWN(ar, uint32_t, n + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t u = src[i] ? sli_cost_tensor_of(cm, src[i]) : SLI_COST_NO_TENSOR;
+		if (u == SLI_COST_NO_TENSOR || u == t || cm->tensors.v[u].rank != ct->rank ||
+		    memcmp(cm->tensors.v[u].dims, ct->dims, ct->rank * sizeof *ct->dims))
 			continue;
-		for (uint32_t i = 0; i < term->noperands && i < op->nresults; i++)
-			add_tie(b, term->operands[i], &op->results[i], op->loc, "data flow");
+		co.operands[co.noperands++] = u;
 	}
+	if (!co.noperands)
+		return;
+	co.nresults = 1;
+	co.results = SL_NEWN(ar, uint32_t, 2);
+	co.results[0] = t;
+	sl_dim_mapping *dm = SL_NEWN(ar, sl_dim_mapping, ct->rank + 1);
+	co.rule.nfactors = ct->rank;
+	co.rule.factor_sizes = SL_NEWN(ar, int64_t, ct->rank + 1);
+	for (uint32_t d = 0; d < ct->rank; d++) {
+		co.rule.factor_sizes[d] = ct->dims[d];
+		dm[d].factors = SL_NEWN(ar, uint32_t, 1);
+		dm[d].factors[0] = d;
+		dm[d].n = 1;
+	}
+	co.rule.noperands = co.noperands;
+	co.rule.nresults = 1;
+	co.rule.operands = SL_NEWN(ar, sl_tensor_mapping, co.noperands + 1);
+	co.rule.results = SL_NEWN(ar, sl_tensor_mapping, 2);
+	for (uint32_t i = 0; i <= co.noperands; i++) {
+		sl_tensor_mapping *tm = i < co.noperands ? &co.rule.operands[i] : &co.rule.results[0];
+		tm->rank = ct->rank;
+		tm->dims = dm;
+	}
+	SL_VEC_PUSH(cm->ops, co);
+}
+
+/* The terminator's operand k of the first block of region r, or NULL. */
+static sl_value *
+returned(sl_region *r, uint32_t k)
+{
+	sl_op *term = r->first ? r->first->last : NULL;
+	return term && (sli_op_info[term->kind].traits & T_TERM) && k < term->noperands
+	       ? term->operands[k] : NULL;
 }
 
 static void
@@ -277,6 +344,32 @@ fix_current(builder *b, uint32_t t)
 		sli_cost_from_sharding(cm, s, ct->rank, ct->fixed, NULL);
 }
 
+/*
+ * An sdy.data_flow_edge (added by the import steps) is no op of the
+ * program: it holds the sharding of its owner (a result of while, case or
+ * a computation, or a computation's block argument) and of the values
+ * tied to it, and the export steps sink it back onto them.  So its result
+ * is its owner's tensor, read and written through the edge, and pinned by
+ * the user sharding the import moved onto it; it costs nothing and holds
+ * no memory of its own.  Returns false when the owner has no tensor.
+ */
+static bool
+alias_edge(builder *b, sl_op *op)
+{
+	sli_cost_model *cm = b->cm;
+	if (op->noperands != 1 || op->nresults != 1)
+		return false;
+	uint32_t t = sli_cost_tensor_of(cm, op->operands[0]);
+	if (t == SLI_COST_NO_TENSOR || op->results[0].type != op->operands[0]->type)
+		return false;
+	sli_cost_tensor *ct = &cm->tensors.v[t];
+	ct->v = &op->results[0];
+	if (!ct->fixed)
+		pin_tensor(b, ct, ct->v);
+	map_value(cm, ct->v, t);
+	return true;
+}
+
 static void
 visit(builder *b, sl_op *op, uint32_t forbidden)
 {
@@ -298,16 +391,12 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		for (size_t i = 0; i < b->groups.n; i++) {
 			if (b->groups.v[i].id != g->u.i.v)
 				continue;
+			/* members of other shapes are the import steps' error
+			 * (sdy-sharding-group-import), not tied here */
 			const sli_cost_tensor *x = &cm->tensors.v[b->groups.v[i].t];
 			const sli_cost_tensor *y = &cm->tensors.v[t];
-			if (x->rank != y->rank ||
-			    memcmp(x->dims, y->dims, x->rank * sizeof *x->dims)) {
-				sli_error(b->ctx, op->loc, "sharding group %lld has values "
-				          "of different shapes", (long long)g->u.i.v);
-				b->failed = 1;
-				return;
-			}
-			add_tie(b, x->v, op->operands[0], op->loc, "sharding group");
+			if (x->rank == y->rank && !memcmp(x->dims, y->dims, x->rank * sizeof *x->dims))
+				add_tie(b, x->v, op->operands[0], op->loc, "sharding group");
 			return;
 		}
 		SL_VEC_RESERVE(b->groups, b->groups.n + 1);
@@ -328,19 +417,25 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 				add_tie(b, &e->args[i], &op->results[i], op->loc, "while");
 			walk_block(b, e, forbidden);
 		}
-		for (uint32_t i = 0; i < op->noperands && i < op->nresults; i++)
-			add_tie(b, op->operands[i], &op->results[i], op->loc, "while");
-		if (op->nregions > 1)
-			tie_returns(b, op, &op->regions[1]);
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			sl_value *src[2] = {i < op->noperands ? op->operands[i] : NULL,
+			                    op->nregions > 1 ? returned(&op->regions[1], i) : NULL};
+			add_flow(b, op, src, 2, &op->results[i], forbidden);
+		}
 		return;
 	case SL_OP_CASE:
 	case SL_OP_IF:
 		for (uint32_t i = 0; i < op->nresults; i++)
 			add_tensor(b, &op->results[i], forbidden, true);
-		for (uint32_t k = 0; k < op->nregions; k++) {
+		for (uint32_t k = 0; k < op->nregions; k++)
 			for (sl_block *e = op->regions[k].first; e; e = e->next)
 				walk_block(b, e, forbidden);
-			tie_returns(b, op, &op->regions[k]);
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			SL_VEC(sl_value *) src = {0};
+			for (uint32_t k = 0; k < op->nregions; k++)
+				SL_VEC_PUSH(src, returned(&op->regions[k], i));
+			add_flow(b, op, src.v, (uint32_t)src.n, &op->results[i], forbidden);
+			SL_VEC_FREE(src);
 		}
 		return;
 	case SL_OP_SDY_NAMED_COMPUTATION: {
@@ -351,9 +446,12 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 			return;
 		block_args(b, e, forbidden, true);
 		for (uint32_t i = 0; i < e->nargs && i < op->noperands; i++)
-			add_tie(b, op->operands[i], &e->args[i], op->loc, "named computation");
+			add_flow(b, op, &op->operands[i], 1, &e->args[i], forbidden);
 		walk_block(b, e, forbidden);
-		tie_returns(b, op, &op->regions[0]);
+		for (uint32_t i = 0; i < op->nresults; i++) {
+			sl_value *src = returned(&op->regions[0], i);
+			add_flow(b, op, &src, 1, &op->results[i], forbidden);
+		}
 		return;
 	}
 	case SL_OP_SDY_MANUAL_COMPUTATION: {
@@ -403,6 +501,10 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		}
 		return;
 	}
+	case SL_OP_SDY_DATA_FLOW_EDGE:
+		if (alias_edge(b, op))
+			return;
+		break;
 	default:
 		break;
 	}
@@ -412,7 +514,6 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 	case SL_OP_SDY_SHARDING_CONSTRAINT:
 	case SL_OP_SDY_RESHARD:
 	case SL_OP_SDY_PROPAGATION_BARRIER:
-	case SL_OP_SDY_DATA_FLOW_EDGE:
 	case SL_OP_OPTIMIZATION_BARRIER:
 		if (identity_rule(b, op, &rule) == 0) {
 			add_op(b, op, SLI_COST_IDENTITY, &rule, forbidden);

@@ -238,6 +238,49 @@ test_terms_match_reshard(void)
 	sl_context_free(ctx);
 }
 
+/*
+ * A data-flow edge (as the import steps add it) is its owner's tensor,
+ * read through the edge: an optimization_barrier's result on [{"a"}, {}]
+ * by its edge, and the argument on the same.  Memory = 0.1 * (64 + 64)
+ * / 1e6 = 1.28e-5 (no third tensor for the edge); no reshard.
+ */
+static void
+test_edge_is_its_owner(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = stablehlo.optimization_barrier %arg0 : " T88 "\n"
+		"  %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{\"a\"}, {}]> : " T88 "\n"
+		"  return %1 : " T88 "\n}\n", NULL);
+	expect(&p, 1.28e-5, 0, 0);
+}
+
+/*
+ * A loop whose operand is on [{"a"}, {}] and whose carried value is
+ * replicated: the operand is resharded into it, an all-gather of 64
+ * bytes per device over "a": 64e-6 * 3 = 1.92e-4.  Memory: the argument
+ * 64 bytes, the result and the two regions' arguments 256 each, the
+ * condition's i1 constant 1: 0.1 * 833 / 1e6 = 8.33e-5.
+ */
+static void
+test_loop_operand_reshards(void)
+{
+	sli_cost_parts p = score(MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = stablehlo.while(%iterArg = %arg0) : " T88 " attributes {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}\n"
+		"    cond {\n"
+		"    %c = stablehlo.constant dense<true> : tensor<i1>\n"
+		"    stablehlo.return %c : tensor<i1>\n"
+		"  } do {\n"
+		"    stablehlo.return %iterArg : " T88 "\n"
+		"  }\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 8.33e-5, 1.92e-4, 0);
+}
+
 CU_TestInfo tests_cost[] = {
 	{"memory is w_mem times the per-device bytes", test_memory},
 	{"an all-gather costs p (n - 1) / bw + lat", test_all_gather},
@@ -249,5 +292,8 @@ CU_TestInfo tests_cost[] = {
 	{"an all-reduce costs 2 p (n - 1) / n / bw + lat", test_all_reduce},
 	{"compute is w_comp times the per-device flops", test_compute},
 	{"the ILP's edge terms add up to the reshard", test_terms_match_reshard},
+	{"a data-flow edge is its owner's tensor", test_edge_is_its_owner},
+	{"a loop's operand is resharded into its carried value",
+	 test_loop_operand_reshards},
 	CU_TEST_INFO_NULL,
 };

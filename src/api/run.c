@@ -1,0 +1,46 @@
+/*
+ * run.c - a method between Shardy's import and export steps (shardlp.h):
+ * the import steps of -sdy-propagation-pipeline run first, the caller
+ * then runs one method on the imported module (a greedy propagation pass
+ * or the ILP), and the export steps run last.  Greedy and ILP results are
+ * thus two answers about the same imported program, and each leaves the
+ * module Shardy's pipeline would print.
+ */
+#include "shardlp.h"
+
+#include "passes/census.h"
+#include "pipeline/pipeline.h"
+#include "util.h"
+
+struct sl_run {
+	sl_module *m;
+	sli_pipeline_state s;
+};
+
+sl_run *
+sl_run_import(sl_module *m)
+{
+	sl_run *r = sli_xcalloc(1, sizeof *r);
+	r->m = m;
+	sli_pipeline_start(&r->s, m, false, true);
+	if (sli_pipeline_run(m, &sli_import_steps, &r->s)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int
+sl_run_export(sl_run *r)
+{
+	/* the method may have made ops the census has not seen (a greedy
+	 * pass turns groups in conflict into constraints) */
+	r->s.census |= sli_census(r->m);
+	return sli_pipeline_run(r->m, &sli_export_steps, &r->s);
+}
+
+void
+sl_run_free(sl_run *r)
+{
+	free(r);
+}
