@@ -22,7 +22,6 @@ noinst_HEADERS += \
 	%reldir%/formulate.h \
 	%reldir%/lp.h \
 	%reldir%/solve.h \
-	src/cli/cli_solve.h \
 	src/cost/axes.h \
 	src/cost/cost.h \
 	src/cost/options.h \

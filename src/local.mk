@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += libshardlp_core.la
 libshardlp_core_la_SOURCES = \
 	%reldir%/api/cost.c \
+	%reldir%/api/mesh.c \
 	%reldir%/api/report.c \
 	%reldir%/api/rules.c \
 	%reldir%/api/run.c \
@@ -122,7 +123,9 @@ noinst_HEADERS += \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h \
-	%reldir%/cli/cli_out.h
+	%reldir%/cli/cli_mesh.h \
+	%reldir%/cli/cli_out.h \
+	%reldir%/cli/cli_solve.h
 
 include_HEADERS += %reldir%/shardlp.h
 
@@ -136,6 +139,7 @@ libshardlp_la_LDFLAGS = -export-symbols-regex '^sl_' -version-info 0:0:0
 bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \

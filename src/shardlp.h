@@ -136,6 +136,28 @@ sl_run *sl_run_import(sl_module *m);
 int sl_run_export(sl_run *r);
 void sl_run_free(sl_run *r);
 
+/*
+ * Auto-sharding.  sl_module_set_mesh gives m the mesh spec, "AXIS=SIZE,..."
+ * (e.g. "data=2,model=4"), as `sdy.mesh @mesh` when m has none, and
+ * returns 1; when m has a mesh it keeps it, warns through the sink and
+ * returns 0, unless replace: then its single mesh takes the spec's axes
+ * (1; the shardings that name other axes then fail verification).  -1
+ * with a message in err for a bad spec, or several meshes to replace.
+ */
+int sl_module_set_mesh(sl_module *m, const char *spec, bool replace,
+                       char *err, size_t errlen);
+/*
+ * Pins dimension DIM of the main function's arguments ARGS (a number, a
+ * range N-M, or "*") to the mesh axes named, spec "ARGS:DIM=AXIS[,AXIS]":
+ * a closed dimension, the others open.  An argument with a sharding of
+ * its own, without that dimension or whose size does not divide by the
+ * axes' is left as it is, with a diagnostic.  Returns how many arguments
+ * it pinned, or -1 with a message in err (bad spec, no single mesh).
+ */
+int sl_module_pin_args(sl_module *m, const char *spec, char *err, size_t errlen);
+/* How many values (arguments, results, op results) carry a sharding. */
+size_t sl_module_sharding_count(sl_module *m);
+
 const char *sl_version(void);
 
 /* {====================================================================

@@ -45,6 +45,7 @@ AM_TESTS_ENVIRONMENT = \
 	SHARDLP_VERIFY_EACH=1; export SHARDLP_VERIFY_EACH;
 
 TESTS += \
+	%reldir%/cli/automesh.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
@@ -56,6 +57,7 @@ TESTS += \
 	%reldir%/man-lint.sh
 
 EXTRA_DIST += \
+	%reldir%/cli/automesh.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \

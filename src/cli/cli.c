@@ -67,6 +67,38 @@ cli_xstrndup(const char *s, size_t n)
 	return oom(strndup(s, n));
 }
 
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h;
+}
+
+/* Whether d was printed before (by its hash; recorded if not). */
+static bool
+seen_before(cli_sink *s, const sl_diag *d)
+{
+	uint64_t h = 14695981039346656037u;
+	const char *file = sl_sym_str(s->ctx, d->loc.file);
+	h = fnv(h, file, strlen(file) + 1);
+	h = fnv(h, &d->loc.line, sizeof d->loc.line);
+	h = fnv(h, &d->loc.col, sizeof d->loc.col);
+	h = fnv(h, &d->severity, sizeof d->severity);
+	h = fnv(h, d->message, strlen(d->message));
+	for (size_t i = 0; i < s->nseen; i++)
+		if (s->seen[i] == h)
+			return true;
+	if (s->nseen == s->capseen) {
+		s->capseen = s->capseen ? s->capseen * 2 : 16;
+		s->seen = oom(realloc(s->seen, sizeof *s->seen * s->capseen));
+	}
+	s->seen[s->nseen++] = h;
+	return false;
+}
+
 static void
 sink(void *ud, const sl_diag *d)
 {
@@ -84,6 +116,8 @@ sink(void *ud, const sl_diag *d)
 		c->message = strdup(d->message);
 		return;
 	}
+	if (s->once && seen_before(s, d))
+		return;
 	if (d->loc.line)
 		fprintf(stderr, "%s:%u:%u: %s: %s\n", sl_sym_str(s->ctx, d->loc.file),
 		        d->loc.line, d->loc.col, kinds[d->severity], d->message);
@@ -116,6 +150,9 @@ cli_sink_fini(cli_sink *s)
 	cli_sink_clear(s);
 	free(s->v);
 	s->v = NULL;
+	free(s->seen);
+	s->seen = NULL;
+	s->nseen = s->capseen = 0;
 }
 
 void

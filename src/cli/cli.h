@@ -31,6 +31,13 @@ typedef struct cli_sink {
 	bool record;		/* record instead of printing */
 	cli_diag *v;
 	size_t n, cap;
+	/*
+	 * print each diagnostic once: a command that runs several methods on
+	 * the same program (compare, solve) would repeat each warning
+	 */
+	bool once;
+	uint64_t *seen;		/* hashes of those printed, with once */
+	size_t nseen, capseen;
 } cli_sink;
 
 /* The program name that starts unlocated messages. */

@@ -7,6 +7,7 @@
 #define SL_CLI_CLI_SOLVE_H
 
 #include "cli.h"
+#include "cli_mesh.h"
 
 #include <getopt.h>
 
@@ -31,7 +32,8 @@ enum {
 	{"conservative", no_argument, NULL, CLI_OPT_CONSERVATIVE}, \
 	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
 	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}, \
-	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}
+	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}, \
+	CLI_MESH_LONGOPTS
 
 typedef struct cli_cost_opts {
 	sl_cost_params params;
@@ -39,11 +41,13 @@ typedef struct cli_cost_opts {
 	uint32_t naxes;
 	const char *mesh_xml;	/* --mesh-xml FILE (shardlp-xml(5)) */
 	unsigned given;		/* SL_COST_GIVEN_* set on the command line */
+	cli_mesh_opts mesh;	/* the auto-sharding options */
 } cli_cost_opts;
 
 void cli_cost_opts_init(cli_cost_opts *co);
 void cli_cost_opts_fini(cli_cost_opts *co);
-/* Handles a cost option: 0 taken, 1 not a cost option, -1 bad value. */
+/* Handles a cost option (or an auto-sharding one): 0 taken, 1 not a
+ * cost option, -1 bad value. */
 int cli_cost_option(cli_cost_opts *co, int c, const char *arg);
 /*
  * getopt_long that takes the cost options itself: the next other option
@@ -84,7 +88,8 @@ typedef struct cli_greedy_result {
 } cli_greedy_result;
 
 /*
- * Parses text (named name) afresh, runs the pipeline's import steps and
+ * Parses text (named name) afresh, applies the auto-sharding options
+ * mesh, runs the pipeline's import steps and
  * greedy strategy g on it, and scores it under cost; the export steps
  * are left to cli_method_export, so that the module can first serve as
  * the ILP's incumbent (same import: same tensors).  0 with *out filled (a
@@ -92,8 +97,8 @@ typedef struct cli_greedy_result {
  * load (diagnostics through ctx).
  */
 int cli_greedy_run(sl_context *ctx, const char *name, const char *text,
-                   size_t len, size_t g, const sl_cost_params *cost,
-                   cli_greedy_result *out);
+                   size_t len, size_t g, const cli_mesh_opts *mesh,
+                   const sl_cost_params *cost, cli_greedy_result *out);
 
 /*
  * Runs the export steps of run on m and frees run; with parts, scores

@@ -14,7 +14,7 @@
 
 static const char usage_short[] =
 	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose] [cost options]\n"
-	"                       FILE...\n";
+	"                       [auto-sharding options] FILE...\n";
 
 /* The greedy strategies, by their pass flag (src/passes). */
 const cli_greedy_strategy cli_greedy[CLI_NGREEDY] = {
@@ -47,15 +47,18 @@ now(void)
 
 int
 cli_greedy_run(sl_context *ctx, const char *name, const char *text, size_t len,
-               size_t g, const sl_cost_params *cost, cli_greedy_result *out)
+               size_t g, const cli_mesh_opts *mesh, const sl_cost_params *cost,
+               cli_greedy_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->status = "unavailable";
 	if (!sl_pass_exists(cli_greedy[g].pass))
 		return 0;
 	sl_module *m = cli_parse(ctx, name, text, len);
-	if (!m)
+	if (!m || cli_mesh_apply(mesh, m, name, false)) {
+		sl_module_free(m);
 		return -1;
+	}
 	char err[256];
 	double t0 = now();
 	sl_run *run = sl_run_import(m);
@@ -89,18 +92,20 @@ cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
 }
 
 /*
- * The export steps on every row's module, each then scored again: the
- * cost a row shows is that of the module the pipeline would print.  The
- * cost model prices the imported and the exported module alike (an edge
- * is its owner's tensor, a flow into a loop or a computation a reshard of
- * each source), so the scores agree; a note says when they do not, and
- * then the ILP's optimum, proven for the imported program, is no longer
- * called optimal.  A row whose export fails is an error; rows[0] is the
- * ILP's.
+ * The export steps on every row's module.  Each row's cost is the
+ * evaluator's score of the imported program with the method's shardings
+ * (calls inlined as named computations, each priced where it runs), the
+ * point where the ILP's optimum is proven; the export steps restore the
+ * calls (one body for all of them) and make input and output shardings
+ * divisible and free of sub-axes, which can change the score of the
+ * module printed: a note names the methods whose score they change.  A
+ * row whose export fails is an error.
  */
 static void
 export_rows(row *rows, size_t n, const sl_cost_params *cost, bool csv)
 {
+	char changed[256] = "";
+	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
 		row *r = &rows[i];
 		if (!r->run)
@@ -111,19 +116,15 @@ export_rows(row *rows, size_t n, const sl_cost_params *cost, bool csv)
 		if (rc) {
 			r->status = "error";
 			r->scored = false;
-		} else if (r->scored) {
-			bool changed = fabs(p.total - r->parts.total) > 1e-9 * fmax(1, fabs(p.total));
-			if (changed && !csv)
-				printf("note: the export steps changed the cost of %s from "
-				       "%.9g to %.9g\n", r->method, r->parts.total, p.total);
-			if (changed && i == 0 && !strcmp(r->status, "optimal")) {
-				/* proven for the imported program, not for this one */
-				r->status = "feasible";
-				r->bound = r->gap = NAN;
-			}
-			r->parts = p;
+		} else if (r->scored && fabs(p.total - r->parts.total) >
+		           1e-9 * fmax(1, fabs(p.total)) && len < sizeof changed) {
+			len += (size_t)snprintf(changed + len, sizeof changed - len, "%s%s",
+			                        len ? ", " : "", r->method);
 		}
 	}
+	if (len && !csv)
+		printf("note: the export steps change the score of the module of %s; "
+		       "the costs are those of the imported program\n", changed);
 }
 
 static void
@@ -145,6 +146,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
+	sink.once = true;	/* each method reads the program: warn once */
 	size_t len;
 	const char *name;
 	char *text = cli_source(&sink, path, &len, &name);
@@ -156,9 +158,11 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	/* the cost parameters, with this file's mesh description applied */
 	sl_solve_opts local = *opts;
 	const sl_solve_opts *base = &local;
-	if (co->mesh_xml) {
+	{
+		/* read once to apply the options, report and check them */
 		sl_module *m0 = cli_parse(ctx, name, text, len);
-		int bad = !m0 || cli_cost_params_for(co, ctx, m0, &local.cost);
+		int bad = !m0 || cli_mesh_apply(&co->mesh, m0, name, true) ||
+		          cli_cost_params_for(co, ctx, m0, &local.cost);
 		sl_module_free(m0);
 		if (bad) {
 			status = EXIT_INPUT;
@@ -174,7 +178,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 		cli_greedy_result gr;
 		r->method = greedy[g].method;
 		r->bound = r->gap = NAN;
-		if (cli_greedy_run(ctx, name, text, len, g, &base->cost, &gr)) {
+		if (cli_greedy_run(ctx, name, text, len, g, &co->mesh, &base->cost, &gr)) {
 			status = EXIT_INPUT;
 			goto out;
 		}
@@ -193,7 +197,8 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	row *ilp = &rows[0];
 	ilp->method = "ilp";
 	sl_module *m = cli_parse(ctx, name, text, len);
-	if (!m) {
+	if (!m || cli_mesh_apply(&co->mesh, m, name, false)) {
+		sl_module_free(m);
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -326,6 +331,7 @@ cmd_compare(int argc, char **argv)
 			      "  --no-decompose  solve one whole model, not a chain of blocks\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);
+			fputs(cli_mesh_help, stdout);
 			cli_cost_opts_fini(&co);
 			return EXIT_OK;
 		case OPT_CSV:

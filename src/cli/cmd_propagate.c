@@ -7,6 +7,7 @@
  * Entry: cmd_propagate(argc, argv), argv[0] = "propagate", in cli.h.
  */
 #include "cli.h"
+#include "cli_mesh.h"
 #include "cli_out.h"
 
 #include <getopt.h>
@@ -19,7 +20,8 @@ static const char usage_short[] =
 	"                         [--factor-propagation basic|aggressive|basic-then-aggressive]\n"
 	"                         [--conservative] [--keep-sharding-rules] [--no-op-priority]\n"
 	"                         [--debug-sharding-origins] [--debug-edge-sharding]\n"
-	"                         [--dump-dir DIR] [--pipeline] [--time] [-o FILE] FILE\n";
+	"                         [--dump-dir DIR] [--pipeline] [--time] [-o FILE]\n"
+	"                         [auto-sharding options] FILE\n";
 
 static void
 usage_long(void)
@@ -43,7 +45,8 @@ usage_long(void)
 	      "  --time                    print the CPU time of parsing and of\n"
 	      "                            propagation to standard error\n"
 	      "  -o FILE                   write the module to FILE ('-' = stdout)\n"
-	      "  -h, --help                print this help\n", stdout);
+	      "  -h, --help                print this help\n\n", stdout);
+	fputs(cli_mesh_help, stdout);
 }
 
 #define usage_error(fmt, arg) cli_usage_error("shardlp propagate", usage_short, fmt, arg)
@@ -85,10 +88,12 @@ cmd_propagate(int argc, char **argv)
 		{"pipeline", no_argument, NULL, 'p'},
 		{"time", no_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
+		CLI_MESH_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	const char *pass = "sdy-user-priority-propagate", *out = NULL, *factor = NULL;
 	bool pipeline = false, timing = false;
+	cli_mesh_opts mesh = {0};
 	char opts[1024] = "";
 	char tmp[600];
 	int c;
@@ -149,6 +154,8 @@ cmd_propagate(int argc, char **argv)
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
+			if (cli_mesh_option(&mesh, c, optarg) == 0)
+				break;
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -187,7 +194,7 @@ cmd_propagate(int argc, char **argv)
 	double t0 = cpu_seconds();
 	sl_module *m = sl_module_parse(ctx, name, text, len);
 	double t1 = cpu_seconds();
-	if (!m || sl_module_verify(m)) {
+	if (!m || sl_module_verify(m) || cli_mesh_apply(&mesh, m, name, true)) {
 		status = EXIT_INPUT;
 	} else {
 		char err[256];

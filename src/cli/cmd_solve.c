@@ -16,7 +16,7 @@
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
 	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
-	"                     [cost options] FILE\n";
+	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
 	"cost options (shardlp-cost(7)):\n"
@@ -124,7 +124,7 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		return 0;
 	}
 	default:
-		return 1;
+		return cli_mesh_option(&co->mesh, c, arg);
 	}
 }
 
@@ -207,29 +207,23 @@ out:
 }
 
 /*
- * The export steps on the solved module m, which is scored again: the
- * cost reported is that of the module printed.  The cost model prices the
- * imported and the exported module alike, so the two agree; when they do
- * not, the exported one is reported, with a warning, and is no longer
- * called optimal.  0, or -1.
+ * The export steps on the solved module m.  The cost reported is that of
+ * the imported program, where the optimum is proven; the export steps
+ * restore calls (one body for all of them) and make input and output
+ * shardings divisible and free of sub-axes, which can change the score of
+ * the module printed: unless quiet, a note says so.  0, or -1.
  */
 static int
 export_solved(sl_run *run, sl_module *m, const sl_cost_params *cost, const char *path,
-              sl_solve_result *r)
+              const sl_solve_result *r, bool quiet)
 {
 	sl_cost_parts after;
 	if (cli_method_export(run, m, cost, &after))
 		return -1;
-	if (fabs(after.total - r->parts.total) > 1e-9 * fmax(1, fabs(after.total))) {
-		fprintf(stderr, "shardlp: %s: warning: the export steps changed the cost "
-		        "from %.9g to %.9g\n", path, r->parts.total, after.total);
-		r->parts = after;
-		/* an optimum proven for the imported program, not for this one */
-		if (r->status == SL_SOLVE_OPTIMAL) {
-			r->status = SL_SOLVE_FEASIBLE;
-			r->bound = r->gap = NAN;
-		}
-	}
+	if (!quiet && fabs(after.total - r->parts.total) > 1e-9 * fmax(1, fabs(after.total)))
+		fprintf(stderr, "shardlp: %s: note: the export steps change the module's "
+		        "score to %.9g; the cost reported is that of the imported "
+		        "program\n", path, after.total);
 	return 0;
 }
 
@@ -292,6 +286,7 @@ cmd_solve(int argc, char **argv)
 			      "  --log F              the solver log, to F\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
 			fputs(cli_cost_help, stdout);
+			fputs(cli_mesh_help, stdout);
 			cli_cost_opts_fini(&co);
 			return EXIT_OK;
 		case 'o':
@@ -350,6 +345,7 @@ cmd_solve(int argc, char **argv)
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
+	sink.once = true;	/* each method reads the program: warn once */
 	char *text;
 	int status = EXIT_OK;
 	sl_solve_result r;
@@ -359,7 +355,8 @@ cmd_solve(int argc, char **argv)
 	text = cli_source(&sink, argv[optind], &len, &name);
 	if (text)
 		m = cli_parse(ctx, name, text, len);
-	if (!m || cli_cost_params_for(&co, ctx, m, &so.cost)) {
+	if (!m || cli_mesh_apply(&co.mesh, m, name, !quiet) ||
+	    cli_cost_params_for(&co, ctx, m, &so.cost)) {
 		status = EXIT_INPUT;
 		goto out;
 	}
@@ -370,7 +367,7 @@ cmd_solve(int argc, char **argv)
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_greedy_result gr;
-		if (cli_greedy_run(ctx, name, text, len, g, &so.cost, &gr))
+		if (cli_greedy_run(ctx, name, text, len, g, &co.mesh, &so.cost, &gr))
 			continue;
 		sl_run_free(gr.run);
 		greedy[g] = gr.m;
@@ -387,7 +384,7 @@ cmd_solve(int argc, char **argv)
 	so.start = NULL;
 	/* the module printed is the one Shardy's pipeline would print */
 	if (rc == 0)
-		rc = export_solved(run, m, &so.cost, argv[optind], &r);
+		rc = export_solved(run, m, &so.cost, argv[optind], &r, quiet);
 	else
 		sl_run_free(run);
 	if (rc == -2) {

@@ -1,0 +1,43 @@
+/*
+ * cli_mesh.h - the auto-sharding options that `solve`, `compare` and
+ * `propagate` share: --mesh AXIS=SIZE,... gives a program without a mesh
+ * one, --replace-mesh replaces the program's own, --pin ARGS:DIM=AXES
+ * pins dimensions of the main function's arguments (sl_module_set_mesh,
+ * sl_module_pin_args).
+ */
+#ifndef SL_CLI_CLI_MESH_H
+#define SL_CLI_CLI_MESH_H
+
+#include "cli.h"
+
+enum {
+	CLI_OPT_MESH = 2100,
+	CLI_OPT_REPLACE_MESH,
+	CLI_OPT_PIN
+};
+
+#define CLI_MESH_LONGOPTS \
+	{"mesh", required_argument, NULL, CLI_OPT_MESH}, \
+	{"replace-mesh", no_argument, NULL, CLI_OPT_REPLACE_MESH}, \
+	{"pin", required_argument, NULL, CLI_OPT_PIN}
+
+#define CLI_MAX_PINS 64
+
+typedef struct cli_mesh_opts {
+	const char *mesh;	/* --mesh, or NULL */
+	bool replace;
+	const char *pins[CLI_MAX_PINS];
+	unsigned npins;
+} cli_mesh_opts;
+
+/* Handles one of the options above: 0 taken, 1 not one of them, -1 bad. */
+int cli_mesh_option(cli_mesh_opts *o, int c, const char *arg);
+/*
+ * Applies the options to m, just read from path: 0, or -1 after a
+ * message on stderr.  With tell, says on stderr when m then carries no
+ * sharding at all (greedy propagation has nothing to start from).
+ */
+int cli_mesh_apply(const cli_mesh_opts *o, sl_module *m, const char *path, bool tell);
+extern const char cli_mesh_help[];
+
+#endif
