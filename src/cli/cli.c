@@ -254,6 +254,61 @@ cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
 	return cli_parse(ctx, name, *text, len);
 }
 
+/* Whether the line at p is exactly "// -----" (trailing blanks allowed). */
+static bool
+is_separator(const char *p, const char *e)
+{
+	if (e - p < 8 || strncmp(p, "// -----", 8))
+		return false;
+	for (p += 8; p < e && *p != '\n'; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return false;
+	return true;
+}
+
+cli_src *
+cli_split(const char *name, const char *text, size_t len, bool split, size_t *n)
+{
+	cli_src *v = NULL;
+	size_t cap = 0;
+	const char *p = text, *e = text + len;
+	unsigned line = 1;
+	*n = 0;
+	for (;;) {
+		const char *q = p, *end = e, *next = NULL;
+		unsigned lines = 0;
+		for (; split && q < e; q++) {
+			if ((q == text || q[-1] == '\n') && is_separator(q, e)) {
+				end = q;
+				const char *nl = memchr(q, '\n', (size_t)(e - q));
+				next = nl ? nl + 1 : e;
+				break;
+			}
+			lines += *q == '\n';
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 4;
+			v = oom(realloc(v, cap * sizeof *v));
+		}
+		v[(*n)++] = (cli_src){name, p, (size_t)(end - p), line};
+		if (!next)
+			return v;
+		line += lines + 1;
+		p = next;
+	}
+}
+
+sl_module *
+cli_parse_src(sl_context *ctx, const cli_src *s)
+{
+	sl_module *m = sl_module_parse_at(ctx, s->name, s->text, s->len, s->line);
+	if (m && sl_module_verify(m)) {
+		sl_module_free(m);
+		m = NULL;
+	}
+	return m;
+}
+
 sl_module *
 cli_parse(sl_context *ctx, const char *name, const char *text, size_t len)
 {

@@ -79,6 +79,24 @@ sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **te
 /* Parses and verifies text (named name) into ctx; NULL after diagnostics. */
 sl_module *cli_parse(sl_context *ctx, const char *name, const char *text, size_t len);
 
+/* A piece of a source: a whole file, or one chunk of a split file. */
+typedef struct cli_src {
+	const char *name;	/* the file's name in locations */
+	const char *text;
+	size_t len;
+	unsigned line;		/* the line of text[0] in the file */
+} cli_src;
+
+/*
+ * The chunks of text (named name): with split, the pieces between lines
+ * that are exactly "// -----" (as mlir-opt -split-input-file), else the
+ * whole text.  A heap array of *n chunks (caller frees), pointing into
+ * text.
+ */
+cli_src *cli_split(const char *name, const char *text, size_t len, bool split, size_t *n);
+/* Parses and verifies one chunk into ctx; NULL after diagnostics. */
+sl_module *cli_parse_src(sl_context *ctx, const cli_src *s);
+
 int cmd_gen(int argc, char **argv);
 int cmd_propagate(int, char **);
 int cmd_rules(int argc, char **argv);

@@ -88,7 +88,7 @@ typedef struct cli_greedy_result {
 } cli_greedy_result;
 
 /*
- * Parses text (named name) afresh, applies the auto-sharding options
+ * Parses src afresh, applies the auto-sharding options
  * mesh, runs the pipeline's import steps and
  * greedy strategy g on it, and scores it under cost; the export steps
  * are left to cli_method_export, so that the module can first serve as
@@ -96,9 +96,9 @@ typedef struct cli_greedy_result {
  * failing strategy is a status, not an error), -1 when text does not
  * load (diagnostics through ctx).
  */
-int cli_greedy_run(sl_context *ctx, const char *name, const char *text,
-                   size_t len, size_t g, const cli_mesh_opts *mesh,
-                   const sl_cost_params *cost, cli_greedy_result *out);
+int cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g,
+                   const cli_mesh_opts *mesh, const sl_cost_params *cost,
+                   cli_greedy_result *out);
 
 /*
  * Runs the export steps of run on m and frees run; with parts, scores

@@ -13,7 +13,8 @@
 #include <time.h>
 
 static const char usage_short[] =
-	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose] [cost options]\n"
+	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose]\n"
+	"                       [--split-input-file] [cost options]\n"
 	"                       [auto-sharding options] FILE...\n";
 
 /* The greedy strategies, by their pass flag (src/passes). */
@@ -46,16 +47,15 @@ now(void)
 }
 
 int
-cli_greedy_run(sl_context *ctx, const char *name, const char *text, size_t len,
-               size_t g, const cli_mesh_opts *mesh, const sl_cost_params *cost,
-               cli_greedy_result *out)
+cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g, const cli_mesh_opts *mesh,
+               const sl_cost_params *cost, cli_greedy_result *out)
 {
 	memset(out, 0, sizeof *out);
 	out->status = "unavailable";
 	if (!sl_pass_exists(cli_greedy[g].pass))
 		return 0;
-	sl_module *m = cli_parse(ctx, name, text, len);
-	if (!m || cli_mesh_apply(mesh, m, name, false)) {
+	sl_module *m = cli_parse_src(ctx, src);
+	if (!m || cli_mesh_apply(mesh, m, src->name, false)) {
 		sl_module_free(m);
 		return -1;
 	}
@@ -137,30 +137,20 @@ put_num(double v, bool csv)
 }
 
 static int
-compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv)
+compare_src(sl_context *ctx, const cli_src *src, const char *path,
+            const sl_solve_opts *opts, cli_cost_opts *co, bool csv)
 {
 	row rows[NGREEDY + 1];
 	int status = EXIT_OK;
+	const char *name = src->name;
 	memset(rows, 0, sizeof rows);
-
-	sl_context *ctx = sl_context_new();
-	cli_sink sink;
-	cli_sink_init(&sink, ctx);
-	sink.once = true;	/* each method reads the program: warn once */
-	size_t len;
-	const char *name;
-	char *text = cli_source(&sink, path, &len, &name);
-	if (!text) {
-		status = EXIT_INPUT;
-		goto out;
-	}
 
 	/* the cost parameters, with this file's mesh description applied */
 	sl_solve_opts local = *opts;
 	const sl_solve_opts *base = &local;
 	{
 		/* read once to apply the options, report and check them */
-		sl_module *m0 = cli_parse(ctx, name, text, len);
+		sl_module *m0 = cli_parse_src(ctx, src);
 		int bad = !m0 || cli_mesh_apply(&co->mesh, m0, name, true) ||
 		          cli_cost_params_for(co, ctx, m0, &local.cost);
 		sl_module_free(m0);
@@ -178,7 +168,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 		cli_greedy_result gr;
 		r->method = greedy[g].method;
 		r->bound = r->gap = NAN;
-		if (cli_greedy_run(ctx, name, text, len, g, &co->mesh, &base->cost, &gr)) {
+		if (cli_greedy_run(ctx, src, g, &co->mesh, &base->cost, &gr)) {
 			status = EXIT_INPUT;
 			goto out;
 		}
@@ -196,7 +186,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 
 	row *ilp = &rows[0];
 	ilp->method = "ilp";
-	sl_module *m = cli_parse(ctx, name, text, len);
+	sl_module *m = cli_parse_src(ctx, src);
 	if (!m || cli_mesh_apply(&co->mesh, m, name, false)) {
 		sl_module_free(m);
 		status = EXIT_INPUT;
@@ -287,13 +277,44 @@ out:
 		sl_run_free(rows[g].run);
 		sl_module_free(rows[g].m);
 	}
+	return status;
+}
+
+/*
+ * Compares the methods on one file, or with split on each of its chunks
+ * ("// -----"), named PATH#N (from 1) in the output.  The worst status.
+ */
+static int
+compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv,
+             bool split)
+{
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	sink.once = true;	/* each method reads the program: warn once */
+	size_t len, n = 0;
+	const char *name;
+	int status = EXIT_INPUT;
+	char *text = cli_source(&sink, path, &len, &name);
+	cli_src *chunks = text ? cli_split(name, text, len, split, &n) : NULL;
+	if (n)
+		status = EXIT_OK;
+	for (size_t k = 0; k < n; k++) {
+		char label[4096];
+		if (split)
+			snprintf(label, sizeof label, "%s#%zu", path, k + 1);
+		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv);
+		if (st > status)
+			status = st;
+	}
+	free(chunks);
 	free(text);
 	cli_sink_fini(&sink);
 	sl_context_free(ctx);
 	return status;
 }
 
-enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE };
+enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT };
 
 int
 cmd_compare(int argc, char **argv)
@@ -304,10 +325,11 @@ cmd_compare(int argc, char **argv)
 		{"time-limit", required_argument, NULL, OPT_TIME},
 		{"tmlim", required_argument, NULL, OPT_TIME},	/* glpsol's name */
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
+		{"split-input-file", no_argument, NULL, OPT_SPLIT},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	bool csv = false;
+	bool csv = false, split = false;
 	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
@@ -328,7 +350,10 @@ cmd_compare(int argc, char **argv)
 			      "                  compute,bound,gap,seconds\n"
 			      "  --time-limit S, --tmlim S\n"
 			      "                  time limit of each ILP solve\n"
-			      "  --no-decompose  solve one whole model, not a chain of blocks\n\n",
+			      "  --no-decompose  solve one whole model, not a chain of blocks\n"
+			      "  --split-input-file\n"
+			      "                  compare each chunk of FILE between '// -----'\n"
+			      "                  lines, named FILE#N\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
@@ -339,6 +364,9 @@ cmd_compare(int argc, char **argv)
 			break;
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;
+			break;
+		case OPT_SPLIT:
+			split = true;
 			break;
 		case OPT_TIME: {
 			char *end;
@@ -360,7 +388,7 @@ cmd_compare(int argc, char **argv)
 		puts("file,method,status,cost,memory,communication,compute,bound,gap,seconds");
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
-		int st = compare_file(argv[i], &so, &co, csv);
+		int st = compare_file(argv[i], &so, &co, csv, split);
 		if (st > status)
 			status = st;
 	}

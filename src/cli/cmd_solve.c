@@ -16,6 +16,7 @@
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
 	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
+	"                     [--split-input-file]\n"
 	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
@@ -227,9 +228,99 @@ export_solved(sl_run *run, sl_module *m, const sl_cost_params *cost, const char 
 	return 0;
 }
 
+/* What every chunk of one `solve` run shares. */
+typedef struct solve_job {
+	sl_solve_opts so;
+	cli_cost_opts *co;
+	const char *path;	/* in messages: the file, or FILE#N for a chunk */
+	const char *lp, *mps, *logpath;
+	bool xml, quiet;
+} solve_job;
+
+/*
+ * Solves one program (a file or a chunk) and writes it to out: the best
+ * greedy result as the incumbent, the ILP between the pipeline's import
+ * and export steps.  An EXIT_* status; nothing is written unless
+ * EXIT_OK.
+ */
+static int
+solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
+{
+	sl_solve_opts so = j->so;
+	sl_solve_result r;
+	int status = EXIT_OK;
+	memset(&r, 0, sizeof r);
+	sl_module *m = cli_parse_src(ctx, src);
+	if (!m || cli_mesh_apply(&j->co->mesh, m, src->name, !j->quiet) ||
+	    cli_cost_params_for(j->co, ctx, m, &so.cost)) {
+		sl_module_free(m);
+		return EXIT_INPUT;
+	}
+	/* the cheapest greedy result is the incumbent: the answer when the
+	 * solver finds nothing better in time */
+	sl_module *greedy[CLI_NGREEDY] = {NULL};
+	const char *best = NULL;
+	double bestcost = INFINITY;
+	for (size_t g = 0; g < CLI_NGREEDY; g++) {
+		cli_greedy_result gr;
+		if (cli_greedy_run(ctx, src, g, &j->co->mesh, &so.cost, &gr))
+			continue;
+		sl_run_free(gr.run);
+		greedy[g] = gr.m;
+		if (gr.scored && gr.parts.total < bestcost) {
+			bestcost = gr.parts.total;
+			so.start = gr.m;
+			best = cli_greedy[g].method;
+		}
+	}
+	sl_run *run = sl_run_import(m);
+	int rc = run ? solve_to_files(m, &so, &r, j->lp, j->mps, j->logpath) : -1;
+	for (size_t g = 0; g < CLI_NGREEDY; g++)
+		sl_module_free(greedy[g]);
+	so.start = NULL;
+	/* the module printed is the one Shardy's pipeline would print */
+	if (rc == 0)
+		rc = export_solved(run, m, &so.cost, j->path, &r, j->quiet);
+	else
+		sl_run_free(run);
+	if (rc == -2)
+		status = EXIT_INPUT;
+	else if (rc < 0)
+		status = r.status == SL_SOLVE_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
+	else if (rc > 0)
+		status = EXIT_SOLVER;
+	if (status != EXIT_OK) {
+		sl_module_free(m);
+		return status;
+	}
+	if (!j->quiet) {
+		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
+		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
+		        "%zu rows", j->path, sl_solve_status_name(r.status),
+		        r.parts.total, r.parts.memory, r.parts.communication,
+		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
+		if (r.nblocks)
+			fprintf(stderr, ", %zu blocks (%zu distinct), %zu solves",
+			        r.nblocks, r.nclasses, r.nsolves);
+		fputc('\n', stderr);
+		if (r.from_start)
+			fprintf(stderr, "shardlp: %s: the time limit ended the solve "
+			        "before it found a solution of its own: this is the best "
+			        "greedy result (%s)\n", j->path, best);
+	}
+	int wr = j->xml ? sl_solve_write_xml(out, j->path, m, &r, &so.cost)
+	                : sl_module_print(m, out, NULL);
+	if (wr) {
+		fputs("shardlp: write error\n", stderr);
+		status = EXIT_INPUT;
+	}
+	sl_module_free(m);
+	return status;
+}
+
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
-	OPT_NO_DECOMPOSE, OPT_LOG
+	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT
 };
 
 int
@@ -250,13 +341,14 @@ cmd_solve(int argc, char **argv)
 		{"wlp", required_argument, NULL, OPT_LP},
 		{"wmps", required_argument, NULL, OPT_MPS},
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
+		{"split-input-file", no_argument, NULL, OPT_SPLIT},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL, *lp = NULL, *mps = NULL, *logpath = NULL;
-	bool xml = false, quiet = false;
+	bool xml = false, quiet = false, split = false;
 	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
@@ -282,6 +374,8 @@ cmd_solve(int argc, char **argv)
 			      "  --write-mps F, --wmps F\n"
 			      "                       write the model in free MPS format to F\n"
 			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
+			      "  --split-input-file   solve each chunk of FILE between '// -----'\n"
+			      "                       lines; the outputs are separated likewise\n"
 			      "  --verbose            the solver log, on standard error\n"
 			      "  --log F              the solver log, to F\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
@@ -331,6 +425,9 @@ cmd_solve(int argc, char **argv)
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;
 			break;
+		case OPT_SPLIT:
+			split = true;
+			break;
 		default:
 			goto usage;
 		}
@@ -342,92 +439,45 @@ cmd_solve(int argc, char **argv)
 	if (so.time_limit > 0)
 		so.deadline = sl_solve_clock() + so.time_limit;
 
+	if (split && (xml || lp || mps || logpath)) {
+		fputs("shardlp solve: --split-input-file writes one MLIR output: not with "
+		      "--format xml, --write-lp, --write-mps or --log\n", stderr);
+		goto usage;
+	}
+
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	sink.once = true;	/* each method reads the program: warn once */
-	char *text;
-	int status = EXIT_OK;
-	sl_solve_result r;
-	size_t len;
+	solve_job job = {so, &co, argv[optind], lp, mps, logpath, xml, quiet};
+	int status = EXIT_INPUT;
+	size_t len, n = 0;
 	const char *name;
-	sl_module *m = NULL;
-	text = cli_source(&sink, argv[optind], &len, &name);
-	if (text)
-		m = cli_parse(ctx, name, text, len);
-	if (!m || cli_mesh_apply(&co.mesh, m, name, !quiet) ||
-	    cli_cost_params_for(&co, ctx, m, &so.cost)) {
-		status = EXIT_INPUT;
-		goto out;
-	}
-	/* the cheapest greedy result is the incumbent: the answer when the
-	 * solver finds nothing better in time */
-	sl_module *greedy[CLI_NGREEDY] = {NULL};
-	const char *best = NULL;
-	double bestcost = INFINITY;
-	for (size_t g = 0; g < CLI_NGREEDY; g++) {
-		cli_greedy_result gr;
-		if (cli_greedy_run(ctx, name, text, len, g, &co.mesh, &so.cost, &gr))
-			continue;
-		sl_run_free(gr.run);
-		greedy[g] = gr.m;
-		if (gr.scored && gr.parts.total < bestcost) {
-			bestcost = gr.parts.total;
-			so.start = gr.m;
-			best = cli_greedy[g].method;
-		}
-	}
-	sl_run *run = sl_run_import(m);
-	int rc = run ? solve_to_files(m, &so, &r, lp, mps, logpath) : -1;
-	for (size_t g = 0; g < CLI_NGREEDY; g++)
-		sl_module_free(greedy[g]);
-	so.start = NULL;
-	/* the module printed is the one Shardy's pipeline would print */
-	if (rc == 0)
-		rc = export_solved(run, m, &so.cost, argv[optind], &r, quiet);
-	else
-		sl_run_free(run);
-	if (rc == -2) {
-		status = EXIT_INPUT;
-		goto out;
-	}
-	if (rc < 0) {
-		status = r.status == SL_SOLVE_ERROR && r.ncols ? EXIT_SOLVER : EXIT_INPUT;
-		goto out;
-	}
-	if (rc > 0) {
-		status = EXIT_SOLVER;
-		goto out;
-	}
-	if (!quiet) {
-		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
-		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
-		        "%zu rows", argv[optind], sl_solve_status_name(r.status),
-		        r.parts.total, r.parts.memory, r.parts.communication,
-		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
-		if (r.nblocks)
-			fprintf(stderr, ", %zu blocks (%zu distinct), %zu solves",
-			        r.nblocks, r.nclasses, r.nsolves);
-		fputc('\n', stderr);
-		if (r.from_start)
-			fprintf(stderr, "shardlp: %s: the time limit ended the solve "
-			        "before it found a solution of its own: this is the best "
-			        "greedy result (%s)\n", argv[optind], best);
-	}
+	char *text = cli_source(&sink, argv[optind], &len, &name);
+	cli_src *chunks = text ? cli_split(name, text, len, split, &n) : NULL;
+	/* opened before the work: a path that cannot be written fails now */
 	cli_out o;
-	FILE *out = cli_out_open(&o, "shardlp", output);
-	if (!out) {
-		status = EXIT_INPUT;
-		goto out;
+	FILE *out = n ? cli_out_open(&o, "shardlp", output) : NULL;
+	bool any = false;
+	if (out) {
+		status = EXIT_OK;
+		for (size_t k = 0; k < n; k++) {
+			char label[4096];
+			if (split)
+				snprintf(label, sizeof label, "%s#%zu", argv[optind], k + 1);
+			job.path = split ? label : argv[optind];
+			if (k && fputs("// -----\n", out) == EOF)
+				status = EXIT_INPUT;
+			int st = solve_src(ctx, &chunks[k], &job, out);
+			any |= st == EXIT_OK;
+			if (st > status)
+				status = st;
+		}
+		/* a split file keeps the chunks that were solved */
+		if (cli_out_close(&o, "shardlp", any) && any)
+			status = EXIT_INPUT;
 	}
-	int wr = xml ? sl_solve_write_xml(out, argv[optind], m, &r, &so.cost)
-	             : sl_module_print(m, out, NULL);
-	if (wr)
-		fputs("shardlp: write error\n", stderr);
-	if (cli_out_close(&o, "shardlp", !wr))
-		status = EXIT_INPUT;
-out:
-	sl_module_free(m);
+	free(chunks);
 	free(text);
 	cli_sink_fini(&sink);
 	sl_context_free(ctx);

@@ -355,18 +355,6 @@ done:
 	return rc;
 }
 
-static bool
-is_separator(const char *p, const char *e)
-{
-	/* a line that is exactly "// -----" (trailing spaces allowed) */
-	if (e - p < 8 || strncmp(p, "// -----", 8))
-		return false;
-	for (p += 8; p < e && *p != '\n'; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return false;
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -396,38 +384,20 @@ main(int argc, char **argv)
 	sink.record = o.verify_diags;
 
 	int status = EXIT_OK;
-	const char *p = text, *e = text + len;
-	unsigned line = 1;
-	bool first = true;
-	while (p <= e) {
-		/* find the end of this chunk */
-		const char *q = p, *chunk_end = e, *next = NULL;
-		unsigned lines = 0;
-		if (o.split) {
-			while (q < e) {
-				if ((q == text || q[-1] == '\n') && is_separator(q, e)) {
-					chunk_end = q;
-					const char *nl = memchr(q, '\n', (size_t)(e - q));
-					next = nl ? nl + 1 : e;
-					break;
-				}
-				if (*q == '\n')
-					lines++;
-				q++;
-			}
-		}
-		if (!first)
+	size_t nchunks;
+	cli_src *chunks = cli_split(name, text, len, o.split, &nchunks);
+	for (size_t k = 0; k < nchunks; k++) {
+		const cli_src *c = &chunks[k];
+		if (k)
 			fputs("// -----\n", out);
-		first = false;
-		size_t clen = (size_t)(chunk_end - p);
-		int rc = process(&o, ctx, &sink, name, p, clen, line, out);
+		int rc = process(&o, ctx, &sink, name, c->text, c->len, c->line, out);
 		if (rc == 2) {
 			status = EXIT_USAGE;
 			break;
 		}
 		if (o.verify_diags) {
 			expect *xs;
-			size_t nx = collect_expects(p, clen, line, &xs);
+			size_t nx = collect_expects(c->text, c->len, c->line, &xs);
 			if (verify_expectations(name, &sink, xs, nx))
 				status = EXIT_INPUT;
 			for (size_t i = 0; i < nx; i++)
@@ -437,11 +407,8 @@ main(int argc, char **argv)
 		} else if (rc) {
 			status = EXIT_INPUT;
 		}
-		if (!next)
-			break;
-		line += lines + 1;
-		p = next;
 	}
+	free(chunks);
 	/* kept even when a chunk failed: the other chunks' output is valid */
 	if (cli_out_close(&co, "shardlp-opt", true))
 		status = EXIT_INPUT;

@@ -190,6 +190,32 @@ expect_rc 0 "the solved module with collectives verifies"
 expect_grep "$tmp/collective.solved.mlir" 'sdy\.reshard %arg0 <@mesh, \[\{\}, \{"y"\}\]>' "the operand of a collective is held (closed by the export steps)"
 expect_grep "$tmp/collective.solved.mlir" 'stablehlo\.add .*\[\{"x"\}, \{"y"\}\]' "an open operand of a collective does not grow"
 
+# --split-input-file: each chunk between "// -----" lines is a program of
+# its own, named FILE#N; a bad chunk is reported at its line in the file
+# and does not stop the others
+{ cat "$data/mlp.mlir"; echo "// -----"; cat "$data/while.mlir"; echo "// -----"; echo "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {"; echo "  return %b : tensor<4xf32>"; echo "}"; } >"$tmp/split.mlir"
+bad_line=$(grep -n 'return %b' "$tmp/split.mlir" | cut -d: -f1)
+run "$SHARDLP" compare --csv --split-input-file "$tmp/split.mlir"
+expect_rc 1 "compare --split-input-file with a bad chunk exits 1"
+expect_grep "$tmp/out" '^[^,]*split\.mlir#1,ilp,optimal,' "chunk 1 (mlp) has an ILP row"
+expect_grep "$tmp/out" '^[^,]*split\.mlir#2,user-priority,ok,' "chunk 2 (while) has its greedy rows"
+expect_grep "$tmp/err" "split\\.mlir:$bad_line:[0-9]+: error: " "the bad chunk's error is at its line in the file ($bad_line)"
+run "$SHARDLP" compare --csv "$data/while.mlir"
+w=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+run "$SHARDLP" compare --csv --split-input-file "$tmp/split.mlir"
+expect_grep "$tmp/out" "^[^,]*split\\.mlir#2,ilp,optimal,$w," "chunk 2 costs what while.mlir alone does"
+run "$SHARDLP" solve -q --split-input-file -o "$tmp/split.solved.mlir" "$tmp/split.mlir"
+expect_rc 1 "solve --split-input-file with a bad chunk exits 1"
+checks=$((checks + 1))
+if [ "$(grep -c '^// -----$' "$tmp/split.solved.mlir")" -eq 2 ] &&
+   [ "$(grep -c '^module' "$tmp/split.solved.mlir")" -eq 2 ]; then
+	pass "the solved chunks are kept, separated by '// -----'"
+else
+	fail "split output: $(grep -c '^module' "$tmp/split.solved.mlir" 2>/dev/null) modules"
+fi
+run "$SHARDLP" solve --split-input-file --format xml "$tmp/split.mlir"
+expect_rc 2 "--split-input-file with --format xml is a usage error"
+
 # The time limit is hard and keeps the best answer found.  A model that
 # takes minutes (a 2-layer transformer on a 4x4 mesh split into sub-axes,
 # no pins) stops at the limit: the GLPK simplex method checks the clock
