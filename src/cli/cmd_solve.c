@@ -219,7 +219,9 @@ export_solved(sl_run *run, sl_module *m, const sl_cost_params *cost, const char 
               const sl_solve_result *r, bool quiet)
 {
 	sl_cost_parts after;
-	if (cli_method_export(run, m, cost, &after))
+	/* the score is only for the note: after the deadline, no more work
+	 * than needed */
+	if (cli_method_export(run, m, cost, quiet ? NULL : &after))
 		return -1;
 	if (!quiet && fabs(after.total - r->parts.total) > 1e-9 * fmax(1, fabs(after.total)))
 		fprintf(stderr, "shardlp: %s: note: the export steps change the module's "
