@@ -201,6 +201,14 @@ sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 {
 	const sl_mesh *mesh = NULL;
 	bool big = false;
+	for (sl_op *op = body->first; op; op = op->next)
+		if (op->kind == SL_OP_MODULE) {
+			/* each has its own symbols: programs of their own */
+			sli_error(ctx, op->loc, "a module inside the module: the cost model "
+			          "takes one program (for a file of several, separated by "
+			          "'// -----' lines, use --split-input-file)");
+			return -1;
+		}
 	for (sl_op *op = body->first; op && !big; op = op->next)
 		big = mesh_of(op, true) != NULL;
 	for (sl_op *op = body->first; op; op = op->next) {
