@@ -212,16 +212,19 @@ out:
  * the imported program, where the optimum is proven; the export steps
  * restore calls (one body for all of them) and make input and output
  * shardings divisible and free of sub-axes, which can change the score of
- * the module printed: unless quiet, a note says so.  0, or -1.
+ * the module printed: unless quiet or past the deadline, a note says so.
+ * 0, or -1.
  */
 static int
-export_solved(sl_run *run, sl_module *m, const sl_cost_params *cost, const char *path,
+export_solved(sl_run *run, sl_module *m, const sl_solve_opts *so, const char *path,
               const sl_solve_result *r, bool quiet)
 {
 	sl_cost_parts after;
-	/* the score is only for the note: after the deadline, no more work
-	 * than needed */
-	if (cli_method_export(run, m, cost, quiet ? NULL : &after))
+	/* the score is only for the note: not when quiet, nor past the
+	 * deadline (no more work after it than needed) */
+	if (so->deadline > 0 && sl_solve_clock() >= so->deadline)
+		quiet = true;
+	if (cli_method_export(run, m, &so->cost, quiet ? NULL : &after))
 		return -1;
 	if (!quiet && fabs(after.total - r->parts.total) > 1e-9 * fmax(1, fabs(after.total)))
 		fprintf(stderr, "shardlp: %s: note: the export steps change the module's "
@@ -282,7 +285,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	so.start = NULL;
 	/* the module printed is the one Shardy's pipeline would print */
 	if (rc == 0)
-		rc = export_solved(run, m, &so.cost, j->path, &r, j->quiet);
+		rc = export_solved(run, m, &so, j->path, &r, j->quiet);
 	else
 		sl_run_free(run);
 	if (rc == -2)
