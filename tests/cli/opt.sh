@@ -134,4 +134,72 @@ expect_grep "$tmp/out" 'sdy\.all_reduce \{"a"\} %arg1' "the collective is kept"
 SHARDLP_VERIFY_EACH=1 run "$SHARDLP_OPT" -sdy-propagation-pipeline "$tmp/mc.mlir"
 expect_rc 0 "verify-each through the pipeline on a manual computation"
 
+# The command-line forms of mlir-opt and sdy_opt (issue 18): -o=FILE and
+# --o FILE; --pass-pipeline with nested anchors and per-pass options, as
+# '=' or as the next argument, the same output as the flags; the
+# IR-printing flags on stderr; -verify-diagnostics=only-expected; the
+# accepted no-op flags; bad names and values refused with exit 2.
+run "$SHARDLP_OPT" -sdy-add-data-flow-edges -sdy-basic-propagate "$data/while.mlir"
+cp "$tmp/out" "$tmp/flags.out"
+run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-add-data-flow-edges,func.func(sdy-basic-propagate))' "$data/while.mlir"
+expect_rc 0 "--pass-pipeline=builtin.module(...,func.func(...))"
+checks=$((checks + 1))
+if cmp -s "$tmp/out" "$tmp/flags.out"; then pass "the pipeline runs the passes the flags run"; else fail "--pass-pipeline output differs from the flags'"; fi
+run "$SHARDLP_OPT" -pass-pipeline 'builtin.module(sdy-add-data-flow-edges, sdy-basic-propagate)' "$data/while.mlir"
+checks=$((checks + 1))
+if cmp -s "$tmp/out" "$tmp/flags.out"; then pass "-pass-pipeline PIPELINE (a separate argument, spaces)"; else fail "-pass-pipeline as a separate argument"; fi
+run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-basic-propagate{keep-sharding-rules=true})' "$data/mlp.mlir"
+expect_grep "$tmp/out" 'sdy\.sharding_rule = #sdy\.op_sharding_rule' "per-pass options in braces reach the pass"
+run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-nonexistent)' "$data/mlp.mlir"
+expect_rc 2 "an unknown pass in the pipeline"
+expect_grep "$tmp/err" "unknown pass 'sdy-nonexistent'" "the message names it"
+run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-basic-propagate' "$data/mlp.mlir"
+expect_rc 2 "a pipeline without its ')'"
+run "$SHARDLP_OPT" '-sdy-basic-propagate=keep-sharding-rules=maybe' "$data/mlp.mlir"
+expect_rc 2 "a bad pass option value"
+expect_grep "$tmp/err" 'keep-sharding-rules' "the message names the option"
+run "$SHARDLP_OPT" -o="$tmp/o1.mlir" "$data/mlp.mlir"
+expect_rc 0 "-o=FILE"
+run "$SHARDLP_OPT" --o "$tmp/o2.mlir" "$data/mlp.mlir"
+expect_rc 0 "--o FILE"
+checks=$((checks + 1))
+if [ -s "$tmp/o1.mlir" ] && cmp -s "$tmp/o1.mlir" "$tmp/o2.mlir"; then pass "both write the module"; else fail "-o=FILE and --o FILE"; fi
+run "$SHARDLP_OPT" --mlir-print-ir-after-all -sdy-close-shardings -sdy-basic-propagate "$data/mlp.mlir"
+checks=$((checks + 1))
+if [ "$(grep -c '^// -----// IR Dump After' "$tmp/err")" -eq 2 ] &&
+   grep -q '^// -----// IR Dump After SdyBasicPropagate (sdy-basic-propagate) //----- //$' "$tmp/err"; then
+	pass "--mlir-print-ir-after-all: one dump per pass, named as mlir-opt names them"
+else
+	fail "--mlir-print-ir-after-all dumps"
+fi
+run "$SHARDLP_OPT" --mlir-print-ir-after-change -sdy-close-shardings -sdy-basic-propagate "$data/mlp.mlir"
+checks=$((checks + 1))
+if [ "$(grep -c '^// -----// IR Dump After' "$tmp/err")" -eq 1 ]; then
+	pass "--mlir-print-ir-after-change: only the pass that changed the module"
+else
+	fail "--mlir-print-ir-after-change dumped $(grep -c 'IR Dump' "$tmp/err") times"
+fi
+run "$SHARDLP_OPT" -mlir-print-ir-before-all -sdy-basic-propagate "$data/mlp.mlir"
+expect_grep "$tmp/err" '^// -----// IR Dump Before SdyBasicPropagate' "--mlir-print-ir-before-all"
+run "$SHARDLP_OPT" --mlir-disable-threading -allow-unregistered-dialect --mlir-print-op-generic "$data/mlp.mlir"
+expect_rc 0 "--mlir-disable-threading and -allow-unregistered-dialect are accepted"
+expect_grep "$tmp/out" '"stablehlo\.' "--mlir-print-op-generic prints generic ops"
+cat >"$tmp/diag.mlir" <<'MLIR'
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = stablehlo.custom_call @bar(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" -sdy-basic-propagate -verify-diagnostics "$tmp/diag.mlir"
+expect_rc 1 "-verify-diagnostics: an unexpected warning fails"
+run "$SHARDLP_OPT" -sdy-basic-propagate -verify-diagnostics=only-expected "$tmp/diag.mlir"
+expect_rc 0 "-verify-diagnostics=only-expected: unexpected diagnostics are not errors"
+run "$SHARDLP_OPT" -verify-diagnostics=sometimes "$tmp/diag.mlir"
+expect_rc 2 "-verify-diagnostics=sometimes is refused"
+run "$SHARDLP_OPT" --no-such-flag "$data/mlp.mlir"
+expect_rc 2 "an unknown option"
+expect_grep "$tmp/err" "unknown option '--no-such-flag'" "the message names it"
+
 finish
