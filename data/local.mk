@@ -2,9 +2,11 @@
 
 EXTRA_DIST += \
 	%reldir%/attention.mlir \
+	%reldir%/diagnostics/split.mlir \
 	%reldir%/manual.mlir \
 	%reldir%/mlp.mlir \
 	%reldir%/transformer.mlir \
+	%reldir%/unsharded.mlir \
 	%reldir%/while.mlir
 
 ## `make demo`: the main job on the default example.  With `shardlp

@@ -48,6 +48,7 @@ TESTS += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
@@ -60,6 +61,7 @@ EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \

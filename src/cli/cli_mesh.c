@@ -60,7 +60,7 @@ cli_mesh_apply(const cli_mesh_opts *o, sl_module *m, const char *path, bool tell
 			fprintf(stderr, "%s: %s: %s\n", cli_prog, path, err);
 			return -1;
 		}
-	if (tell && !sl_module_sharding_count(m))
+	if (tell && o->mesh && !sl_module_sharding_count(m))
 		fprintf(stderr, "%s: %s: note: no value carries a sharding: greedy "
 		        "propagation leaves every tensor replicated (--pin pins "
 		        "some)\n", cli_prog, path);

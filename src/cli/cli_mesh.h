@@ -34,8 +34,9 @@ typedef struct cli_mesh_opts {
 int cli_mesh_option(cli_mesh_opts *o, int c, const char *arg);
 /*
  * Applies the options to m, just read from path: 0, or -1 after a
- * message on stderr.  With tell, says on stderr when m then carries no
- * sharding at all (greedy propagation has nothing to start from).
+ * message on stderr.  With tell and --mesh, says on stderr when m then
+ * carries no sharding at all (greedy propagation has nothing to start
+ * from).
  */
 int cli_mesh_apply(const cli_mesh_opts *o, sl_module *m, const char *path, bool tell);
 extern const char cli_mesh_help[];

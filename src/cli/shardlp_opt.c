@@ -67,7 +67,7 @@ usage(FILE *f)
 	      "                          keeps ops it does not know)\n"
 	      "  Every option takes one or two dashes, and a value after '=' or\n"
 	      "  as the next argument.\n"
-	      "  --help, --version\n"
+	      "  -h, --help, --version\n"
 	      "\n"
 	      "passes (written -NAME or -NAME=OPTIONS, OPTIONS as 'key=value ...'):\n", f);
 	const char *summary;
@@ -241,7 +241,7 @@ parse_args(int argc, char **argv, opts *o)
 		}
 		if (value)
 			continue;
-		if (!strcmp(flag, "help")) {
+		if (!strcmp(flag, "help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			exit(EXIT_OK);
 		}

@@ -225,7 +225,8 @@ sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 	}
 	if (!mesh) {
 		sli_error(ctx, cm->m->top ? cm->m->top->loc : sli_loc_none(),
-		          "no sdy.mesh with axes: nothing to shard over");
+		          "no sdy.mesh with axes: nothing to shard over (--mesh "
+		          "AXIS=SIZE,... gives the program one)");
 		return -1;
 	}
 	if (mesh->naxes > SLI_COST_MAX_AXES) {
