@@ -46,6 +46,7 @@ AM_TESTS_ENVIRONMENT = \
 
 TESTS += \
 	%reldir%/cli/automesh.sh \
+	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/manpages.sh \
@@ -59,6 +60,7 @@ TESTS += \
 
 EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
+	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/manpages.sh \
