@@ -142,6 +142,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \
+	%reldir%/cli/compare_run.c \
 	%reldir%/cli/cmd_gen.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \

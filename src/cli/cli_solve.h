@@ -108,4 +108,37 @@ int cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g,
 int cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
                       sl_cost_parts *parts);
 
+/* The methods of a comparison: the ILP first, then the greedy strategies. */
+#define CLI_NMETHODS (CLI_NGREEDY + 1)
+
+typedef struct cli_method_row {
+	const char *method;
+	const char *status;	/* ok, optimal, feasible, error, unscored, ... */
+	sl_cost_parts parts;	/* when scored */
+	double bound, gap;	/* NAN but for the ILP */
+	double seconds;
+	bool scored;
+	long differ;		/* tensors sharded unlike the ILP's; -1: unknown */
+} cli_method_row;
+
+typedef struct cli_compare_out {
+	/* set by the caller */
+	bool tell;		/* notes of the auto-sharding options on stderr */
+	bool keep_ilp;		/* hand over the ILP's exported module */
+	/* filled */
+	cli_method_row rows[CLI_NMETHODS];
+	char start_note[512];	/* why the best greedy result is no incumbent */
+	char changed[256];	/* the methods whose score the export changes */
+	sl_module *ilp;		/* with keep_ilp, when scored (caller frees) */
+} cli_compare_out;
+
+/*
+ * Every method on src, between the pipeline's import and export steps
+ * (the best greedy result as the ILP's incumbent), scored under the cost
+ * options co.  An EXIT_* status; out->rows are filled in every case (all
+ * "error" when src does not load).
+ */
+int cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
+                    cli_cost_opts *co, cli_compare_out *out);
+
 #endif

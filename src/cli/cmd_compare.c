@@ -17,116 +17,6 @@ static const char usage_short[] =
 	"                       [--split-input-file] [cost options]\n"
 	"                       [auto-sharding options] FILE...\n";
 
-/* The greedy strategies, by their pass flag (src/passes). */
-const cli_greedy_strategy cli_greedy[CLI_NGREEDY] = {
-	{"basic", "sdy-basic-propagate"},
-	{"aggressive", "sdy-aggressive-propagate"},
-	{"op-priority", "sdy-op-priority-propagate"},
-	{"user-priority", "sdy-user-priority-propagate"},
-};
-#define NGREEDY CLI_NGREEDY
-#define greedy cli_greedy
-
-typedef struct row {
-	const char *method;
-	const char *status;
-	sl_cost_parts parts;
-	double bound, gap, seconds;
-	bool scored;
-	long differ;		/* tensors whose sharding differs from the ILP's */
-	sl_module *m;
-	sl_run *run;		/* until exported */
-} row;
-
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int
-cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g, const cli_mesh_opts *mesh,
-               const sl_cost_params *cost, cli_greedy_result *out)
-{
-	memset(out, 0, sizeof *out);
-	out->status = "unavailable";
-	if (!sl_pass_exists(cli_greedy[g].pass))
-		return 0;
-	sl_module *m = cli_parse_src(ctx, src);
-	if (!m || cli_mesh_apply(mesh, m, src->name, false)) {
-		sl_module_free(m);
-		return -1;
-	}
-	char err[256];
-	double t0 = now();
-	sl_run *run = sl_run_import(m);
-	int rc = !run || sl_pass_run(m, cli_greedy[g].pass, "", err, sizeof err);
-	out->seconds = now() - t0;
-	if (rc) {
-		out->status = "error";
-		sl_run_free(run);
-		sl_module_free(m);
-		return 0;
-	}
-	out->status = "ok";
-	if (sl_cost_eval(m, cost, &out->parts) == 0)
-		out->scored = true;
-	else
-		out->status = "unscored";
-	out->m = m;
-	out->run = run;
-	return 0;
-}
-
-int
-cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
-                  sl_cost_parts *parts)
-{
-	int rc = sl_run_export(run);
-	sl_run_free(run);
-	if (!rc && parts)
-		rc = sl_cost_eval(m, cost, parts);
-	return rc;
-}
-
-/*
- * The export steps on every row's module.  Each row's cost is the
- * evaluator's score of the imported program with the method's shardings
- * (calls inlined as named computations, each priced where it runs), the
- * point where the ILP's optimum is proven; the export steps restore the
- * calls (one body for all of them) and make input and output shardings
- * divisible and free of sub-axes, which can change the score of the
- * module printed: a note names the methods whose score they change.  A
- * row whose export fails is an error.
- */
-static void
-export_rows(row *rows, size_t n, const sl_cost_params *cost, bool csv)
-{
-	char changed[256] = "";
-	size_t len = 0;
-	for (size_t i = 0; i < n; i++) {
-		row *r = &rows[i];
-		if (!r->run)
-			continue;
-		sl_cost_parts p;
-		int rc = cli_method_export(r->run, r->m, cost, r->scored ? &p : NULL);
-		r->run = NULL;
-		if (rc) {
-			r->status = "error";
-			r->scored = false;
-		} else if (r->scored && fabs(p.total - r->parts.total) >
-		           1e-9 * fmax(1, fabs(p.total)) && len < sizeof changed) {
-			len += (size_t)snprintf(changed + len, sizeof changed - len, "%s%s",
-			                        len ? ", " : "", r->method);
-		}
-	}
-	if (len && !csv)
-		printf("note: the export steps change the score of the module of %s; "
-		       "the costs are those of the imported program\n", changed);
-}
-
 static void
 put_num(double v, bool csv)
 {
@@ -140,98 +30,26 @@ static int
 compare_src(sl_context *ctx, const cli_src *src, const char *path,
             const sl_solve_opts *opts, cli_cost_opts *co, bool csv)
 {
-	row rows[NGREEDY + 1];
-	int status = EXIT_OK;
-	const char *name = src->name;
-	memset(rows, 0, sizeof rows);
-
-	/* the cost parameters, with this file's mesh description applied */
-	sl_solve_opts local = *opts;
-	const sl_solve_opts *base = &local;
-	{
-		/* read once to apply the options, report and check them */
-		sl_module *m0 = cli_parse_src(ctx, src);
-		int bad = !m0 || cli_mesh_apply(&co->mesh, m0, name, true) ||
-		          cli_cost_params_for(co, ctx, m0, &local.cost);
-		sl_module_free(m0);
-		if (bad) {
-			status = EXIT_INPUT;
-			goto out;
-		}
-	}
-
-	/* greedy strategies first: the best becomes the ILP's incumbent */
-	sl_module *best = NULL;
-	double bestcost = INFINITY;
-	for (size_t g = 0; g < NGREEDY; g++) {
-		row *r = &rows[g + 1];
-		cli_greedy_result gr;
-		r->method = greedy[g].method;
-		r->bound = r->gap = NAN;
-		if (cli_greedy_run(ctx, src, g, &co->mesh, &base->cost, &gr)) {
-			status = EXIT_INPUT;
-			goto out;
-		}
-		r->status = gr.status;
-		r->seconds = gr.seconds;
-		r->parts = gr.parts;
-		r->scored = gr.scored;
-		r->m = gr.m;
-		r->run = gr.run;
-		if (r->scored && r->parts.total < bestcost) {
-			bestcost = r->parts.total;
-			best = r->m;
-		}
-	}
-
-	row *ilp = &rows[0];
-	ilp->method = "ilp";
-	sl_module *m = cli_parse_src(ctx, src);
-	if (!m || cli_mesh_apply(&co->mesh, m, name, false)) {
-		sl_module_free(m);
-		status = EXIT_INPUT;
-		goto out;
-	}
-	ilp->m = m;
-	sl_solve_opts so = *base;
-	so.start = best;
-	sl_solve_result sr;
-	memset(&sr, 0, sizeof sr);
-	ilp->run = sl_run_import(m);
-	int rc = ilp->run ? sl_solve(m, &so, &sr) : -1;
-	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
-	ilp->seconds = sr.seconds;
-	ilp->bound = sr.bound;
-	ilp->gap = sr.gap;
-	if (rc == 0) {
-		ilp->parts = sr.parts;
-		ilp->scored = true;
-	} else {
-		status = EXIT_SOLVER;
-	}
-	if (best && !sr.start_used && sr.start_note[0] && !csv)
+	cli_compare_out o;
+	memset(&o, 0, sizeof o);
+	o.tell = true;
+	int status = cli_compare_run(ctx, src, opts, co, &o);
+	if (status == EXIT_INPUT)
+		return status;
+	const cli_method_row *rows = o.rows, *ilp = &rows[0];
+	if (!csv && o.start_note[0])
 		printf("note: the best greedy result is not a point of the model: %s\n",
-		       sr.start_note);
-
-	sl_assignment *qi = ilp->scored ? sl_assignment_read(m, &base->cost) : NULL;
-	for (size_t g = 1; g <= NGREEDY; g++) {
-		rows[g].differ = -1;
-		if (!qi || !rows[g].m)
-			continue;
-		sl_assignment *qg = sl_assignment_read(rows[g].m, &base->cost);
-		rows[g].differ = sl_assignment_diff(qi, qg);
-		sl_assignment_free(qg);
-	}
-	sl_assignment_free(qi);
-	export_rows(rows, NGREEDY + 1, &base->cost, csv);
-
+		       o.start_note);
+	if (!csv && o.changed[0])
+		printf("note: the export steps change the score of the module of %s; "
+		       "the costs are those of the imported program\n", o.changed);
 	if (!csv) {
 		printf("%s\n  %-14s %-11s %11s %11s %11s %11s %11s %11s %8s %6s %s\n",
 		       path, "method", "status", "cost", "memory", "communic.",
 		       "compute", "bound", "gap", "seconds", "ratio", "differ");
 	}
-	for (size_t g = 0; g <= NGREEDY; g++) {
-		row *r = &rows[g];
+	for (size_t g = 0; g < CLI_NMETHODS; g++) {
+		const cli_method_row *r = &rows[g];
 		double nan = NAN;
 		if (csv) {
 			printf("%s,%s,%s,", path, r->method, r->status);
@@ -271,11 +89,6 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 		else
 			printf(" %s", "-");
 		putchar('\n');
-	}
-out:
-	for (size_t g = 0; g <= NGREEDY; g++) {
-		sl_run_free(rows[g].run);
-		sl_module_free(rows[g].m);
 	}
 	return status;
 }

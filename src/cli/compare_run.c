@@ -1,0 +1,228 @@
+/*
+ * compare_run.c - the methods on one program, as `compare`, `solve` and
+ * `batch` run them: each greedy strategy and the ILP between the same
+ * import and export steps, scored by the one evaluator (cli_solve.h).
+ * Printing is the commands' own.
+ */
+#include "cli_solve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The greedy strategies, by their pass flag (src/passes). */
+const cli_greedy_strategy cli_greedy[CLI_NGREEDY] = {
+	{"basic", "sdy-basic-propagate"},
+	{"aggressive", "sdy-aggressive-propagate"},
+	{"op-priority", "sdy-op-priority-propagate"},
+	{"user-priority", "sdy-user-priority-propagate"},
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int
+cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g, const cli_mesh_opts *mesh,
+               const sl_cost_params *cost, cli_greedy_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->status = "unavailable";
+	if (!sl_pass_exists(cli_greedy[g].pass))
+		return 0;
+	sl_module *m = cli_parse_src(ctx, src);
+	if (!m || cli_mesh_apply(mesh, m, src->name, false)) {
+		sl_module_free(m);
+		return -1;
+	}
+	char err[256];
+	double t0 = now();
+	sl_run *run = sl_run_import(m);
+	int rc = !run || sl_pass_run(m, cli_greedy[g].pass, "", err, sizeof err);
+	out->seconds = now() - t0;
+	if (rc) {
+		out->status = "error";
+		sl_run_free(run);
+		sl_module_free(m);
+		return 0;
+	}
+	out->status = "ok";
+	if (sl_cost_eval(m, cost, &out->parts) == 0)
+		out->scored = true;
+	else
+		out->status = "unscored";
+	out->m = m;
+	out->run = run;
+	return 0;
+}
+
+int
+cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
+                  sl_cost_parts *parts)
+{
+	int rc = sl_run_export(run);
+	sl_run_free(run);
+	if (!rc && parts)
+		rc = sl_cost_eval(m, cost, parts);
+	return rc;
+}
+
+/* A row, its module and its run while the methods run. */
+typedef struct slot {
+	cli_method_row *r;
+	sl_module *m;
+	sl_run *run;		/* until exported */
+} slot;
+
+/*
+ * The export steps on every row's module.  Each row's cost is the
+ * evaluator's score of the imported program with the method's shardings
+ * (calls inlined as named computations, each priced where it runs), the
+ * point where the ILP's optimum is proven; the export steps restore the
+ * calls (one body for all of them) and make input and output shardings
+ * divisible and free of sub-axes, which can change the score of the
+ * module printed: the methods whose score they change are listed in
+ * changed.  A row whose export fails is an error.
+ */
+static void
+export_rows(slot *slots, size_t n, const sl_cost_params *cost, char *changed, size_t cap)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		slot *s = &slots[i];
+		cli_method_row *r = s->r;
+		if (!s->run)
+			continue;
+		sl_cost_parts p;
+		int rc = cli_method_export(s->run, s->m, cost, r->scored ? &p : NULL);
+		s->run = NULL;
+		if (rc) {
+			r->status = "error";
+			r->scored = false;
+		} else if (r->scored && fabs(p.total - r->parts.total) >
+		           1e-9 * fmax(1, fabs(p.total)) && len + 1 < cap) {
+			len += (size_t)snprintf(changed + len, cap - len, "%s%s",
+			                        len ? ", " : "", r->method);
+		}
+	}
+}
+
+/* Every row an error: the input does not load. */
+static void
+rows_failed(cli_method_row *rows)
+{
+	for (size_t i = 0; i < CLI_NMETHODS; i++) {
+		rows[i].status = "error";
+		rows[i].scored = false;
+	}
+}
+
+int
+cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
+                cli_cost_opts *co, cli_compare_out *out)
+{
+	cli_method_row *rows = out->rows;
+	slot slots[CLI_NMETHODS];
+	int status = EXIT_OK;
+	memset(rows, 0, sizeof out->rows);
+	memset(slots, 0, sizeof slots);
+	out->start_note[0] = out->changed[0] = 0;
+	out->ilp = NULL;
+	rows[0].method = "ilp";
+	for (size_t g = 0; g < CLI_NGREEDY; g++)
+		rows[g + 1].method = cli_greedy[g].method;
+	for (size_t i = 0; i < CLI_NMETHODS; i++) {
+		slots[i].r = &rows[i];
+		rows[i].bound = rows[i].gap = NAN;
+		rows[i].differ = -1;
+	}
+
+	/* the cost parameters, with this file's mesh description applied;
+	 * the program read once to apply the options, report and check them */
+	sl_solve_opts local = *opts;
+	sl_module *m0 = cli_parse_src(ctx, src);
+	int bad = !m0 || cli_mesh_apply(&co->mesh, m0, src->name, out->tell) ||
+	          cli_cost_params_for(co, ctx, m0, &local.cost);
+	sl_module_free(m0);
+	if (bad) {
+		rows_failed(rows);
+		return EXIT_INPUT;
+	}
+
+	/* greedy strategies first: the best becomes the ILP's incumbent */
+	sl_module *best = NULL;
+	double bestcost = INFINITY;
+	for (size_t g = 0; g < CLI_NGREEDY; g++) {
+		cli_method_row *r = &rows[g + 1];
+		cli_greedy_result gr;
+		if (cli_greedy_run(ctx, src, g, &co->mesh, &local.cost, &gr)) {
+			status = EXIT_INPUT;
+			goto out;
+		}
+		r->status = gr.status;
+		r->seconds = gr.seconds;
+		r->parts = gr.parts;
+		r->scored = gr.scored;
+		slots[g + 1].m = gr.m;
+		slots[g + 1].run = gr.run;
+		if (r->scored && r->parts.total < bestcost) {
+			bestcost = r->parts.total;
+			best = gr.m;
+		}
+	}
+
+	cli_method_row *ilp = &rows[0];
+	sl_module *m = cli_parse_src(ctx, src);
+	if (!m || cli_mesh_apply(&co->mesh, m, src->name, false)) {
+		sl_module_free(m);
+		status = EXIT_INPUT;
+		goto out;
+	}
+	slots[0].m = m;
+	sl_solve_opts so = local;
+	so.start = best;
+	sl_solve_result sr;
+	memset(&sr, 0, sizeof sr);
+	slots[0].run = sl_run_import(m);
+	int rc = slots[0].run ? sl_solve(m, &so, &sr) : -1;
+	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
+	ilp->seconds = sr.seconds;
+	ilp->bound = sr.bound;
+	ilp->gap = sr.gap;
+	if (rc == 0) {
+		ilp->parts = sr.parts;
+		ilp->scored = true;
+	} else {
+		status = EXIT_SOLVER;
+	}
+	if (best && !sr.start_used && sr.start_note[0])
+		snprintf(out->start_note, sizeof out->start_note, "%s", sr.start_note);
+
+	sl_assignment *qi = ilp->scored ? sl_assignment_read(m, &local.cost) : NULL;
+	for (size_t g = 1; g < CLI_NMETHODS; g++) {
+		if (!qi || !slots[g].m)
+			continue;
+		sl_assignment *qg = sl_assignment_read(slots[g].m, &local.cost);
+		rows[g].differ = sl_assignment_diff(qi, qg);
+		sl_assignment_free(qg);
+	}
+	sl_assignment_free(qi);
+	export_rows(slots, CLI_NMETHODS, &local.cost, out->changed, sizeof out->changed);
+	if (out->keep_ilp && ilp->scored) {
+		out->ilp = m;
+		slots[0].m = NULL;
+	}
+out:
+	if (status == EXIT_INPUT)
+		rows_failed(rows);
+	for (size_t i = 0; i < CLI_NMETHODS; i++) {
+		sl_run_free(slots[i].run);
+		sl_module_free(slots[i].m);
+	}
+	return status;
+}
