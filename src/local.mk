@@ -139,6 +139,7 @@ libshardlp_la_LDFLAGS = -export-symbols-regex '^sl_' -version-info 0:0:0
 bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/cmd_batch.c \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \

@@ -46,6 +46,7 @@ AM_TESTS_ENVIRONMENT = \
 
 TESTS += \
 	%reldir%/cli/automesh.sh \
+	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
@@ -60,6 +61,7 @@ TESTS += \
 
 EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
+	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \

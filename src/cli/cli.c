@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,14 @@ static void
 sink(void *ud, const sl_diag *d)
 {
 	cli_sink *s = ud;
+	if (d->severity == SL_DIAG_ERROR && !s->first_error[0]) {
+		if (d->loc.line)
+			snprintf(s->first_error, sizeof s->first_error, "%s:%u:%u: %s",
+			         sl_sym_str(s->ctx, d->loc.file), d->loc.line, d->loc.col,
+			         d->message);
+		else
+			snprintf(s->first_error, sizeof s->first_error, "%s", d->message);
+	}
 	if (s->record) {
 		if (s->n == s->cap) {
 			s->cap = s->cap ? s->cap * 2 : 16;

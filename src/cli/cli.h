@@ -38,6 +38,8 @@ typedef struct cli_sink {
 	bool once;
 	uint64_t *seen;		/* hashes of those printed, with once */
 	size_t nseen, capseen;
+	/* the first error since cli_sink_init, "file:line:col: message" */
+	char first_error[512];
 } cli_sink;
 
 /* The program name that starts unlocated messages. */
@@ -63,6 +65,7 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt, const c
 /* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
 char *cli_read(const char *prog, const char *path, size_t *len);
 
+int cmd_batch(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 /*
  * Reads one file ("-" = stdin) as the source of sink's diagnostics, named

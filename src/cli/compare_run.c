@@ -119,6 +119,7 @@ rows_failed(cli_method_row *rows)
 	for (size_t i = 0; i < CLI_NMETHODS; i++) {
 		rows[i].status = "error";
 		rows[i].scored = false;
+		rows[i].seconds = NAN;
 	}
 }
 

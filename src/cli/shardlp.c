@@ -22,6 +22,8 @@ static int cmd_verify(int argc, char **argv);
 
 /* Sorted by name. */
 static const command commands[] = {
+	{"batch", cmd_batch, "batch [-j N] [--out DIR] [--resume] [options] FILE|DIR...",
+	 "run compare on many programs, one worker each, into one summary"},
 	{"compare", cmd_compare, "compare [--csv] [--time-limit S] [cost options] FILE...",
 	 "compare greedy propagation with the optimal ILP shardings"},
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",

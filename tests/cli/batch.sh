@@ -1,0 +1,109 @@
+#!/bin/bash
+# batch.sh - `shardlp batch`: one row per program, chunk and method, failed
+# programs included with their located error; RFC 4180 quoting; JSON lines
+# that parse; the same summary with -j 1 and -j 2; a batch stopped by
+# SIGTERM exits 143 with the rows of what finished, and --resume completes
+# it to the summary of an uninterrupted run.
+. "$(dirname "$0")/../setup.sh"
+
+in=$tmp/in
+mkdir -p "$in/sub"
+cp "$data/mlp.mlir" "$data/while.mlir" "$in/"
+cp "$data/attention.mlir" "$in/sub/"
+cp "$data/manual.mlir" "$in/with,comma.mlir"
+echo 'func.func @main( {' >"$in/bad.mlir"
+: >"$in/empty.mlir"
+echo "not a program" >"$in/notes.txt"	# not *.mlir: not an input
+
+# masks the columns that vary between runs: seconds, peak_rss_kb
+mask() {
+	python3 -c '
+import csv, sys
+for r in csv.reader(open(sys.argv[1], newline="")):
+    if r[0] != "file":
+        r[11] = r[12] = "*"
+    print(",".join(r))' "$1"
+}
+
+run "$SHARDLP" batch -j 2 --json --out "$tmp/out1" "$in"
+expect_rc 1 "a batch with failed programs exits 1"
+expect_line "$tmp/out1/summary.csv" "file,chunk,method,status,cost,memory,communication,compute,bound,gap,ratio,seconds,peak_rss_kb,error" "the summary's fixed header"
+checks=$((checks + 1))
+rows=$(($(wc -l <"$tmp/out1/summary.csv") - 1))
+if [ "$rows" -eq 30 ]; then
+	pass "one row per program and method: 6 programs x 5 methods (the .txt skipped)"
+else
+	fail "$rows rows, expected 30"
+fi
+expect_grep "$tmp/out1/summary.csv" '^[^,]*/bad\.mlir,1,ilp,error,.*bad\.mlir:1:[0-9]+: ' "a bad program's rows carry its located error"
+expect_grep "$tmp/out1/summary.csv" '^[^,]*/empty\.mlir,1,user-priority,error,' "an empty program has rows too"
+expect_grep "$tmp/out1/summary.csv" '^"[^"]*/with,comma\.mlir",1,ilp,optimal,' "a file name with a comma is quoted (RFC 4180)"
+expect_grep "$tmp/out1/summary.csv" '^[^,]*/sub/attention\.mlir,1,ilp,optimal,' "folders are searched recursively"
+checks=$((checks + 1))
+if python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+lines = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == len(lines) == 30
+for r, j in zip(rows, lines):
+    assert r["file"] == j["file"] and r["method"] == j["method"] and r["status"] == j["status"]
+    assert (r["cost"] == "") == (j["cost"] is None)
+' "$tmp/out1/summary.csv" "$tmp/out1/summary.jsonl"; then
+	pass "the JSON lines parse and match the CSV row for row"
+else
+	fail "summary.jsonl does not match summary.csv"
+fi
+checks=$((checks + 1))
+if [ -s "$(ls "$tmp"/out1/results/*mlp.mlir-*.mlir)" ] &&
+   "$SHARDLP" verify -q "$(ls "$tmp"/out1/results/*mlp.mlir-*.mlir)"; then
+	pass "the ILP's module of a program is written and verifies"
+else
+	fail "no verified results/ID.mlir for mlp.mlir"
+fi
+
+run "$SHARDLP" batch -j 1 --out "$tmp/out2" "$in"
+checks=$((checks + 1))
+if diff <(mask "$tmp/out1/summary.csv") <(mask "$tmp/out2/summary.csv") >"$tmp/diff"; then
+	pass "-j 1 gives the summary of -j 2"
+else
+	fail "-j 1 and -j 2 summaries differ: $(head -3 "$tmp/diff")"
+fi
+
+# stopped halfway, then resumed
+mkdir -p "$tmp/gen"
+for i in $(seq 1 16); do
+	"$SHARDLP" gen transformer --layers 2 --seed "$i" -o "$tmp/gen/t$i.mlir"
+done
+run "$SHARDLP" batch -j 2 --out "$tmp/full" "$tmp/gen"
+expect_rc 0 "a batch of 16 generated programs"
+"$SHARDLP" batch -j 2 --out "$tmp/cut" "$tmp/gen" >/dev/null 2>&1 &
+pid=$!
+# stop it once the first program is done
+for _ in $(seq 1 100); do
+	ls "$tmp"/cut/results/*.csv >/dev/null 2>&1 && break
+	sleep 0.1
+done
+kill -TERM "$pid"
+set +e
+wait "$pid"
+rc=$?
+set -e
+expect_rc 143 "SIGTERM stops the batch with 143"
+checks=$((checks + 1))
+done_rows=$(($(wc -l <"$tmp/cut/summary.csv") - 1))
+if [ "$done_rows" -ge 5 ] && [ "$done_rows" -lt 80 ]; then
+	pass "the summary holds what finished ($done_rows rows)"
+else
+	fail "after SIGTERM the summary has $done_rows rows"
+fi
+run "$SHARDLP" batch -j 2 --resume --out "$tmp/cut" "$tmp/gen"
+expect_rc 0 "--resume completes it"
+checks=$((checks + 1))
+if diff <(mask "$tmp/full/summary.csv") <(mask "$tmp/cut/summary.csv") >/dev/null; then
+	pass "the resumed summary is the uninterrupted one"
+else
+	fail "the resumed summary differs from the uninterrupted one"
+fi
+run "$SHARDLP" batch -j 0 "$in"
+expect_rc 2 "-j 0 is a usage error"
+finish
