@@ -1,0 +1,42 @@
+#!/bin/bash
+# bench_batch.sh - the overhead of `shardlp batch`, part of `make bench`:
+# BENCH_BATCH_N (default 1000) tiny programs (one add on a 2x2 mesh, each
+# with its own seed-free name) with -j 1 and -j 2, side by side in one
+# run: wall seconds, programs per second, and the -j 2 / -j 1 throughput
+# ratio.  Targets (issue 19): >= 50 programs/s with -j 2, and a ratio >=
+# 1.8 on an otherwise idle 2-core machine.
+# Not part of `make check`.
+set -u
+LC_ALL=C
+export LC_ALL
+SHARDLP=${SHARDLP:-./shardlp}
+n=${BENCH_BATCH_N:-1000}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/shardlp-bench-batch.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+[ -x "$SHARDLP" ] || { echo "bench_batch: $SHARDLP not built" >&2; exit 1; }
+
+mkdir -p "$tmp/in"
+for i in $(seq 1 "$n"); do
+	cat >"$tmp/in/p$i.mlir" <<MLIR
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%a: tensor<8x$((i % 16 + 1))xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<8x$((i % 16 + 1))xf32>) -> tensor<8x$((i % 16 + 1))xf32> {
+  %0 = stablehlo.add %a, %b : tensor<8x$((i % 16 + 1))xf32>
+  return %0 : tensor<8x$((i % 16 + 1))xf32>
+}
+MLIR
+done
+
+now() { date +%s.%N; }
+printf '%-6s %9s %10s %8s\n' jobs programs seconds prog/s
+declare -A rate
+for j in 1 2; do
+	t0=$(now)
+	"$SHARDLP" batch -j "$j" --out "$tmp/out$j" "$tmp/in" >/dev/null 2>&1
+	rc=$?
+	t1=$(now)
+	rows=$(($(wc -l <"$tmp/out$j/summary.csv") - 1))
+	s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	rate[$j]=$(awk -v n="$n" -v s="$s" 'BEGIN { printf "%.1f", n / s }')
+	printf '%-6s %9d %10s %8s   (exit %d, %d rows)\n' "-j $j" "$n" "$s" "${rate[$j]}" "$rc" "$rows"
+done
+awk -v a="${rate[1]}" -v b="${rate[2]}" 'BEGIN { printf "throughput -j 2 / -j 1: %.2fx\n", b / a }'
