@@ -28,8 +28,9 @@
 
 static const char usage_short[] =
 	"usage: shardlp batch [-j N] [--out DIR] [--json] [--resume] [--time-limit S]\n"
-	"                     [--split-input-file] [cost options]\n"
-	"                     [auto-sharding options] FILE|DIR...\n";
+	"                     [--shard K/N] [--split-input-file] [cost options]\n"
+	"                     [auto-sharding options] FILE|DIR...\n"
+	"       shardlp batch --merge [--out DIR] SUMMARY.csv...\n";
 
 /* The summary's header: fixed, documented in shardlp(1). */
 static const char header[] =
@@ -504,7 +505,124 @@ make_dir(const char *path)
 
 /* }===================================================================== */
 
-enum { OPT_OUT = 1000, OPT_JSON, OPT_RESUME, OPT_TIME, OPT_SPLIT, OPT_NO_DECOMPOSE };
+/* {====== --merge ====================================================== */
+
+/* A summary's row: its line, and the file field it sorts by. */
+typedef struct line {
+	char *text;
+	char *file;
+	size_t seq;		/* its place among the lines read: a stable sort */
+} line;
+
+/* The first field of a CSV line as RFC 4180 quotes it, unquoted. */
+static char *
+first_field(const char *s)
+{
+	size_t n = strlen(s);
+	char *f = malloc(n + 1), *q = f;
+	if (!f)
+		cli_fatal("out of memory");
+	if (*s == '"') {
+		for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+			if (*s == '"')
+				s++;
+			*q++ = *s;
+		}
+	} else {
+		while (*s && *s != ',' && *s != '\n')
+			*q++ = *s++;
+	}
+	*q = 0;
+	return f;
+}
+
+static int
+cmp_line(const void *a, const void *b)
+{
+	const line *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Merges the summaries of the slices of a batch (--shard) into one:
+ * their rows by file name, each file's rows in the order written.  The
+ * same rows as one run over all inputs gives, sorted likewise.
+ */
+static int
+merge(const char *out, int n, char **paths)
+{
+	line *v = NULL;
+	size_t nv = 0, cap = 0;
+	int rc = EXIT_OK;
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(paths[i], "r");
+		if (!f) {
+			fprintf(stderr, "shardlp batch: cannot read '%s': %s\n", paths[i],
+			        strerror(errno));
+			rc = EXIT_INPUT;
+			continue;
+		}
+		char *buf = NULL;
+		size_t bcap = 0;
+		ssize_t len;
+		bool first = true;
+		while ((len = getline(&buf, &bcap, f)) > 0) {
+			if (first) {
+				first = false;
+				if (strncmp(buf, header, strlen(header))) {
+					fprintf(stderr, "%s:1:1: error: not a batch summary (its "
+					        "header differs)\n", paths[i]);
+					rc = EXIT_INPUT;
+					break;
+				}
+				continue;
+			}
+			if (nv == cap) {
+				cap = cap ? 2 * cap : 1024;
+				v = realloc(v, cap * sizeof *v);
+				if (!v)
+					cli_fatal("out of memory");
+			}
+			v[nv] = (line){cli_xstrdup(buf), first_field(buf), nv};
+			nv++;
+		}
+		free(buf);
+		fclose(f);
+	}
+	if (nv)
+		qsort(v, nv, sizeof *v, cmp_line);
+	size_t m = strlen(out) + 16;
+	char *path = malloc(m);
+	if (!path)
+		cli_fatal("out of memory");
+	snprintf(path, m, "%s/summary.csv", out);
+	cli_out o;
+	FILE *w = rc == EXIT_OK && !make_dir(out) ? cli_out_open(&o, "shardlp batch", path) : NULL;
+	if (w) {
+		fprintf(w, "%s\n", header);
+		for (size_t i = 0; i < nv; i++)
+			fputs(v[i].text, w);
+		if (cli_out_close(&o, "shardlp batch", true))
+			rc = EXIT_INPUT;
+	} else if (rc == EXIT_OK) {
+		rc = EXIT_INPUT;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		free(v[i].text);
+		free(v[i].file);
+	}
+	free(v);
+	free(path);
+	return rc;
+}
+
+/* }===================================================================== */
+
+enum {
+	OPT_OUT = 1000, OPT_JSON, OPT_RESUME, OPT_TIME, OPT_SPLIT, OPT_NO_DECOMPOSE,
+	OPT_SHARD, OPT_MERGE
+};
 
 int
 cmd_batch(int argc, char **argv)
@@ -518,12 +636,14 @@ cmd_batch(int argc, char **argv)
 		{"time-limit", required_argument, NULL, OPT_TIME},
 		{"split-input-file", no_argument, NULL, OPT_SPLIT},
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
+		{"shard", required_argument, NULL, OPT_SHARD},
+		{"merge", no_argument, NULL, OPT_MERGE},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = "batch-out";
-	bool with_json = false, resume = false;
-	long jobs = 1;
+	bool with_json = false, resume = false, merging = false;
+	long jobs = 1, shard_k = 0, shard_n = 1;
 	job j;
 	cli_cost_opts co;
 	int c;
@@ -549,6 +669,10 @@ cmd_batch(int argc, char **argv)
 			      "                     the program and the options\n"
 			      "  --time-limit S     time limit of each ILP solve\n"
 			      "  --split-input-file each '// -----' chunk a program of its own\n"
+			      "  --shard K/N        only the inputs whose place in the sorted list\n"
+			      "                     is K modulo N (0 <= K < N): one slice of N\n"
+			      "  --merge            merge the summary.csv of slices into\n"
+			      "                     OUT/summary.csv (rows by file name)\n"
 			      "  --no-decompose     as for solve\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
@@ -584,12 +708,30 @@ cmd_batch(int argc, char **argv)
 		case OPT_NO_DECOMPOSE:
 			j.so.no_decompose = true;
 			break;
+		case OPT_SHARD:
+			shard_k = strtol(optarg, &end, 10);
+			if (*end == '/')
+				shard_n = strtol(end + 1, &end, 10);
+			if (*end || shard_n < 1 || shard_k < 0 || shard_k >= shard_n) {
+				fprintf(stderr, "shardlp batch: --shard wants K/N with 0 <= K < N, "
+				        "not '%s'\n", optarg);
+				goto usage;
+			}
+			break;
+		case OPT_MERGE:
+			merging = true;
+			break;
 		default:
 			goto usage;
 		}
 	}
 	if (optind >= argc)
 		goto usage;
+	if (merging) {
+		int rc = merge(out, argc - optind, argv + optind);
+		cli_cost_opts_fini(&co);
+		return rc;
+	}
 	j.so.cost = co.params;
 	j.co = &co;
 
@@ -603,6 +745,17 @@ cmd_batch(int argc, char **argv)
 		} else {
 			push_input(&v, cli_xstrdup(argv[i]));
 		}
+	}
+	/* --shard K/N: the inputs whose place in the list is K modulo N */
+	if (shard_n > 1) {
+		size_t kept = 0;
+		for (size_t i = 0; i < v.n; i++) {
+			if (i % (size_t)shard_n == (size_t)shard_k)
+				v.v[kept++] = v.v[i];
+			else
+				free(v.v[i].path);
+		}
+		v.n = kept;
 	}
 	for (size_t i = 0; i < v.n; i++)
 		v.v[i].id = result_id(v.v[i].path);

@@ -104,6 +104,36 @@ if diff <(mask "$tmp/full/summary.csv") <(mask "$tmp/cut/summary.csv") >/dev/nul
 else
 	fail "the resumed summary differs from the uninterrupted one"
 fi
+# beyond one machine: four slices run by GNU parallel, merged, give the
+# summary of one run (rows sorted the same way)
+run "$SHARDLP" batch --shard 1/4 --out "$tmp/one" "$tmp/gen"
+checks=$((checks + 1))
+if [ "$(($(wc -l <"$tmp/one/summary.csv") - 1))" -eq 20 ]; then
+	pass "--shard 1/4 runs a quarter of the 16 programs"
+else
+	fail "--shard 1/4: $(wc -l <"$tmp/one/summary.csv") lines"
+fi
+if command -v parallel >/dev/null 2>&1; then
+	parallel -j 2 "$SHARDLP" batch --shard {}/4 --out "$tmp/slice{}" "$tmp/gen" ::: 0 1 2 3 \
+		>/dev/null 2>&1
+	run "$SHARDLP" batch --merge --out "$tmp/merged" "$tmp"/slice*/summary.csv
+	expect_rc 0 "--merge of the slices"
+	checks=$((checks + 1))
+	if diff <(mask "$tmp/full/summary.csv" | sort) <(mask "$tmp/merged/summary.csv" | sort) >/dev/null &&
+	   [ "$(head -1 "$tmp/merged/summary.csv")" = "$(head -1 "$tmp/full/summary.csv")" ]; then
+		pass "4 slices over GNU parallel merge to the summary of one run"
+	else
+		fail "the merged slices differ from one run"
+	fi
+else
+	echo "GNU parallel not installed: the slices over parallel not tested"
+fi
+echo "file,method" >"$tmp/notsummary.csv"
+run "$SHARDLP" batch --merge --out "$tmp/m2" "$tmp/notsummary.csv"
+expect_rc 1 "--merge of a file that is no summary"
+expect_grep "$tmp/err" 'notsummary\.csv:1:1: error: not a batch summary' "a located error"
+run "$SHARDLP" batch --shard 4/4 "$in"
+expect_rc 2 "--shard 4/4 is a usage error"
 run "$SHARDLP" batch -j 0 "$in"
 expect_rc 2 "-j 0 is a usage error"
 finish
