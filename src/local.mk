@@ -86,7 +86,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/verify/verify_sharding.c \
 	%reldir%/version.c
 libshardlp_core_la_SOURCES += $(formats_sources)
-libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
+libshardlp_core_la_LIBADD = $(LIBXML2_LIBS) $(JANSSON_LIBS)
 
 noinst_HEADERS += \
 	%reldir%/api/cost.h \
