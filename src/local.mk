@@ -138,6 +138,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_iopddl.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \

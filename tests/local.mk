@@ -8,6 +8,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
+	%reldir%/unit/test_iopddl.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
@@ -47,6 +48,7 @@ AM_TESTS_ENVIRONMENT = \
 TESTS += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
@@ -58,6 +60,7 @@ TESTS += \
 EXTRA_DIST += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
