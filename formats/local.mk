@@ -37,3 +37,8 @@ CLEANFILES += %reldir%/xml_schema.c
 	  echo ';'; \
 	  echo 'const size_t sli_xml_schema_len = sizeof sli_xml_schema - 1;'; \
 	} >$@-t && mv -f $@-t $@
+
+### Readers and writers: the IOPDDL benchmark's JSON (jansson, zlib)
+
+formats_sources += %reldir%/iopddl.c
+noinst_HEADERS += %reldir%/iopddl.h

@@ -7,7 +7,8 @@
  * The time limit is hard: every simplex call gets what is left of it
  * (GLPK's own check, every iteration), and branch and cut is stopped by
  * its callback (glp_ios_terminate) once the clock passes the deadline.
- * GLPK's presolver is not used: its work is outside GLPK's clock.
+ * GLPK's presolver runs only when asked (sli_lp_opts.presolve), on the
+ * first LP relaxation: its own work is outside GLPK's clock.
  * Sessions keep one problem between solves to start from the last basis.
  * A GLPK abort becomes an error through glp_error_hook, and GLPK's
  * statuses become sli_lp_status.
@@ -323,7 +324,9 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		rc = GLP_ETMLIM;
 	else if (nc) {
 		sp.tm_lim = ms_left(end);
+		sp.presolve = o->presolve && !primal ? GLP_ON : GLP_OFF;
 		rc = glp_simplex(P, &sp);
+		sp.presolve = GLP_OFF;
 		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
 		    !expired(end)) {
 			glp_adv_basis(P, 0);

@@ -6,6 +6,10 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/check.c \
 	%reldir%/decompose.c \
 	%reldir%/formulate.c \
+	%reldir%/iopddl_eval.c \
+	%reldir%/iopddl_heur.c \
+	%reldir%/iopddl_reduce.c \
+	%reldir%/iopddl_solve.c \
 	%reldir%/lp.c \
 	%reldir%/solve.c \
 	src/cost/axes.c \
@@ -20,6 +24,8 @@ libshardlp_core_la_SOURCES += \
 noinst_HEADERS += \
 	%reldir%/decompose.h \
 	%reldir%/formulate.h \
+	%reldir%/iopddl.h \
+	%reldir%/iopddl_model.h \
 	%reldir%/lp.h \
 	%reldir%/solve.h \
 	src/cost/axes.h \

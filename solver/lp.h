@@ -73,6 +73,8 @@ typedef struct sli_lp_opts {
 	double gap;		/* relative MIP gap, e.g. 1e-6 */
 	FILE *log;		/* the caller's stream for the solver log, or NULL */
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
+	bool presolve;		/* the solver's LP presolver on the first
+				 * relaxation (its own work is not timed) */
 } sli_lp_opts;
 
 typedef struct sli_lp_result {

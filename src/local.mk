@@ -88,7 +88,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/verify/verify_sharding.c \
 	%reldir%/version.c
 libshardlp_core_la_SOURCES += $(formats_sources)
-libshardlp_core_la_LIBADD = $(LIBXML2_LIBS)
+libshardlp_core_la_LIBADD = $(LIBXML2_LIBS) $(JANSSON_LIBS)
 
 noinst_HEADERS += \
 	%reldir%/api/cost.h \
@@ -145,6 +145,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/compare_run.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_iopddl.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \

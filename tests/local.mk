@@ -8,6 +8,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
+	%reldir%/unit/test_iopddl.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
@@ -50,6 +51,7 @@ TESTS += \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
@@ -65,6 +67,7 @@ EXTRA_DIST += \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \

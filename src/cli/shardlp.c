@@ -29,6 +29,8 @@ static const command commands[] = {
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
+	{"iopddl", cmd_iopddl, "iopddl eval|solve|bench [options] ...",
+	 "the IOPDDL benchmark: evaluate and solve its problems"},
 	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
 	 "parse, verify and print FILE in canonical form"},
 	{"propagate", cmd_propagate,

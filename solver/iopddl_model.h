@@ -1,0 +1,99 @@
+/*
+ * iopddl_model.h - an IOPDDL problem as the solver sees it after its
+ * reductions (iopddl_reduce.c): strategies that no optimal solution
+ * needs are dead, edges folded into node costs are dead, and the memory
+ * limit is a list of rows over the maximal sets of simultaneously live
+ * nodes.  The local search (iopddl_heur.c) and the ILP (iopddl_solve.c)
+ * both work on it.  Strategies keep the problem's numbering: entry k of
+ * cost/alive is node i's strategy k - p->sfirst[i].
+ * Invariant: a solution that picks an alive strategy of every node,
+ * keeps every row and uses no forbidden pair of an alive edge costs, on
+ * the problem, constant plus its node costs plus its alive edges' costs.
+ * Ownership: the model owns its arrays; p must outlive it.
+ */
+#ifndef SL_SOLVER_IOPDDL_MODEL_H
+#define SL_SOLVER_IOPDDL_MODEL_H
+
+#include "solver/iopddl.h"
+#include "util.h"
+
+#define SLI_FORBIDDEN SL_IOPDDL_FORBIDDEN
+
+typedef struct sli_iopddl_row {
+	size_t first, n;	/* its nodes: rnode[first .. first + n) */
+	int64_t rhs;		/* bound on the sum of usage - umin */
+} sli_iopddl_row;
+
+typedef struct sli_iopddl_model {
+	const sl_iopddl *p;
+	int64_t *cost;		/* node costs with folded edges (per entry) */
+	unsigned char *alive;	/* per entry */
+	uint32_t *nalive;	/* per node */
+	int64_t *ecost;		/* edge matrices, parallel edges summed in */
+	unsigned char *ealive;	/* per edge */
+	int64_t constant;	/* costs folded away from dead edges */
+	int64_t *umin;		/* per node: least usage of an alive strategy */
+	/* the alive edges at each node (compute_adjacency) */
+	size_t *afirst;		/* nnodes + 1 */
+	uint32_t *aedge;
+	/* memory rows; a node's rows in nrow[nfirst[i] .. nfirst[i + 1]) */
+	SL_VEC(sli_iopddl_row) rows;
+	SL_VEC(uint32_t) rnode;
+	size_t *nfirst;
+	uint32_t *nrow;
+	/* per node: in some row (once the rows are known: before, all are) */
+	unsigned char *inrow;
+	bool infeasible;
+	char why[192];		/* why it is infeasible */
+	size_t nodes, edges;	/* free nodes (two strategies or more), alive edges */
+} sli_iopddl_model;
+
+/* Builds the reduced model of p (never fails: see m->infeasible). */
+void sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p);
+void sli_iopddl_model_fini(sli_iopddl_model *m);
+
+/* a + b, where either at or above SLI_FORBIDDEN stays forbidden. */
+static inline int64_t
+sli_iopddl_add(int64_t a, int64_t b)
+{
+	int64_t s;
+	if (a >= SLI_FORBIDDEN || b >= SLI_FORBIDDEN ||
+	    __builtin_add_overflow(a, b, &s) || s >= SLI_FORBIDDEN)
+		return SLI_FORBIDDEN;
+	return s;
+}
+
+/* The cost of the pair (a, b) of local strategy indices on edge e. */
+static inline int64_t
+sli_iopddl_pair(const sli_iopddl_model *m, size_t e, size_t a, size_t b)
+{
+	const sl_iopddl *p = m->p;
+	return m->ecost[p->efirst[e] + a * p->nstrat[p->ev[e]] + b];
+}
+
+/* Whether node i's usage matters: it is in a memory row. */
+static inline bool
+sli_iopddl_inrow(const sli_iopddl_model *m, size_t i)
+{
+	return m->inrow[i];
+}
+
+/* The usage of node i's strategy s above the node's least (row coefficient). */
+static inline int64_t
+sli_iopddl_coef(const sli_iopddl_model *m, size_t i, size_t s)
+{
+	return m->p->usage[m->p->sfirst[i] + s] - m->umin[i];
+}
+
+/*
+ * The local search: a solution (local strategy per node, sol[nnodes]) that
+ * keeps every row, from a greedy start improved by moves of one node and
+ * of both ends of an edge until none helps or end (sli_lp_clock) passes,
+ * then, with time left, perturbed and improved again (the best kept).
+ * Returns its cost on the model (constant included), or -1 when it found
+ * none without a forbidden pair.
+ */
+int64_t sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
+                             bool use_all_time);
+
+#endif

@@ -1,0 +1,541 @@
+/*
+ * iopddl_solve.c - solves an IOPDDL problem: the reductions
+ * (iopddl_reduce.c), the local search (iopddl_heur.c), then the tight
+ * ILP through the shared backend (solver/lp.h, GLPK), started from the
+ * local search's answer.  The ILP, on the reduced model:
+ *   x(i,s) binary for each alive strategy of a node with two or more,
+ *     sum_s x(i,s) = 1;
+ *   p(e,a,b) in [0,1] for each allowed pair of an alive edge (these edges
+ *     join two such nodes and are not separable), with the equality
+ *     marginals sum_b p(e,a,b) = x(u,a) and sum_a p(e,a,b) = x(v,b)
+ *     (integral x make p integral);
+ *   one row per kept memory row: sum (usage - umin) x <= rhs;
+ *   minimise the node costs, the pair costs, and the costs of the nodes
+ *     with one strategy (a constant).
+ * Every answer is scored by the evaluator (iopddl_eval.c) and reported
+ * with its cost; an ILP objective that disagrees with it is a bug.
+ */
+#include "solver/iopddl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/context.h"
+#include "solver/iopddl_model.h"
+#include "solver/lp.h"
+
+/* Models with more columns go to the local search alone (see opts). */
+#define MAX_COLS 2000000
+/* The local search before the ILP: this share of the time, at most ... */
+#define LS_SHARE 0.05
+#define LS_MAX 2.0
+
+void
+sl_iopddl_opts_init(sl_iopddl_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->gap = 1e-9;
+}
+
+void
+sl_iopddl_result_fini(sl_iopddl_result *r)
+{
+	free(r->solution);
+	r->solution = NULL;
+}
+
+/* {====================================================================
+ * The ILP
+ * ===================================================================== */
+
+typedef struct ilp {
+	sli_lp lp;
+	uint32_t *xcol;		/* per strategy entry: its x column, or UINT32_MAX */
+	uint32_t *perm;		/* build order -> column (order_columns) */
+} ilp;
+
+/* Columns x and one-hot rows; the fixed nodes' costs are the constant. */
+static void
+build_nodes(ilp *f, const sli_iopddl_model *m)
+{
+	const sl_iopddl *p = m->p;
+	SL_VEC(uint32_t) idx = {0};
+	SL_VEC(double) val = {0};
+	for (size_t i = 0; i < p->nnodes; i++) {
+		size_t k0 = p->sfirst[i];
+		if (m->nalive[i] == 1) {
+			for (size_t s = 0; s < p->nstrat[i]; s++)
+				if (m->alive[k0 + s])
+					f->lp.obj_const += (double)m->cost[k0 + s];
+			continue;
+		}
+		idx.n = val.n = 0;
+		for (size_t s = 0; s < p->nstrat[i]; s++) {
+			if (!m->alive[k0 + s])
+				continue;
+			f->xcol[k0 + s] = sli_lp_col(&f->lp, (double)m->cost[k0 + s], 0, 1, true);
+			SL_VEC_PUSH(idx, f->xcol[k0 + s]);
+			SL_VEC_PUSH(val, 1.0);
+		}
+		sli_lp_row_add(&f->lp, idx.n, idx.v, val.v, SLI_LP_EQ, 1, NULL);
+	}
+	SL_VEC_FREE(idx);
+	SL_VEC_FREE(val);
+}
+
+/* Whether node i has one alive edge. */
+static bool
+leaf(const sli_iopddl_model *m, size_t i)
+{
+	return m->afirst[i + 1] - m->afirst[i] == 1;
+}
+
+/*
+ * The pairs of edge e that get a column (mask[a * nv + b]): the allowed
+ * ones; where u is a leaf (this edge is its only one), only those whose
+ * (cost of u and the edge, usage of u) no other strategy of u beats for
+ * the same b: u meets the rest of the problem only there.  Likewise
+ * for v.  The caller frees the mask.
+ */
+static unsigned char *
+pair_mask(const sli_iopddl_model *m, size_t e)
+{
+	const sl_iopddl *p = m->p;
+	size_t u = p->eu[e], v = p->ev[e], nu = p->nstrat[u], nv = p->nstrat[v];
+	unsigned char *mask = sli_xcalloc(nu * nv + 1, 1);
+	for (size_t a = 0; a < nu; a++)
+		for (size_t b = 0; b < nv; b++)
+			mask[a * nv + b] = m->alive[p->sfirst[u] + a] &&
+			                   m->alive[p->sfirst[v] + b] &&
+			                   sli_iopddl_pair(m, e, a, b) < SLI_FORBIDDEN;
+	for (int side = 0; side < 2; side++) {
+		size_t i = side ? v : u, ni = side ? nv : nu, no = side ? nu : nv;
+		if (!leaf(m, i) || (side && leaf(m, u)))
+			continue;
+		for (size_t b = 0; b < no; b++)
+			for (size_t a = 0; a < ni; a++) {
+				size_t ka = side ? b * nv + a : a * nv + b;
+				if (!mask[ka])
+					continue;
+				int64_t ca = m->cost[p->sfirst[i] + a] + m->ecost[p->efirst[e] + ka];
+				int64_t ua = m->inrow[i] ? sli_iopddl_coef(m, i, a) : 0;
+				for (size_t t = 0; t < ni; t++) {
+					size_t kt = side ? b * nv + t : t * nv + b;
+					if (t == a || !mask[kt])
+						continue;
+					int64_t ct = m->cost[p->sfirst[i] + t] + m->ecost[p->efirst[e] + kt];
+					int64_t ut = m->inrow[i] ? sli_iopddl_coef(m, i, t) : 0;
+					if (ct <= ca && ut <= ua && (ct < ca || ut < ua || t < a)) {
+						mask[ka] = 0;
+						break;
+					}
+				}
+			}
+	}
+	return mask;
+}
+
+/* Pair columns of edge e and its two sets of marginals. */
+static void
+build_edge(ilp *f, const sli_iopddl_model *m, size_t e)
+{
+	const sl_iopddl *p = m->p;
+	size_t u = p->eu[e], v = p->ev[e], nu = p->nstrat[u], nv = p->nstrat[v];
+	uint32_t *col = sli_xmalloc((nu * nv + 1) * sizeof *col);
+	unsigned char *mask = pair_mask(m, e);
+	for (size_t a = 0; a < nu; a++)
+		for (size_t b = 0; b < nv; b++)
+			col[a * nv + b] = mask[a * nv + b]
+			        ? sli_lp_col(&f->lp, (double)sli_iopddl_pair(m, e, a, b), 0, 1, false)
+			        : UINT32_MAX;
+	free(mask);
+	SL_VEC(uint32_t) idx = {0};
+	SL_VEC(double) val = {0};
+	for (int side = 0; side < 2; side++) {
+		size_t n1 = side ? nv : nu, n2 = side ? nu : nv, node = side ? v : u;
+		for (size_t a = 0; a < n1; a++) {
+			if (!m->alive[p->sfirst[node] + a])
+				continue;
+			idx.n = val.n = 0;
+			SL_VEC_PUSH(idx, f->xcol[p->sfirst[node] + a]);
+			SL_VEC_PUSH(val, -1.0);
+			for (size_t b = 0; b < n2; b++) {
+				uint32_t c = side ? col[b * nv + a] : col[a * nv + b];
+				if (c != UINT32_MAX) {
+					SL_VEC_PUSH(idx, c);
+					SL_VEC_PUSH(val, 1.0);
+				}
+			}
+			sli_lp_row_add(&f->lp, idx.n, idx.v, val.v, SLI_LP_EQ, 0, NULL);
+		}
+	}
+	SL_VEC_FREE(idx);
+	SL_VEC_FREE(val);
+	free(col);
+}
+
+static void
+build_rows(ilp *f, const sli_iopddl_model *m)
+{
+	const sl_iopddl *p = m->p;
+	SL_VEC(uint32_t) idx = {0};
+	SL_VEC(double) val = {0};
+	for (size_t r = 0; r < m->rows.n; r++) {
+		const sli_iopddl_row *row = &m->rows.v[r];
+		idx.n = val.n = 0;
+		for (size_t k = 0; k < row->n; k++) {
+			size_t i = m->rnode.v[row->first + k];
+			for (size_t s = 0; s < p->nstrat[i]; s++)
+				if (m->alive[p->sfirst[i] + s] && sli_iopddl_coef(m, i, s) > 0) {
+					SL_VEC_PUSH(idx, f->xcol[p->sfirst[i] + s]);
+					SL_VEC_PUSH(val, (double)sli_iopddl_coef(m, i, s));
+				}
+		}
+		/* usages are large (1e7) beside the unit rows: scaled to 1 */
+		double scale = row->rhs > 0 ? (double)row->rhs : 1;
+		for (size_t k = 0; k < val.n; k++)
+			val.v[k] /= scale;
+		sli_lp_row_add(&f->lp, idx.n, idx.v, val.v, SLI_LP_LE,
+		               (double)row->rhs / scale, NULL);
+	}
+	SL_VEC_FREE(idx);
+	SL_VEC_FREE(val);
+}
+
+/* The number of columns build would make (to decide before building). */
+static size_t
+count_cols(const sli_iopddl_model *m)
+{
+	const sl_iopddl *p = m->p;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nnodes; i++)
+		n += m->nalive[i] > 1 ? m->nalive[i] : 0;
+	for (size_t e = 0; e < p->nedges; e++)
+		if (m->ealive[e])
+			n += (size_t)m->nalive[p->eu[e]] * m->nalive[p->ev[e]];
+	return n;
+}
+
+/*
+ * Puts the columns with a cost first, those without (most pairs of
+ * compatible strategies) after them, each in build order.  GLPK's dual
+ * simplex is 3x faster on B and G in this order (as glp_read_lp makes
+ * it: columns by first appearance in the objective).
+ */
+static void
+order_columns(ilp *f)
+{
+	sli_lp *lp = &f->lp;
+	size_t n = sli_lp_ncols(lp), k = 0;
+	f->perm = sli_xmalloc((n + 1) * sizeof *f->perm);
+	for (int zero = 0; zero < 2; zero++)
+		for (size_t j = 0; j < n; j++)
+			if ((lp->obj.v[j] == 0) == zero)
+				f->perm[j] = (uint32_t)k++;
+	double *d = sli_xmalloc((n + 1) * sizeof *d);
+	double *vecs[] = {lp->obj.v, lp->lb.v, lp->ub.v};
+	for (size_t v = 0; v < 3; v++) {
+		for (size_t j = 0; j < n; j++)
+			d[f->perm[j]] = vecs[v][j];
+		memcpy(vecs[v], d, n * sizeof *d);
+	}
+	unsigned char *b = sli_xmalloc(n + 1);
+	for (size_t j = 0; j < n; j++)
+		b[f->perm[j]] = lp->binary.v[j];
+	memcpy(lp->binary.v, b, n);
+	free(b);
+	free(d);
+	for (size_t k2 = 0; k2 < lp->idx.n; k2++)
+		lp->idx.v[k2] = f->perm[lp->idx.v[k2]];
+}
+
+static void
+build(ilp *f, const sli_iopddl_model *m)
+{
+	const sl_iopddl *p = m->p;
+	size_t ns = p->sfirst[p->nnodes];
+	sli_lp_init(&f->lp);
+	f->xcol = sli_xmalloc((ns + 1) * sizeof *f->xcol);
+	for (size_t k = 0; k < ns; k++)
+		f->xcol[k] = UINT32_MAX;
+	build_nodes(f, m);
+	for (size_t e = 0; e < p->nedges; e++)
+		if (m->ealive[e])
+			build_edge(f, m, e);
+	build_rows(f, m);
+	order_columns(f);
+}
+
+static void
+ilp_fini(ilp *f)
+{
+	sli_lp_fini(&f->lp);
+	free(f->xcol);
+	free(f->perm);
+}
+
+/*
+ * The column values of solution sol, a point of the model: the columns
+ * in the order build made them (x by node, then pairs by edge).
+ */
+static double *
+point(const ilp *f, const sli_iopddl_model *m, const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	double *x = sli_xcalloc(sli_lp_ncols(&f->lp) + 1, sizeof *x);
+	size_t c = 0;
+	for (size_t i = 0; i < p->nnodes; i++) {
+		uint32_t xc = f->xcol[p->sfirst[i] + (size_t)sol[i]];	/* build order */
+		if (xc != UINT32_MAX)
+			x[xc] = 1;
+		c += m->nalive[i] > 1 ? m->nalive[i] : 0;
+	}
+	bool ok = true;
+	for (size_t e = 0; e < p->nedges; e++) {
+		if (!m->ealive[e])
+			continue;
+		size_t u = p->eu[e], v = p->ev[e], nv = p->nstrat[v];
+		unsigned char *mask = pair_mask(m, e);
+		if (!mask[(size_t)sol[u] * nv + (size_t)sol[v]])
+			ok = false;
+		for (size_t a = 0; a < p->nstrat[u]; a++)
+			for (size_t b = 0; b < nv; b++)
+				if (mask[a * nv + b])
+					x[c++] = a == (size_t)sol[u] && b == (size_t)sol[v];
+		free(mask);
+	}
+	if (!ok) {
+		/* a pair without a column: not a point of the model */
+		free(x);
+		return NULL;
+	}
+	size_t n = sli_lp_ncols(&f->lp);
+	double *y = sli_xmalloc((n + 1) * sizeof *y);
+	for (size_t j = 0; j < n; j++)
+		y[f->perm[j]] = x[j];
+	free(x);
+	return y;
+}
+
+/*
+ * Moves every leaf of sol whose pair has no column (pair_mask) to one
+ * that has, no dearer and using no more: then sol is a point of the
+ * model (its rows still hold, its cost did not grow).
+ */
+static void
+settle_leaves(const sli_iopddl_model *m, int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	for (size_t e = 0; e < p->nedges; e++) {
+		if (!m->ealive[e])
+			continue;
+		size_t u = p->eu[e], v = p->ev[e], nu = p->nstrat[u], nv = p->nstrat[v];
+		unsigned char *mask = pair_mask(m, e);
+		for (int side = 0; side < 2; side++) {
+			size_t i = side ? v : u, ni = side ? nv : nu;
+			size_t b = (size_t)sol[side ? u : v], a = (size_t)sol[i];
+#define AT(s) (side ? b * nv + (s) : (s) * nv + b)
+			if (mask[AT(a)])
+				continue;
+			int64_t ca = m->cost[p->sfirst[i] + a] + m->ecost[p->efirst[e] + AT(a)];
+			for (size_t t = 0; t < ni; t++)
+				if (mask[AT(t)] &&
+				    m->cost[p->sfirst[i] + t] + m->ecost[p->efirst[e] + AT(t)] <= ca &&
+				    (!m->inrow[i] ||
+				     sli_iopddl_coef(m, i, t) <= sli_iopddl_coef(m, i, a))) {
+					sol[i] = (int64_t)t;
+					break;
+				}
+#undef AT
+		}
+		free(mask);
+	}
+}
+
+/* The strategy of every node from the column values x. */
+static void
+decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	for (size_t i = 0; i < p->nnodes; i++) {
+		double bv = -1;
+		for (size_t s = 0; s < p->nstrat[i]; s++) {
+			size_t k = p->sfirst[i] + s;
+			if (!m->alive[k])
+				continue;
+			double v = f->xcol[k] == UINT32_MAX ? 1 : x[f->perm[f->xcol[k]]];
+			if (v > bv)
+				bv = v, sol[i] = (int64_t)s;
+		}
+	}
+}
+
+/* }==================================================================== */
+
+static sl_solve_status
+status_of(sli_lp_status s)
+{
+	switch (s) {
+	case SLI_LP_OPTIMAL: return SL_SOLVE_OPTIMAL;
+	case SLI_LP_FEASIBLE: return SL_SOLVE_FEASIBLE;
+	case SLI_LP_INFEASIBLE: return SL_SOLVE_INFEASIBLE;
+	case SLI_LP_NO_SOLUTION: return SL_SOLVE_NO_SOLUTION;
+	case SLI_LP_ERROR: break;
+	}
+	return SL_SOLVE_ERROR;
+}
+
+/* Exports f as asked; 0, or -1 after an error. */
+static int
+export(sl_context *ctx, const ilp *f, const sl_iopddl_opts *o)
+{
+	char err[256];
+	if (o->write_lp && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_LP, o->write_lp,
+	                                     err, sizeof err)) {
+		sli_error(ctx, sli_loc_none(), "%s", err);
+		return -1;
+	}
+	if (o->write_mps && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_MPS, o->write_mps,
+	                                      err, sizeof err)) {
+		sli_error(ctx, sli_loc_none(), "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Takes sol as the answer when it is feasible and cheaper than the one
+ * held (or none is held); scores it with the evaluator.
+ */
+static bool
+offer(const sl_iopddl *p, sl_iopddl_result *r, const int64_t *sol)
+{
+	sl_iopddl_eval ev;
+	if (sl_iopddl_evaluate(p, sol, p->nnodes, &ev))
+		return false;
+	if (r->solution && r->eval.cost <= ev.cost)
+		return false;
+	if (!r->solution)
+		r->solution = sli_xmalloc((p->nnodes + 1) * sizeof *r->solution);
+	memcpy(r->solution, sol, p->nnodes * sizeof *sol);
+	r->eval = ev;
+	r->objective = (double)ev.cost;
+	return true;
+}
+
+/* The ILP, started from the answer held (if any); 0, or -1 after an error. */
+static int
+run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
+        double end, sl_iopddl_result *r)
+{
+	const sl_iopddl *p = m->p;
+	ilp f;
+	build(&f, m);
+	r->ncols = sli_lp_ncols(&f.lp);
+	r->nrows = f.lp.rows.n;
+	for (size_t j = 0; j < r->ncols; j++)
+		r->nbinaries += f.lp.binary.v[j];
+	if (export(ctx, &f, o)) {
+		ilp_fini(&f);
+		return -1;
+	}
+	if (r->ilp_skipped) {
+		ilp_fini(&f);
+		return 0;
+	}
+	sli_lp_opts lo = {0};
+	lo.deadline = end;
+	lo.gap = o->gap;
+	lo.log = o->log;
+	lo.presolve = true;
+	double *start = r->solution ? point(&f, m, r->solution) : NULL;
+	lo.start = start;
+	sli_lp_result lr;
+	int rc = sli_lp_glpk.solve(&f.lp, &lo, &lr);
+	free(start);
+	if (rc) {
+		sli_error(ctx, sli_loc_none(), "the ILP solver failed: %s", lr.message);
+		ilp_fini(&f);
+		free(lr.x);
+		return -1;
+	}
+	r->bound = lr.bound;
+	r->status = status_of(lr.status);
+	if (lr.x) {
+		int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
+		decode(&f, m, lr.x, sol);
+		sl_iopddl_eval ev;
+		if (sl_iopddl_evaluate(p, sol, p->nnodes, &ev) ||
+		    fabs((double)ev.cost - lr.objective) > 0.5 + 1e-9 * fabs(lr.objective)) {
+			sli_error(ctx, sli_loc_none(), "the evaluator (%s, cost %lld) "
+			          "disagrees with the ILP objective %.17g (a bug in shardlp)",
+			          ev.feasible ? "feasible" : ev.why, (long long)ev.cost,
+			          lr.objective);
+			rc = -1;
+		} else if (offer(p, r, sol)) {
+			r->from_heuristic = false;
+		}
+		free(sol);
+	}
+	free(lr.x);
+	ilp_fini(&f);
+	return rc;
+}
+
+int
+sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
+                sl_iopddl_result *r)
+{
+	double t0 = sli_lp_clock();
+	sli_lp_opts lo = {0};
+	lo.time_limit = o->time_limit;
+	lo.deadline = o->deadline;
+	double end = sli_lp_deadline(&lo, t0);
+	memset(r, 0, sizeof *r);
+	r->status = SL_SOLVE_NO_SOLUTION;
+	r->bound = -INFINITY;
+	r->gap = INFINITY;
+	r->heuristic_cost = -1;
+
+	sli_iopddl_model m;
+	sli_iopddl_model_init(&m, p);
+	r->nodes = m.nodes;
+	r->edges = m.edges;
+	int rc = 0;
+	if (m.infeasible) {
+		r->status = SL_SOLVE_INFEASIBLE;
+		snprintf(r->eval.why, sizeof r->eval.why, "%s", m.why);
+		goto out;
+	}
+	r->ilp_skipped = o->local_search_only ||
+	                 count_cols(&m) > (o->max_cols ? o->max_cols : MAX_COLS);
+	/* the local search: briefly before the ILP, else while time is left */
+	double left = end - sli_lp_clock();
+	double ls_end = r->ilp_skipped ? end : sli_lp_clock() + fmin(LS_MAX, LS_SHARE * left);
+	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
+	/* without a time limit, no perturbations: until no move helps */
+	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end));
+	if (r->heuristic_cost >= 0)
+		settle_leaves(&m, sol);
+	if (r->heuristic_cost >= 0 && offer(p, r, sol)) {
+		r->from_heuristic = true;
+		r->status = SL_SOLVE_FEASIBLE;
+	}
+	free(sol);
+	if (!r->ilp_skipped || o->write_lp || o->write_mps)
+		rc = run_ilp(ctx, &m, o, end, r);
+	if (r->solution && r->status != SL_SOLVE_OPTIMAL)
+		r->status = SL_SOLVE_FEASIBLE;
+	if (r->solution) {
+		if (r->bound > r->objective)
+			r->bound = r->objective;
+		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
+	}
+out:
+	sli_iopddl_model_fini(&m);
+	r->seconds = sli_lp_clock() - t0;
+	if (rc)
+		return -1;
+	return r->solution ? 0 : 1;
+}

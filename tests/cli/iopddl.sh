@@ -1,0 +1,95 @@
+#!/bin/bash
+# shardlp iopddl: hostile problem files get a clear error and a non-zero
+# exit, never a crash or "optimal"; the contest's example
+# (../shared/iopddl/example.json beside the source tree) solves to its
+# optimum, 445, and eval agrees with solve; bench prints its table.
+# The checks that need the example are skipped (77) without it.
+. "$(dirname "$0")/../setup.sh"
+
+# hostile FILE RC ERE WHAT: solve FILE exits RC with a message matching ERE.
+hostile() {
+	run "$SHARDLP" iopddl solve -q "$1"
+	expect_rc "$2" "$4"
+	expect_grep "$tmp/err" "$3" "$4: message"
+	checks=$((checks + 1))
+	if grep -q optimal "$tmp/err" || [ -s "$tmp/out" ]; then
+		fail "$4: no answer expected"
+	else
+		pass "$4: no answer"
+	fi
+}
+
+nodes='"intervals": [[0, 2], [1, 3]], "usages": [[1, 1], [1]]'
+printf '{"nodes": {%s, "costs": [[1e18, 1e18], [1e18]]}, "edges": {"nodes": [[0, 1]], "costs": [[1e18, 1e18]]}}\n' \
+	"$nodes" >"$tmp/forbidden.json"
+hostile "$tmp/forbidden.json" 3 'infeasible: node 0 has no allowed strategy' "1e18 everywhere"
+
+printf '{"nodes": {"intervals": [[0, 2], [1, 3]], "usages": [[1, 1], []], "costs": [[1, 2], []]}, "edges": {"nodes": [], "costs": []}}\n' \
+	>"$tmp/empty.json"
+hostile "$tmp/empty.json" 1 'empty\.json:1:[0-9]+: error: nodes\.costs\[1\]: node 1 has no strategies' "a node with no strategies"
+
+printf '{"nodes": {%s, "costs": [[1, 2], [3]]}, "edges": {"nodes": [[0, 7]], "costs": [[1, 2]]}}\n' \
+	"$nodes" >"$tmp/missing.json"
+hostile "$tmp/missing.json" 1 'edges\.nodes\[0\]\[1\]: no node 7 \(there are 2\)' "an edge to a missing node"
+
+printf '{"nodes": {%s, "costs": [[1, 2], [3]]}, "edges": {"nodes": [[0, 1]], "costs": [[1, 2, 3, 4, 5]]}}\n' \
+	"$nodes" >"$tmp/matrix.json"
+hostile "$tmp/matrix.json" 1 'edges\.costs\[0\]: expected 2 entries \(2 x 1 strategies\), got 5' "a matrix of the wrong size"
+
+printf '{"nodes": {%s, "costs": [[1, 2], [3]]}, "edges": {"nodes": [[0, 1]], "costs": [[1, 2]]}}\n' \
+	"$nodes" | gzip -c >"$tmp/good.json.gz"
+head -c 30 "$tmp/good.json.gz" >"$tmp/cut.json.gz"
+hostile "$tmp/cut.json.gz" 1 'cannot read .*cut\.json\.gz.*truncated gzip data' "truncated gzip"
+
+run "$SHARDLP" iopddl solve -q -o "$tmp/good.sol" "$tmp/good.json.gz"
+expect_rc 0 "a small gzip problem solves"
+expect_line "$tmp/good.sol" "[0, 0]" "its solution"
+
+run "$SHARDLP" iopddl eval "$tmp/good.json.gz" "$tmp/nope.sol"
+expect_rc 1 "eval of a missing solution file"
+printf '[0, 5]\n' >"$tmp/bad.sol"
+run "$SHARDLP" iopddl eval "$tmp/good.json.gz" "$tmp/bad.sol"
+expect_rc 3 "eval of an out-of-range strategy"
+expect_grep "$tmp/err" 'infeasible: node 1: no strategy 5 \(it has 1\)' "eval: out of range, message"
+
+run "$SHARDLP" iopddl
+expect_rc 2 "iopddl without a subcommand"
+run "$SHARDLP" iopddl frobnicate x
+expect_rc 2 "iopddl with an unknown subcommand"
+run "$SHARDLP" iopddl solve --time-limit x "$tmp/good.json.gz"
+expect_rc 2 "a bad time limit"
+run "$SHARDLP" iopddl eval "$tmp/good.json.gz"
+expect_rc 2 "eval without a solution"
+run "$SHARDLP" iopddl solve --help
+expect_rc 0 "iopddl solve --help"
+expect_grep "$tmp/out" 'dimensionless|--time-limit' "iopddl --help lists the options"
+
+example=${SHARDLP_IOPDDL:-$top_srcdir/../shared/iopddl}/example.json
+if [ ! -f "$example" ]; then
+	echo "skip: no $example"
+	[ "$failures" -eq 0 ] || finish
+	exit 77
+fi
+
+run "$SHARDLP" iopddl solve -o "$tmp/ex.sol" --write-lp "$tmp/ex.lp" "$example"
+expect_rc 0 "solve example.json"
+expect_grep "$tmp/err" ': optimal, cost 445,' "example.json: optimal at 445"
+expect_nonempty "$tmp/ex.lp" "--write-lp writes the model"
+run "$SHARDLP" iopddl eval "$example" "$tmp/ex.sol"
+expect_rc 0 "eval of the solution"
+expect_grep "$tmp/out" '^feasible, cost 445, peak usage [0-9]+ \(limit 50\)$' "eval agrees: 445"
+
+run "$SHARDLP" iopddl solve --local-search --time-limit 1 -o "$tmp/ls.sol" "$example"
+expect_rc 0 "local search only"
+run "$SHARDLP" iopddl eval "$example" "$tmp/ls.sol"
+expect_rc 0 "the local search's answer is feasible"
+
+mkdir "$tmp/bench"
+cp "$example" "$tmp/bench/example.json"
+printf 'instance\tbest_known\nexample\t445\n' >"$tmp/bench/BEST.tsv"
+run "$SHARDLP" iopddl bench --time-limit 10 "$tmp/bench"
+expect_rc 0 "bench"
+expect_grep "$tmp/out" '^# .*dimensionless' "bench: the header names the units"
+expect_grep "$tmp/out" '^example +5 +5 +optimal +445 +445 +1\.0000 ' "bench: the example's row"
+
+finish

@@ -1,0 +1,361 @@
+/*
+ * test_iopddl.c - the IOPDDL benchmark: the reader (fields, and one
+ * located error per kind of malformed file, truncated gzip included),
+ * the evaluator on hand-computed costs and usages, and the solver on
+ * small random problems against exhaustive enumeration.
+ */
+#include "tests.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "formats/iopddl.h"
+#include "solver/iopddl.h"
+
+/* The contest's example (its optimum is 445). */
+static const char example[] =
+	"{\"problem\": {\"name\": \"example\",\n"
+	" \"nodes\": {\n"
+	"  \"intervals\": [[30, 70], [40, 70], [50, 120], [110, 140], [110, 150]],\n"
+	"  \"costs\": [[15], [55, 65], [25, 45, 35], [85, 75], [95]],\n"
+	"  \"usages\": [[10], [25, 25], [15, 20, 15], [10, 10], [15]]},\n"
+	" \"edges\": {\n"
+	"  \"nodes\": [[0, 1], [0, 2], [1, 3], [2, 4], [3, 4]],\n"
+	"  \"costs\": [[30, 40], [50, 10, 40], [90, 10, 20, 80], [60, 20, 30], [70, 60]]},\n"
+	" \"usage_limit\": 50}}\n";
+
+static char diags[4096];
+
+static void
+collect(void *ud, const sl_diag *d)
+{
+	const sl_context *ctx = ud;
+	size_t n = strlen(diags);
+	snprintf(diags + n, sizeof diags - n, "%s:%u:%u: %s\n",
+	         sl_sym_str(ctx, d->loc.file), d->loc.line, d->loc.col, d->message);
+}
+
+static sl_iopddl *
+parse(sl_context *ctx, const char *text)
+{
+	diags[0] = 0;
+	sl_context_set_diag(ctx, collect, ctx);
+	return sl_iopddl_parse(ctx, "p.json", text, strlen(text));
+}
+
+static void
+test_read_example(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, example);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->nnodes, 5);
+	CU_ASSERT_EQUAL(p->nedges, 5);
+	CU_ASSERT_STRING_EQUAL(p->name, "example");
+	CU_ASSERT_EQUAL(p->nstrat[2], 3);
+	CU_ASSERT_EQUAL(p->cost[p->sfirst[2] + 1], 45);
+	CU_ASSERT_EQUAL(p->usage[p->sfirst[1] + 0], 25);
+	CU_ASSERT_EQUAL(p->lo[4], 110);
+	CU_ASSERT_EQUAL(p->hi[4], 150);
+	CU_ASSERT_EQUAL(p->eu[2], 1);
+	CU_ASSERT_EQUAL(p->ev[2], 3);
+	CU_ASSERT_EQUAL(p->ecost[p->efirst[2] + 1 * 2 + 0], 20);
+	CU_ASSERT(p->has_limit);
+	CU_ASSERT_EQUAL(p->usage_limit, 50);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+}
+
+/* Replaces the first `from` of example by `to`; parses; the diagnostics. */
+static const char *
+parse_edited(const char *from, const char *to)
+{
+	static char text[4096];
+	const char *at = strstr(example, from);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	snprintf(text, sizeof text, "%.*s%s%s", (int)(at - example), example, to,
+	         at + strlen(from));
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, text);
+	CU_ASSERT_PTR_NULL(p);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+	return diags;
+}
+
+#define EXPECT_ERROR(from, to, want) do { \
+	const char *d_ = parse_edited(from, to); \
+	if (!strstr(d_, want)) \
+		fprintf(stderr, "\nwanted '%s', got '%s'\n", want, d_); \
+	CU_ASSERT_PTR_NOT_NULL(strstr(d_, want)); \
+} while (0)
+
+static void
+test_read_errors(void)
+{
+	EXPECT_ERROR("[70, 60]]}", "[70]]}",
+	             "p.json:8:69: edges.costs[4]: expected 2 entries (2 x 1 strategies), got 1");
+	EXPECT_ERROR("[110, 140]", "[140, 110]", "nodes.intervals[3]: reversed interval [140, 110)");
+	EXPECT_ERROR("[30, 70]", "[-30, 70]", "nodes.intervals[0]: negative interval start -30");
+	EXPECT_ERROR("\"usages\"", "\"usage\"", "p.json:2:11: nodes: missing field 'usages'");
+	EXPECT_ERROR("[95]]", "[]]", "nodes.costs[4]: node 4 has no strategies");
+	EXPECT_ERROR("[3, 4]]", "[3, 5]]", "p.json:7:49: edges.nodes[4][1]: no node 5 (there are 5)");
+	EXPECT_ERROR("[85, 75]", "[85, \"x\"]", "nodes.costs[3][1]: expected a number");
+	EXPECT_ERROR("[85, 75]", "[85, 7.5]", "nodes.costs[3][1]: expected an integer, got 7.5");
+	EXPECT_ERROR("[10, 10]", "[10, 10, 1]", "nodes.usages[3]: expected 2 entries (one per strategy), got 3");
+	EXPECT_ERROR("\"usage_limit\": 50", "\"usage_limit\": -1", "usage_limit: negative usage limit");
+	EXPECT_ERROR("\"edges\": {", "\"edgez\": {", "missing field 'edges'");
+	EXPECT_ERROR("[[30, 70]", "[[30, 70", "p.json:4:");
+}
+
+/* Writes example gzip-compressed to a temporary file, cut to keep bytes. */
+static void
+write_gz(const char *path, size_t keep)
+{
+	gzFile f = gzopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	gzwrite(f, example, (unsigned)strlen(example));
+	gzclose(f);
+	if (keep)
+		CU_ASSERT_EQUAL(truncate(path, (off_t)keep), 0);
+}
+
+static void
+test_read_gzip(void)
+{
+	char path[] = "/tmp/shardlp-iopddl-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	sl_context *ctx = sl_context_new();
+	diags[0] = 0;
+	sl_context_set_diag(ctx, collect, ctx);
+	write_gz(path, 0);
+	sl_iopddl *p = sl_iopddl_read(ctx, path);
+	CU_ASSERT_PTR_NOT_NULL(p);
+	CU_ASSERT(p && p->nedges == 5);
+	sl_iopddl_free(p);
+	write_gz(path, 60);
+	p = sl_iopddl_read(ctx, path);
+	CU_ASSERT_PTR_NULL(p);
+	CU_ASSERT_PTR_NOT_NULL(strstr(diags, "truncated gzip data"));
+	sl_iopddl_free(p);
+	unlink(path);
+	sl_context_free(ctx);
+}
+
+static void
+test_eval_by_hand(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, example);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sl_iopddl_eval ev;
+	/* 15 + 55 + 35 + 75 + 95, edges 30 + 40 + 10 + 30 + 60 */
+	int64_t best[] = {0, 0, 2, 1, 0};
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, best, 5, &ev), 0);
+	CU_ASSERT_EQUAL(ev.cost, 445);
+	CU_ASSERT_EQUAL(ev.peak, 50);
+	/* 15 + 65 + 25 + 85 + 95, edges 40 + 50 + 20 + 60 + 70 */
+	int64_t other[] = {0, 1, 0, 0, 0};
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, other, 5, &ev), 0);
+	CU_ASSERT_EQUAL(ev.cost, 525);
+	/* node 2 at usage 20: 10 + 25 + 20 live over [50, 70) */
+	int64_t heavy[] = {0, 0, 1, 1, 0};
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, heavy, 5, &ev), 1);
+	CU_ASSERT_EQUAL(ev.peak, 55);
+	CU_ASSERT_EQUAL(ev.peak_time, 50);
+	CU_ASSERT_STRING_EQUAL(ev.why, "usage 55 at time 50 exceeds the limit 50");
+	int64_t range[] = {0, 2, 0, 0, 0};
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, range, 5, &ev), 1);
+	CU_ASSERT_STRING_EQUAL(ev.why, "node 1: no strategy 2 (it has 2)");
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, best, 4, &ev), 1);
+	/* a forbidden pair, and usage at an interval's end does not count */
+	sl_iopddl_free(p);
+	p = parse(ctx, "{\"nodes\": {\"intervals\": [[0, 5], [5, 9]],"
+	          " \"costs\": [[1, 2], [3]], \"usages\": [[7, 7], [7]]},"
+	          " \"edges\": {\"nodes\": [[0, 1]], \"costs\": [[1e18, 4]]},"
+	          " \"usage_limit\": 7}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	int64_t f0[] = {0, 0}, f1[] = {1, 0};
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, f0, 2, &ev), 1);
+	CU_ASSERT_STRING_EQUAL(ev.why, "edge 0 (0, 1): the pair (0, 0) is forbidden");
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, f1, 2, &ev), 0);
+	CU_ASSERT_EQUAL(ev.cost, 2 + 3 + 4);
+	CU_ASSERT_EQUAL(ev.peak, 7);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+}
+
+static void
+test_write_solution(void)
+{
+	char buf[64] = "";
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	int64_t s[] = {0, 3, 1};
+	CU_ASSERT_EQUAL(sl_iopddl_write_solution(f, s, 3), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "[0, 3, 1]\n");
+}
+
+static void
+test_solve_example(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, example);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sl_iopddl_opts o;
+	sl_iopddl_result r;
+	sl_iopddl_opts_init(&o);
+	CU_ASSERT_EQUAL(sl_iopddl_solve(ctx, p, &o, &r), 0);
+	CU_ASSERT_EQUAL(r.status, SL_SOLVE_OPTIMAL);
+	CU_ASSERT_EQUAL(r.eval.cost, 445);
+	CU_ASSERT_DOUBLE_EQUAL(r.objective, 445, 1e-9);
+	sl_iopddl_result_fini(&r);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+}
+
+/* {====================================================================
+ * Random problems against enumeration
+ * ===================================================================== */
+
+static uint64_t rng = 12345;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)((rng >> 33) % n);
+}
+
+/* A cost: small, now and then 0 or forbidden. */
+static void
+put_cost(char **q, const char *sep, unsigned forbid_in)
+{
+	unsigned r = rnd(forbid_in);
+	*q += sprintf(*q, "%s%s", sep, r == 0 ? "1e18" : r < 3 ? "0" : "");
+	if (r >= 3)
+		*q += sprintf(*q, "%u", rnd(50));
+}
+
+/* A random problem of n nodes as JSON. */
+static void
+random_problem(char *q, unsigned n, unsigned *ns)
+{
+	q += sprintf(q, "{\"nodes\": {\"intervals\": [");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned lo = rnd(10);
+		q += sprintf(q, "%s[%u, %u]", i ? ", " : "", lo, lo + rnd(6));
+		ns[i] = 1 + rnd(3);
+	}
+	q += sprintf(q, "], \"costs\": [");
+	for (unsigned i = 0; i < n; i++) {
+		q += sprintf(q, "%s[", i ? ", " : "");
+		for (unsigned s = 0; s < ns[i]; s++)
+			put_cost(&q, s ? ", " : "", 12);
+		q += sprintf(q, "]");
+	}
+	q += sprintf(q, "], \"usages\": [");
+	for (unsigned i = 0; i < n; i++) {
+		q += sprintf(q, "%s[", i ? ", " : "");
+		for (unsigned s = 0; s < ns[i]; s++)
+			q += sprintf(q, "%s%u", s ? ", " : "", rnd(8));
+		q += sprintf(q, "]");
+	}
+	unsigned ne = rnd(2 * n);
+	q += sprintf(q, "]}, \"edges\": {\"nodes\": [");
+	unsigned eu[16], ev[16];
+	for (unsigned e = 0; e < ne; e++) {
+		eu[e] = rnd(n);
+		ev[e] = rnd(n);
+		q += sprintf(q, "%s[%u, %u]", e ? ", " : "", eu[e], ev[e]);
+	}
+	q += sprintf(q, "], \"costs\": [");
+	for (unsigned e = 0; e < ne; e++) {
+		q += sprintf(q, "%s[", e ? ", " : "");
+		for (unsigned k = 0; k < ns[eu[e]] * ns[ev[e]]; k++)
+			put_cost(&q, k ? ", " : "", 10);
+		q += sprintf(q, "]");
+	}
+	q += sprintf(q, "]}");
+	if (rnd(3))
+		q += sprintf(q, ", \"usage_limit\": %u", 4 + rnd(12));
+	sprintf(q, "}");
+}
+
+/* The least cost over every solution (-1: none feasible). */
+static int64_t
+enumerate(const sl_iopddl *p)
+{
+	int64_t sol[8] = {0}, best = -1;
+	for (;;) {
+		sl_iopddl_eval ev;
+		if (!sl_iopddl_evaluate(p, sol, p->nnodes, &ev) &&
+		    (best < 0 || ev.cost < best))
+			best = ev.cost;
+		size_t i = 0;
+		while (i < p->nnodes && ++sol[i] == p->nstrat[i])
+			sol[i++] = 0;
+		if (i == p->nnodes)
+			return best;
+	}
+}
+
+static void
+test_brute_force(void)
+{
+	char text[8192];
+	unsigned ns[8];
+	int feasible = 0;
+	for (int round = 0; round < 300; round++) {
+		unsigned n = 1 + rnd(7);
+		random_problem(text, n, ns);
+		sl_context *ctx = sl_context_new();
+		sl_iopddl *p = parse(ctx, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		int64_t want = enumerate(p);
+		sl_iopddl_opts o;
+		sl_iopddl_result r;
+		sl_iopddl_opts_init(&o);
+		int rc = sl_iopddl_solve(ctx, p, &o, &r);
+		if (want >= 0) {
+			feasible++;
+			CU_ASSERT_EQUAL(rc, 0);
+			CU_ASSERT_EQUAL(r.status, SL_SOLVE_OPTIMAL);
+			CU_ASSERT_EQUAL(r.eval.cost, want);
+			CU_ASSERT(r.eval.feasible);
+			if (r.eval.cost != want)
+				fprintf(stderr, "\nround %d: %lld, want %lld: %s\n", round,
+				        (long long)r.eval.cost, (long long)want, text);
+		} else {
+			CU_ASSERT_EQUAL(rc, 1);
+			CU_ASSERT_EQUAL(r.status, SL_SOLVE_INFEASIBLE);
+		}
+		sl_iopddl_result_fini(&r);
+		/* the local search alone: any answer is feasible */
+		o.local_search_only = true;
+		rc = sl_iopddl_solve(ctx, p, &o, &r);
+		CU_ASSERT(rc == 1 || (r.eval.feasible && r.eval.cost >= want));
+		sl_iopddl_result_fini(&r);
+		sl_iopddl_free(p);
+		sl_context_free(ctx);
+	}
+	CU_ASSERT(feasible > 100);
+}
+
+/* }==================================================================== */
+
+CU_TestInfo tests_iopddl[] = {
+	{"reads the example", test_read_example},
+	{"located errors in malformed files", test_read_errors},
+	{"gzip, and truncated gzip", test_read_gzip},
+	{"the evaluator on hand-computed solutions", test_eval_by_hand},
+	{"writes a solution", test_write_solution},
+	{"solves the example to its optimum", test_solve_example},
+	{"ILP optimum equals brute force", test_brute_force},
+	CU_TEST_INFO_NULL,
+};
