@@ -86,6 +86,8 @@ load(const sli_lp *lp)
 		else
 			glp_set_col_bnds(P, c, isinf(lb) ? GLP_UP : GLP_DB, lb, ub);
 		glp_set_obj_coef(P, c, lp->obj.v[j]);
+		if (j < lp->colnames.n && lp->colnames.v[j] && strlen(lp->colnames.v[j]) < 255)
+			glp_set_col_name(P, c, lp->colnames.v[j]);
 	}
 	if (nr)
 		glp_add_rows(P, (int)nr);

@@ -85,4 +85,10 @@ void sli_form_pick(const sli_form *f, const double *x, uint32_t *pick);
  */
 int sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x);
 
+/*
+ * Names f's columns and rows after the tensors, ops, options and mesh
+ * axes they stand for (names.c), for the exported model.
+ */
+void sli_form_name(sli_form *f);
+
 #endif

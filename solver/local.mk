@@ -6,6 +6,7 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/check.c \
 	%reldir%/decompose.c \
 	%reldir%/formulate.c \
+	%reldir%/names.c \
 	%reldir%/iopddl_eval.c \
 	%reldir%/iopddl_heur.c \
 	%reldir%/iopddl_reduce.c \

@@ -44,6 +44,29 @@ sli_lp_fini(sli_lp *lp)
 	for (size_t i = 0; i < lp->names.n; i++)
 		free(lp->names.v[i]);
 	SL_VEC_FREE(lp->names);
+	for (size_t i = 0; i < lp->colnames.n; i++)
+		free(lp->colnames.v[i]);
+	SL_VEC_FREE(lp->colnames);
+}
+
+void
+sli_lp_name_col(sli_lp *lp, uint32_t c, const char *name)
+{
+	if (lp->colnames.n < lp->obj.n) {
+		SL_VEC_RESERVE(lp->colnames, lp->obj.n);
+		while (lp->colnames.n < lp->obj.n)
+			lp->colnames.v[lp->colnames.n++] = NULL;
+	}
+	free(lp->colnames.v[c]);
+	lp->colnames.v[c] = sli_xstrdup(name);
+}
+
+void
+sli_lp_name_row(sli_lp *lp, uint32_t r, const char *name)
+{
+	char *s = sli_xstrdup(name);
+	SL_VEC_PUSH(lp->names, s);
+	lp->rows.v[r].name = s;
 }
 
 uint32_t

@@ -27,6 +27,7 @@ typedef struct sli_lp {
 	SL_VEC(uint32_t) idx;
 	SL_VEC(double) val;
 	SL_VEC(char *) names;	/* row names owned here */
+	SL_VEC(char *) colnames;	/* per column, or empty: none (owned) */
 	double obj_const;
 } sli_lp;
 
@@ -34,6 +35,9 @@ void sli_lp_init(sli_lp *lp);
 void sli_lp_fini(sli_lp *lp);
 /* A new column; returns its index. */
 uint32_t sli_lp_col(sli_lp *lp, double obj, double lb, double ub, bool binary);
+/* Names column c, or row r (copies; for the exports and diagnostics). */
+void sli_lp_name_col(sli_lp *lp, uint32_t c, const char *name);
+void sli_lp_name_row(sli_lp *lp, uint32_t r, const char *name);
 /* A new row over n entries; returns its index.  name may be NULL. */
 uint32_t sli_lp_row_add(sli_lp *lp, size_t n, const uint32_t *idx,
                         const double *val, sli_lp_sense sense, double rhs,

@@ -316,6 +316,8 @@ static int
 export(sl_module *m, const sli_solve_opts *o, const sli_lp_backend *be, sli_form *f)
 {
 	char err[256];
+	if (o->write_lp || o->write_mps)
+		sli_form_name(f);
 	if (o->write_lp && be->write(&f->lp, SLI_LP_FORMAT_LP, o->write_lp, err, sizeof err)) {
 		sli_error(m->ctx, sli_loc_none(), "%s", err);
 		return -1;

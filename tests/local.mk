@@ -52,6 +52,7 @@ TESTS += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/iopddl.sh \
+	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
@@ -68,6 +69,7 @@ EXTRA_DIST += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/iopddl.sh \
+	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \

@@ -1,0 +1,40 @@
+#!/bin/bash
+# lpfile.sh - the model `solve --write-lp/--write-mps` writes: its columns
+# and rows are named after the tensors, ops, options and mesh axes they
+# stand for, and glpsol and CBC (when installed) solve it to the optimum
+# shardlp reports.
+. "$(dirname "$0")/../setup.sh"
+
+run "$SHARDLP" solve --write-lp "$tmp/mlp.lp" --write-mps "$tmp/mlp.mps" -o "$tmp/mlp.solved.mlir" "$data/mlp.mlir"
+expect_rc 0 "solve --write-lp --write-mps"
+cost=$(sed -n 's/^shardlp: .*: optimal, cost \([0-9.e+-]*\) .*/\1/p' "$tmp/err")
+# %arg0 (line 5) pinned [{"x"}, {}]: its one option
+expect_grep "$tmp/mlp.lp" ' t0\.0_L5_d0\.x_d1\.r( |$)' "a tensor column names its line, option and the axes per dimension"
+expect_grep "$tmp/mlp.lp" ' t3\.4_L8_d0\.x\.y_d1\.r( |$)' "two axes on one dimension are joined by '.'"
+expect_grep "$tmp/mlp.lp" ' o[0-9]+\.[0-9]+_L[0-9]+_dot_general_f0\.[a-z.]+_f1\.[a-z.]+_f2\.[a-z.]+' "an op column names the op and each factor's axes"
+expect_grep "$tmp/mlp.lp" '^ one_t3: ' "the one-hot row of a tensor is named after it"
+checks=$((checks + 1))
+if grep -qE '(^| )(r|z)_[0-9]+( |:|$)' "$tmp/mlp.lp"; then
+	fail "anonymous r_N or z_N names are left"
+else
+	pass "no anonymous r_N/z_N names"
+fi
+expect_grep "$tmp/mlp.mps" '^ +t0\.0_L5_d0\.x_d1\.r ' "the MPS file has the same names"
+
+same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b != "" && d <= 1e-6 * (a < 0 ? -a : a) + 1e-12) }'; }
+if command -v glpsol >/dev/null 2>&1; then
+	glpsol --lp "$tmp/mlp.lp" -o "$tmp/glpsol.out" >/dev/null 2>&1
+	g=$(sed -n 's/^Objective: *obj = \([0-9.e+-]*\).*/\1/p' "$tmp/glpsol.out")
+	checks=$((checks + 1))
+	if same "$cost" "$g"; then pass "glpsol solves the LP file to $g, shardlp's $cost"; else fail "glpsol: '$g', shardlp: $cost"; fi
+else
+	echo "glpsol not installed: not run"
+fi
+if command -v cbc >/dev/null 2>&1; then
+	c=$(cbc "$tmp/mlp.mps" solve 2>&1 | sed -n 's/^Objective value: *\([0-9.e+-]*\).*/\1/p')
+	checks=$((checks + 1))
+	if same "$cost" "$c"; then pass "CBC solves the MPS file to $c, shardlp's $cost"; else fail "CBC: '$c', shardlp: $cost"; fi
+else
+	echo "cbc not installed: not run"
+fi
+finish
