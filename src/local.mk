@@ -145,6 +145,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/compare_run.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_plot.c \
 	%reldir%/cli/cmd_iopddl.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \

@@ -55,6 +55,7 @@ TESTS += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/plot.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
@@ -72,6 +73,7 @@ EXTRA_DIST += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/plot.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \

@@ -102,6 +102,7 @@ sl_module *cli_parse_src(sl_context *ctx, const cli_src *s);
 
 int cmd_gen(int argc, char **argv);
 int cmd_iopddl(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_propagate(int, char **);
 int cmd_rules(int argc, char **argv);
 int cmd_solve(int argc, char **argv);

@@ -31,6 +31,8 @@ static const command commands[] = {
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
 	{"iopddl", cmd_iopddl, "iopddl eval|solve|bench [options] ...",
 	 "the IOPDDL benchmark: evaluate and solve its problems"},
+	{"plot", cmd_plot, "plot [-o FILE.svg] SUMMARY.csv",
+	 "draw a batch summary: greedy against optimal, ratios, cost parts"},
 	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
 	 "parse, verify and print FILE in canonical form"},
 	{"propagate", cmd_propagate,
