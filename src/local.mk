@@ -116,6 +116,7 @@ noinst_HEADERS += \
 	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
+	%reldir%/util/checked.h \
 	%reldir%/util/hash.h \
 	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \

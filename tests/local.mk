@@ -45,9 +45,11 @@ AM_TESTS_ENVIRONMENT = \
 	SHARDLP_VERIFY_EACH=1; export SHARDLP_VERIFY_EACH;
 
 TESTS += \
+	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
@@ -56,9 +58,11 @@ TESTS += \
 	%reldir%/man-lint.sh
 
 EXTRA_DIST += \
+	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \

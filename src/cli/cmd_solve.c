@@ -336,6 +336,11 @@ cmd_solve(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
+	if (cli_out_check("shardlp", output) || cli_out_check("shardlp", lp) ||
+	    cli_out_check("shardlp", mps) || cli_out_check("shardlp", logpath)) {
+		status = EXIT_INPUT;
+		goto out;
+	}
 	/* the cheapest greedy result is the incumbent: the answer when the
 	 * solver finds nothing better in time */
 	sl_module *greedy[CLI_NGREEDY] = {NULL};
