@@ -29,6 +29,10 @@ unit_tests_LDADD = libshardlp_core.la $(CUNIT_LIBS)
 
 TESTS += unit-tests
 
+## torture-mutate: the mutants of tests/cli/torture.sh
+check_PROGRAMS += torture-mutate
+torture_mutate_SOURCES = %reldir%/torture_mutate.c
+
 ### Shell tests: CLI exit codes and messages, golden outputs, man pages
 ## Each script sources tests/setup.sh; the programs' paths come from here.
 ## SHARDLP_VERIFY_EACH=1: every pipeline verifies the module after each step.
@@ -53,6 +57,7 @@ TESTS += \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
+	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
@@ -66,6 +71,7 @@ EXTRA_DIST += \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
+	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-check.sh \
 	%reldir%/conformance-pass.txt \

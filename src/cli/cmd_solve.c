@@ -48,7 +48,7 @@ parse_double(const char *s, double *out)
 	case 'G': v *= 1e9; end++; break;
 	default: break;
 	}
-	if (*end || isnan(v) || v < 0)
+	if (*end || !isfinite(v) || v < 0)
 		return false;
 	*out = v;
 	return true;

@@ -106,6 +106,13 @@ run "$SHARDLP" solve --mesh-xml "$tmp/huge.xml" "$data/mlp.mlir"
 expect_rc 1 "an XML description over the size cap"
 expect_grep "$tmp/err" 'too large for an XML description' "size cap: message"
 
+# an infinite weight is a usage error, not a solver failure later
+for w in inf -inf nan 1e999; do
+	run "$SHARDLP" solve --comm-weight "$w" "$data/mlp.mlir"
+	expect_rc 2 "solve --comm-weight $w"
+	expect_grep "$tmp/err" "invalid number" "--comm-weight $w: says why"
+done
+
 # B10: a solve stopped by --gap is optimal only with no gap left
 "$SHARDLP" gen transformer --layers 8 -o "$tmp/t8.mlir"
 run "$SHARDLP" solve --gap 0.5 -o /dev/null "$tmp/t8.mlir"
