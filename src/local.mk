@@ -122,7 +122,8 @@ noinst_HEADERS += \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h \
-	%reldir%/cli/cli_out.h
+	%reldir%/cli/cli_out.h \
+	%reldir%/cli/cli_watchdog.h
 
 include_HEADERS += %reldir%/shardlp.h
 
@@ -137,6 +138,7 @@ bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/cli_out.c \
+	%reldir%/cli/cli_watchdog.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \
 	%reldir%/cli/cmd_propagate.c \

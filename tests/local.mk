@@ -119,8 +119,16 @@ EXTRA_DIST += \
 	%reldir%/bench_solver.sh \
 	%reldir%/bench_rules.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
+	%reldir%/fuzz/fuzz_sdy.c \
+	%reldir%/fuzz/fuzz_xml.c \
 	%reldir%/fuzz/mlir.dict \
 	%reldir%/fuzz/run.sh \
+	%reldir%/fuzz/seeds-sdy/huge.txt \
+	%reldir%/fuzz/seeds-sdy/plain.txt \
+	%reldir%/fuzz/seeds-sdy/subaxes.txt \
+	%reldir%/fuzz/seeds-sdy/three.txt \
+	%reldir%/fuzz/seeds-xml/mesh-4x2.xml \
+	%reldir%/fuzz/seeds-xml/minimal.xml \
 	%reldir%/fuzz/seeds/attention.mlir \
 	%reldir%/fuzz/seeds/errors.mlir \
 	%reldir%/fuzz/seeds/generic.mlir \

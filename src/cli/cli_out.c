@@ -120,12 +120,18 @@ cli_out_finish(const char *prog, int status)
  */
 static char *volatile live[8];
 
-static void
-on_signal(int sig)
+void
+cli_out_remove_temporaries(void)
 {
 	for (size_t i = 0; i < sizeof live / sizeof *live; i++)
 		if (live[i])
 			unlink(live[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	cli_out_remove_temporaries();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

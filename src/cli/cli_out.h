@@ -58,6 +58,8 @@ int cli_out_finish(const char *prog, int status);
 int cli_out_check(const char *prog, const char *path);
 /* Same for a directory the program will write files into. */
 int cli_out_check_dir(const char *prog, const char *dir);
+/* Removes the temporaries being written; async-signal-safe. */
+void cli_out_remove_temporaries(void);
 /* Records a file the program read, so no output replaces it. */
 void cli_out_note_input(int fd);
 

@@ -6,6 +6,7 @@
  */
 #include "cli_solve.h"
 #include "cli_out.h"
+#include "cli_watchdog.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -319,6 +320,7 @@ cmd_solve(int argc, char **argv)
 	/* the time limit counts from here: reading and greedy included */
 	if (so.time_limit > 0)
 		so.deadline = sl_solve_clock() + so.time_limit;
+	cli_watchdog_arm("shardlp", argv[optind], so.time_limit);
 
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
