@@ -161,6 +161,7 @@ mkdir "$r"
 "$SHARDLP" print "$w/big.mlir" >"$r/print"
 "$SHARDLP" propagate "$w/big.mlir" >"$r/propagate"
 "$SHARDLP_OPT" -sdy-propagation-pipeline "$w/big.mlir" >"$r/opt"
+"$SHARDLP" gen transformer --layers 10000 -o "$r/gen"
 for delay in 0.05 0.1 0.2 0.3 0.5; do
 	for cmd in print propagate; do
 		echo old >"$w/old.mlir"
@@ -172,6 +173,14 @@ for delay in 0.05 0.1 0.2 0.3 0.5; do
 		intact "$w/old.mlir" "$r/$cmd" "$cmd, SIGTERM after $delay s"
 		no_stray "$w" "$cmd, SIGTERM after $delay s"
 	done
+	echo old >"$w/old.mlir"
+	"$SHARDLP" gen transformer --layers 10000 -o "$w/old.mlir" &
+	pid=$!
+	sleep $delay
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	intact "$w/old.mlir" "$r/gen" "gen, SIGTERM after $delay s"
+	no_stray "$w" "gen, SIGTERM after $delay s"
 	echo old >"$w/old.mlir"
 	"$SHARDLP_OPT" -sdy-propagation-pipeline -o "$w/old.mlir" "$w/big.mlir" 2>/dev/null &
 	pid=$!
