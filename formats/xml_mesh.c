@@ -210,13 +210,42 @@ handlers_pop(const handlers *h)
  * Parsing and validation
  * ===================================================================== */
 
-/* Parses rd's text; NULL after diagnostics. */
+/* A mesh description is a few dozen lines; more is not one. */
+#define MAX_XML_LEN ((size_t)16 << 20)
+
+/* Offset of the first "<!DOCTYPE" in rd's text, or rd->len. */
+static size_t
+find_doctype(const reader *rd)
+{
+	static const char tag[] = "<!DOCTYPE";
+	const size_t n = sizeof tag - 1;
+	for (const char *p = rd->text, *e = rd->text + rd->len;
+	     (p = memchr(p, '<', (size_t)(e - p))) != NULL; p++)
+		if ((size_t)(e - p) >= n && !memcmp(p, tag, n))
+			return (size_t)(p - rd->text);
+	return rd->len;
+}
+
+/*
+ * Parses rd's text; NULL after diagnostics.  A document type declaration
+ * is refused before libxml2 sees it: its entities could expand without
+ * bound (validation expands them) and its external parts would read
+ * other files.  NONET: nothing is fetched from the network either.
+ */
 static xmlDocPtr
 parse(reader *rd, const char *name)
 {
-	if (rd->len > INT_MAX) {
+	if (rd->len > MAX_XML_LEN) {
 		sli_error(rd->ctx, sli_loc_none(), "'%s' is too large for an XML "
-		          "description", name);
+		          "description (more than %zu bytes)", name, MAX_XML_LEN);
+		rd->errors++;
+		return NULL;
+	}
+	size_t dt = find_doctype(rd);
+	if (dt < rd->len) {
+		sli_error(rd->ctx, loc_at(rd, dt), "a document type declaration "
+		          "(<!DOCTYPE>) is not allowed in an XML description");
+		rd->errors++;
 		return NULL;
 	}
 	unsigned before = rd->errors;

@@ -460,12 +460,13 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	free(inc);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;
-	if (st == GLP_OPT && (rc == 0 || rc == GLP_EMIPGAP))
+	if (st == GLP_OPT && rc == 0)
 		r->status = SLI_LP_OPTIMAL;
 	else if (st == GLP_NOFEAS)
 		r->status = SLI_LP_INFEASIBLE;
-	else if (st == GLP_FEAS)
-		r->status = rc == GLP_EMIPGAP ? SLI_LP_OPTIMAL : SLI_LP_FEASIBLE;
+	else if (st == GLP_FEAS || (st == GLP_OPT && rc == GLP_EMIPGAP))
+		/* stopped at the --gap tolerance or by a limit: not proven optimal */
+		r->status = SLI_LP_FEASIBLE;
 	else if (rc == GLP_ETMLIM || rc == GLP_ESTOP)
 		r->status = SLI_LP_NO_SOLUTION;
 	else {

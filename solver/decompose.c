@@ -1223,7 +1223,8 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	r->objective = total + fixed;
 	r->bound = r->objective - slack;
 	r->gap = slack / fmax(1e-9, fabs(r->objective));
-	r->status = slack <= 1e-9 * fmax(1, fabs(r->objective)) || r->gap <= o->gap
+	/* a solve stopped at the --gap tolerance is not proven optimal */
+	r->status = slack <= 1e-9 * fmax(1, fabs(r->objective))
 	          ? SLI_LP_OPTIMAL : SLI_LP_FEASIBLE;
 out:
 	r->seconds = sli_lp_clock() - d.t0;

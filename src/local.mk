@@ -118,6 +118,7 @@ noinst_HEADERS += \
 	%reldir%/propagation/propagation.h \
 	%reldir%/rules/rules.h \
 	%reldir%/util.h \
+	%reldir%/util/checked.h \
 	%reldir%/util/hash.h \
 	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \
@@ -125,7 +126,8 @@ noinst_HEADERS += \
 	%reldir%/cli/cli.h \
 	%reldir%/cli/cli_mesh.h \
 	%reldir%/cli/cli_out.h \
-	%reldir%/cli/cli_solve.h
+	%reldir%/cli/cli_solve.h \
+	%reldir%/cli/cli_watchdog.h
 
 include_HEADERS += %reldir%/shardlp.h
 
@@ -142,6 +144,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_batch.c \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
+	%reldir%/cli/cli_watchdog.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/compare_run.c \
 	%reldir%/cli/cmd_gen.c \

@@ -30,6 +30,10 @@ unit_tests_LDADD = libshardlp_core.la $(CUNIT_LIBS)
 
 TESTS += unit-tests
 
+## torture-mutate: the mutants of tests/cli/torture.sh
+check_PROGRAMS += torture-mutate
+torture_mutate_SOURCES = %reldir%/torture_mutate.c
+
 ### Shell tests: CLI exit codes and messages, golden outputs, man pages
 ## Each script sources tests/setup.sh; the programs' paths come from here.
 ## SHARDLP_VERIFY_EACH=1: every pipeline verifies the module after each step.
@@ -49,6 +53,7 @@ TESTS += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/iopddl.sh \
@@ -56,9 +61,11 @@ TESTS += \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
+	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
@@ -67,6 +74,7 @@ EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/iopddl.sh \
@@ -74,9 +82,11 @@ EXTRA_DIST += \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
+	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-check.sh \
 	%reldir%/conformance-pass.txt \
@@ -125,8 +135,16 @@ EXTRA_DIST += \
 	%reldir%/bench_solver.sh \
 	%reldir%/bench_rules.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
+	%reldir%/fuzz/fuzz_sdy.c \
+	%reldir%/fuzz/fuzz_xml.c \
 	%reldir%/fuzz/mlir.dict \
 	%reldir%/fuzz/run.sh \
+	%reldir%/fuzz/seeds-sdy/huge.txt \
+	%reldir%/fuzz/seeds-sdy/plain.txt \
+	%reldir%/fuzz/seeds-sdy/subaxes.txt \
+	%reldir%/fuzz/seeds-sdy/three.txt \
+	%reldir%/fuzz/seeds-xml/mesh-4x2.xml \
+	%reldir%/fuzz/seeds-xml/minimal.xml \
 	%reldir%/fuzz/seeds/attention.mlir \
 	%reldir%/fuzz/seeds/errors.mlir \
 	%reldir%/fuzz/seeds/generic.mlir \

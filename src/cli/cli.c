@@ -1,5 +1,6 @@
 /* cli.c - diagnostic sink and file reading shared by the programs. */
 #include "cli.h"
+#include "cli_out.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -180,6 +181,8 @@ cli_read(const char *prog, const char *path, size_t *len)
 		fprintf(stderr, "%s: cannot open '%s': %s\n", prog, path, strerror(errno));
 		return NULL;
 	}
+	if (f != stdin)
+		cli_out_note_input(fileno(f));
 	size_t cap = 1 << 16, n = 0;
 	char *p = malloc(cap);
 	while (p) {

@@ -5,6 +5,7 @@
 #include "cli_out.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,30 +17,194 @@ is_stdout(const char *path)
 	return !path || !strcmp(path, "-");
 }
 
+/* The files the program read, by device and inode. */
+static struct {
+	dev_t dev;
+	ino_t ino;
+} inputs[64];
+static size_t ninputs;
+
+void
+cli_out_note_input(int fd)
+{
+	struct stat st;
+	if (ninputs < sizeof inputs / sizeof *inputs && !fstat(fd, &st) &&
+	    S_ISREG(st.st_mode)) {
+		inputs[ninputs].dev = st.st_dev;
+		inputs[ninputs].ino = st.st_ino;
+		ninputs++;
+	}
+}
+
+/* 0, or -1 after a message when path is a file the program read. */
+static int
+check_not_input(const char *prog, const char *path)
+{
+	struct stat st;
+	if (is_stdout(path) || stat(path, &st))
+		return 0;
+	for (size_t i = 0; i < ninputs; i++) {
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+			fprintf(stderr, "%s: cannot write '%s': it is an input file\n",
+			        prog, path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* 0 when dir is a directory this process may create files in. */
+static int
+writable_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return access(dir, W_OK | X_OK);
+}
+
+int
+cli_out_check_dir(const char *prog, const char *dir)
+{
+	if (writable_dir(dir)) {
+		fprintf(stderr, "%s: cannot write into '%s': %s\n", prog, dir,
+		        strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_out_check(const char *prog, const char *path)
+{
+	struct stat st;
+	if (is_stdout(path))
+		return 0;
+	if (check_not_input(prog, path))
+		return -1;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
+		        strerror(EISDIR));
+		return -1;
+	}
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+	                  : strdup(".");
+	int rc = dir ? writable_dir(dir) : -1;
+	if (rc)
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
+		        strerror(dir ? errno : ENOMEM));
+	free(dir);
+	return rc;
+}
+
+int
+cli_out_finish(const char *prog, int status)
+{
+	bool err = fflush(stdout) != 0 || ferror(stdout);
+	err |= fclose(stdout) != 0;
+	if (err && status == 0) {
+		fprintf(stderr, "%s: cannot write '<stdout>'\n", prog);
+		return 1;
+	}
+	return status;
+}
+
+/*
+ * The temporaries being written, removed by a terminating signal so that
+ * an interrupted run leaves neither a truncated output nor a stray file.
+ */
+static char *volatile live[8];
+
+void
+cli_out_remove_temporaries(void)
+{
+	for (size_t i = 0; i < sizeof live / sizeof *live; i++)
+		if (live[i])
+			unlink(live[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	cli_out_remove_temporaries();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+track(char *tmp)
+{
+	static bool installed;
+	if (!installed) {
+		static const int sigs[] = {SIGHUP, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ};
+		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+			if (signal(sigs[i], on_signal) == SIG_IGN)
+				signal(sigs[i], SIG_IGN);	/* nohup stays nohup */
+		installed = true;
+	}
+	for (size_t i = 0; i < sizeof live / sizeof *live; i++) {
+		if (!live[i]) {
+			live[i] = tmp;
+			return;
+		}
+	}
+}
+
+/* Frees tmp, no longer a temporary to remove on a signal. */
+static void
+forget(char *tmp)
+{
+	for (size_t i = 0; i < sizeof live / sizeof *live; i++)
+		if (live[i] == tmp)
+			live[i] = NULL;
+	free(tmp);
+}
+
+/*
+ * A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+ * FIFO, a terminal) is written in place: renaming a file over it would
+ * replace the device itself.
+ */
+static bool
+is_special(const char *path)
+{
+	struct stat st;
+	return !is_stdout(path) && !stat(path, &st) && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
 /* mkstemp beside path (same file system, so rename is atomic), or in
- * $TMPDIR for stdout; *fd is the open descriptor. */
+ * $TMPDIR for stdout and special files; *fd is the open descriptor. */
 static char *
 make_tmp(const char *prog, const char *path, int *fd)
 {
+	if (check_not_input(prog, path))
+		return NULL;
 	const char *dir = getenv("TMPDIR");
-	size_t n = is_stdout(path) ? strlen(dir && *dir ? dir : "/tmp") + 32
-	                           : strlen(path) + 16;
+	bool away = is_stdout(path) || is_special(path);
+	size_t n = away ? strlen(dir && *dir ? dir : "/tmp") + 32 : strlen(path) + 16;
 	char *tmp = malloc(n);
 	if (!tmp) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return NULL;
 	}
-	if (is_stdout(path))
+	if (away)
 		snprintf(tmp, n, "%s/shardlp-out.XXXXXX", dir && *dir ? dir : "/tmp");
 	else
 		snprintf(tmp, n, "%s.XXXXXX", path);
 	*fd = mkstemp(tmp);
 	if (*fd < 0) {
 		fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
-		        is_stdout(path) ? tmp : path, strerror(errno));
+		        away ? tmp : path, strerror(errno));
 		free(tmp);
 		return NULL;
 	}
+	track(tmp);
 	return tmp;
 }
 
@@ -52,6 +217,12 @@ cli_out_open(cli_out *o, const char *prog, const char *path)
 	o->f = stdout;
 	if (is_stdout(path))
 		return o->f;
+	if (is_special(path)) {
+		if (check_not_input(prog, path) || !(o->f = fopen(path, "w")))
+			fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
+			        path, strerror(errno));
+		return o->f;
+	}
 	if (!(o->tmp = make_tmp(prog, path, &fd)))
 		return o->f = NULL;
 	if (!(o->f = fdopen(fd, "w"))) {
@@ -59,7 +230,7 @@ cli_out_open(cli_out *o, const char *prog, const char *path)
 		        path, strerror(errno));
 		close(fd);
 		unlink(o->tmp);
-		free(o->tmp);
+		forget(o->tmp);
 		o->tmp = NULL;
 	}
 	return o->f;
@@ -82,8 +253,10 @@ cli_out_close(cli_out *o, const char *prog, bool ok)
 		}
 		if (!ok || werr)
 			unlink(o->tmp);
-		free(o->tmp);
+		forget(o->tmp);
 		o->tmp = NULL;
+	} else if (o->f != stdout) {
+		werr |= fclose(o->f) != 0;	/* a special file, written in place */
 	}
 	if (werr)
 		fprintf(stderr, "%s: cannot write '%s'\n", prog,
@@ -101,9 +274,9 @@ cli_out_tmpname(const char *prog, const char *path)
 	return tmp;
 }
 
-/* Copies the file tmp to stdout. */
+/* Copies the file tmp to path: stdout or a special file. */
 static int
-copy_out(const char *prog, const char *tmp)
+copy_out(const char *prog, const char *tmp, const char *path)
 {
 	FILE *f = fopen(tmp, "rb");
 	char buf[1 << 14];
@@ -112,34 +285,39 @@ copy_out(const char *prog, const char *tmp)
 		fprintf(stderr, "%s: cannot read '%s': %s\n", prog, tmp, strerror(errno));
 		return -1;
 	}
+	cli_out o;
+	if (!cli_out_open(&o, prog, path)) {
+		fclose(f);
+		return -1;
+	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n)
+		if (fwrite(buf, 1, n, o.f) != n)
 			break;
-	int err = ferror(f) || ferror(stdout) || fflush(stdout);
+	bool rerr = ferror(f);
 	fclose(f);
-	if (err)
-		fprintf(stderr, "%s: cannot write '<stdout>'\n", prog);
-	return err ? -1 : 0;
+	if (rerr)
+		fprintf(stderr, "%s: cannot read '%s'\n", prog, tmp);
+	return cli_out_close(&o, prog, !rerr) || rerr ? -1 : 0;
 }
 
 int
 cli_out_commit(const char *prog, char *tmp, const char *path, bool ok)
 {
 	int rc = 0;
-	if (ok && is_stdout(path)) {
-		rc = copy_out(prog, tmp);
+	if (ok && (is_stdout(path) || is_special(path))) {
+		rc = copy_out(prog, tmp, path);
 	} else if (ok) {
 		cli_out o = {path, tmp, fopen(tmp, "r+")};
 		if (!o.f) {
 			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
 			        strerror(errno));
 			unlink(tmp);
-			free(tmp);
+			forget(tmp);
 			return -1;
 		}
 		return cli_out_close(&o, prog, true);
 	}
 	unlink(tmp);
-	free(tmp);
+	forget(tmp);
 	return rc;
 }

@@ -41,4 +41,26 @@ char *cli_out_tmpname(const char *prog, const char *path);
  */
 int cli_out_commit(const char *prog, char *tmp, const char *path, bool ok);
 
+/*
+ * At the end of a program: flushes and closes standard output.  When that
+ * fails (a full disk, a closed pipe) and status is 0, says so on stderr
+ * and returns 1 (EXIT_INPUT), so lost output is never reported as success;
+ * otherwise returns status.
+ */
+int cli_out_finish(const char *prog, int status);
+
+/*
+ * Before long work: path (NULL or "-" = stdout, always fine) can be
+ * written, that is its directory exists and is writable, it is not a
+ * directory, and it is not a file the program read.  0, or -1 after
+ * "PROG: cannot write ..." on stderr.
+ */
+int cli_out_check(const char *prog, const char *path);
+/* Same for a directory the program will write files into. */
+int cli_out_check_dir(const char *prog, const char *dir);
+/* Removes the temporaries being written; async-signal-safe. */
+void cli_out_remove_temporaries(void);
+/* Records a file the program read, so no output replaces it. */
+void cli_out_note_input(int fd);
+
 #endif

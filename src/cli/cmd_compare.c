@@ -5,6 +5,7 @@
  * pass is not in the pass table is reported as unavailable.
  */
 #include "cli_solve.h"
+#include "cli_watchdog.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -201,6 +202,7 @@ cmd_compare(int argc, char **argv)
 		puts("file,method,status,cost,memory,communication,compute,bound,gap,seconds");
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
+		cli_watchdog_arm("shardlp", argv[i], so.time_limit);
 		int st = compare_file(argv[i], &so, &co, csv, split);
 		if (st > status)
 			status = st;

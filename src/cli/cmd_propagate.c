@@ -92,6 +92,7 @@ cmd_propagate(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *pass = "sdy-user-priority-propagate", *out = NULL, *factor = NULL;
+	const char *dumpdir = NULL;
 	bool pipeline = false, timing = false;
 	cli_mesh_opts mesh = {0};
 	char opts[1024] = "";
@@ -137,6 +138,7 @@ cmd_propagate(int argc, char **argv)
 			if (strchr(optarg, ' ') || strchr(optarg, ',') || strlen(optarg) > 500)
 				return usage_error("unsupported dump directory '%s'", optarg);
 			snprintf(tmp, sizeof tmp, "module-dump-directory=%s", optarg);
+			dumpdir = optarg;
 			add_opt(opts, sizeof opts, tmp);
 			break;
 		case 'p':
@@ -185,7 +187,9 @@ cmd_propagate(int argc, char **argv)
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	char *text = cli_source(&sink, argv[optind], &len, &name);
-	if (!text) {
+	if (!text || cli_out_check("shardlp", out) ||
+	    (dumpdir && cli_out_check_dir("shardlp", dumpdir))) {
+		free(text);
 		cli_sink_fini(&sink);
 		sl_context_free(ctx);
 		return EXIT_INPUT;

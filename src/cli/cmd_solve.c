@@ -6,6 +6,7 @@
  */
 #include "cli_solve.h"
 #include "cli_out.h"
+#include "cli_watchdog.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -49,7 +50,7 @@ parse_double(const char *s, double *out)
 	case 'G': v *= 1e9; end++; break;
 	default: break;
 	}
-	if (*end || isnan(v) || v < 0)
+	if (*end || !isfinite(v) || v < 0)
 		return false;
 	*out = v;
 	return true;
@@ -443,6 +444,7 @@ cmd_solve(int argc, char **argv)
 	/* the time limit counts from here: reading and greedy included */
 	if (so.time_limit > 0)
 		so.deadline = sl_solve_clock() + so.time_limit;
+	cli_watchdog_arm("shardlp", argv[optind], so.time_limit);
 
 	if (split && (xml || lp || mps || logpath)) {
 		fputs("shardlp solve: --split-input-file writes one MLIR output: not with "
@@ -460,7 +462,11 @@ cmd_solve(int argc, char **argv)
 	const char *name;
 	char *text = cli_source(&sink, argv[optind], &len, &name);
 	cli_src *chunks = text ? cli_split(name, text, len, split, &n) : NULL;
-	/* opened before the work: a path that cannot be written fails now */
+	/* every output checked, and the module's opened, before the work: a
+	 * path that cannot be written fails now */
+	if (cli_out_check("shardlp", lp) || cli_out_check("shardlp", mps) ||
+	    cli_out_check("shardlp", logpath))
+		n = 0;
 	cli_out o;
 	FILE *out = n ? cli_out_open(&o, "shardlp", output) : NULL;
 	bool any = false;

@@ -214,16 +214,16 @@ main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return EXIT_OK;
+		return cli_out_finish("shardlp", EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("shardlp %s\n", sl_version());
-		return EXIT_OK;
+		return cli_out_finish("shardlp", EXIT_OK);
 	}
 	const command *c = find_command(argv[1]);
 	if (!c) {
 		fprintf(stderr, "shardlp: unknown command '%s'\n", argv[1]);
 		return EXIT_USAGE;
 	}
-	return c->run(argc - 1, argv + 1);
+	return cli_out_finish("shardlp", c->run(argc - 1, argv + 1));
 }

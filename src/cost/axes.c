@@ -5,6 +5,7 @@
  * module's sub-axes start and end; each axis' bandwidth and latency.
  */
 #include "cost/axes.h"
+#include "util/checked.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ cut_ref(cuts *c, const sl_axis_ref *r)
 	int x = sli_mesh_axis_index(c->mesh, r->name);
 	if (x < 0)
 		return;
-	int64_t ends[2] = {r->pre, r->pre * r->size};
+	int64_t ends[2] = {r->pre, sli_mul_i64_sat(r->pre, r->size)};
 	for (int e = 0; e < 2; e++) {
 		bool have = false;
 		for (uint32_t k = 0; k < c->n[x]; k++)

@@ -7,6 +7,7 @@
  * price with these alone, so the two agree on every integral point.
  */
 #include "cost/primitives.h"
+#include "util/checked.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,7 +23,7 @@ sli_cost_dim_shards(const sli_cost_model *cm, const sli_cost_asg *q, uint32_t d)
 	int64_t n = 1;
 	for (uint32_t a = 0; a < cm->naxes; a++)
 		if (q->a[a] == (int8_t)d)
-			n *= cm->axis_size[a];
+			n = sli_mul_i64_sat(n, cm->axis_size[a]);
 	return n;
 }
 
@@ -33,7 +34,7 @@ sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *
 	double e = ct->elem_bytes;
 	for (uint32_t d = 0; d < ct->rank; d++) {
 		int64_t n = sli_cost_dim_shards(cm, q, d);
-		e *= (double)((ct->dims[d] + n - 1) / n);
+		e *= (double)(sli_add_i64_sat(ct->dims[d], n - 1) / n);
 	}
 	return e;
 }
@@ -166,7 +167,7 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 		flops = co->flop_weight;
 		for (uint32_t f = 0; f < co->rule.nfactors; f++) {
 			int64_t n = sli_cost_factor_shards(cm, s, f);
-			flops *= (double)((co->rule.factor_sizes[f] + n - 1) / n);
+			flops *= (double)(sli_add_i64_sat(co->rule.factor_sizes[f], n - 1) / n);
 		}
 	}
 	double comp = cm->params.compute_weight * flops / SLI_COST_MB;

@@ -6,6 +6,7 @@
  * sharding is stored is asked of ir/access.h.
  */
 #include "cost/shardings.h"
+#include "util/checked.h"
 
 #include <string.h>
 
@@ -59,9 +60,10 @@ ref_mask(const sli_cost_model *cm, const sl_axis_ref *r, uint32_t *m)
 	int64_t size = 1;
 	for (uint32_t a = 0; a < cm->naxes; a++)
 		if ((whole >> a & 1) && cm->axis_pre[a] >= r->pre &&
-		    cm->axis_pre[a] * cm->axis_size[a] <= r->pre * r->size) {
+		    sli_mul_i64_sat(cm->axis_pre[a], cm->axis_size[a]) <=
+		    sli_mul_i64_sat(r->pre, r->size)) {
 			part |= 1u << a;
-			size *= cm->axis_size[a];
+			size = sli_mul_i64_sat(size, cm->axis_size[a]);
 		}
 	if (!part || size != r->size)
 		return 0;

@@ -6,6 +6,7 @@
  * arithmetic on those ranges, written after Shardy's AxisRefAttr.
  */
 #include "ir/axis.h"
+#include "util/checked.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ sli_mesh_total_size(const sl_mesh *mesh)
 	int64_t total = 1;
 
 	for (uint32_t i = 0; i < mesh->naxes; i++)
-		total *= mesh->axes[i].size;
+		total = sli_mul_i64_sat(total, mesh->axes[i].size);
 	return total;
 }
 
@@ -60,7 +61,7 @@ sli_axis_size(const sl_axis_ref *r, const sl_mesh *mesh)
 int64_t
 sli_axis_next(const sl_axis_ref *r, const sl_mesh *mesh)
 {
-	return r->sub ? r->pre * r->size : sli_mesh_axis_size(mesh, r->name);
+	return r->sub ? sli_mul_i64_sat(r->pre, r->size) : sli_mesh_axis_size(mesh, r->name);
 }
 
 bool
@@ -80,7 +81,8 @@ sli_axis_contains(const sl_axis_ref *x, const sl_axis_ref *y)
 		return true;
 	if (!y->sub)
 		return false;
-	return x->pre <= y->pre && x->pre * x->size >= y->pre * y->size;
+	return x->pre <= y->pre &&
+	       sli_mul_i64_sat(x->pre, x->size) >= sli_mul_i64_sat(y->pre, y->size);
 }
 
 bool
@@ -104,7 +106,8 @@ sli_axis_overlaps(const sl_axis_ref *x, const sl_axis_ref *y)
 		return false;
 	if (!x->sub || !y->sub)
 		return true;
-	return x->pre < y->pre * y->size && y->pre < x->pre * x->size;
+	return x->pre < sli_mul_i64_sat(y->pre, y->size) &&
+	       y->pre < sli_mul_i64_sat(x->pre, x->size);
 }
 
 /* Sub-axes [minpre, minnext) and [maxpre, maxnext) fit one layout. */
@@ -124,7 +127,7 @@ static void
 bounds(const sl_axis_ref *x, const sl_axis_ref *y, int64_t *minpre,
        int64_t *maxpre, int64_t *minnext, int64_t *maxnext)
 {
-	int64_t xn = x->pre * x->size, yn = y->pre * y->size;
+	int64_t xn = sli_mul_i64_sat(x->pre, x->size), yn = sli_mul_i64_sat(y->pre, y->size);
 
 	*minpre = x->pre < y->pre ? x->pre : y->pre;
 	*maxpre = x->pre < y->pre ? y->pre : x->pre;
@@ -206,14 +209,16 @@ sli_axis_suffix_without_overlap(const sl_axis_ref *x, const sl_axis_ref *y,
 bool
 sli_axis_can_merge(const sl_axis_ref *x, const sl_axis_ref *y)
 {
+	int64_t next;
+
 	return x->name == y->name && x->sub && y->sub &&
-	       x->pre * x->size == y->pre;
+	       sli_mul_i64_ok(x->pre, x->size, &next) && next == y->pre;
 }
 
 sl_axis_ref
 sli_axis_merge(const sl_axis_ref *x, const sl_axis_ref *y, const sl_mesh *mesh)
 {
-	int64_t size = x->size * y->size;
+	int64_t size = sli_mul_i64_sat(x->size, y->size);
 
 	if (x->pre == 1 && sli_mesh_axis_size(mesh, x->name) == size)
 		return sli_axis_full(x->name);
@@ -319,7 +324,7 @@ sli_axis_list_size(const sl_axis_ref *v, size_t n, const sl_mesh *mesh)
 	int64_t size = 1;
 
 	for (size_t i = 0; i < n; i++)
-		size *= sli_axis_size(&v[i], mesh);
+		size = sli_mul_i64_sat(size, sli_axis_size(&v[i], mesh));
 	return size;
 }
 

@@ -8,6 +8,7 @@
  * live projection: later factors see the expansions of earlier ones.
  */
 #include "propagation/factor_propagation.h"
+#include "util/checked.h"
 
 #include <string.h>
 
@@ -204,7 +205,7 @@ truncate_axes(const sli_proj *p, const sli_tproj *t, uint32_t f, int mode,
 			L->n = i + 1;
 			return;
 		}
-		prev *= sli_axis_size(&c, p->mesh);
+		prev = sli_mul_i64_sat(prev, sli_axis_size(&c, p->mesh));
 	}
 }
 
@@ -315,7 +316,7 @@ sli_propagate_aggressive(sli_proj *p, const uint8_t *dirs, bool conservative,
 		int64_t tsize = 1;
 		for (uint32_t g = 0; g < nf; g++)
 			if (tp->f[g].present)
-				tsize *= p->fsizes[g];
+				tsize = sli_mul_i64_sat(tsize, p->fsizes[g]);
 		for (uint32_t g = 0; g < nf; g++) {
 			if (!tp->f[g].present || !C[g].n)
 				continue;

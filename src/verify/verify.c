@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "verify/verifier.h"
+#include "util/checked.h"
 
 static bool
 needs_terminator(const sl_op *op)
@@ -48,6 +49,43 @@ verify_block(verifier *v, sl_op *parent, sl_block *b)
 }
 
 /*
+ * A tensor's element count must fit in int64: every size computed from a
+ * shape (reshape factors, shard sizes, costs) is then exact.
+ */
+static int
+check_type_size(verifier *v, const sl_type *t)
+{
+	int64_t n = 1;
+
+	if (t->kind != SL_TYPE_TENSOR || t->unranked)
+		return 0;
+	for (uint32_t i = 0; i < t->rank; i++) {
+		if (t->dims[i] != SL_DYN && !sli_mul_i64_ok(n, t->dims[i], &n)) {
+			sli_buf *b = sli_verify_plain_msg(v);
+			sli_buf_puts(b, "number of elements of ");
+			sli_verify_put_type(v, b, t);
+			sli_buf_printf(b, " is out of range (more than %lld)", (long long)INT64_MAX);
+			return sli_verify_emit(v);
+		}
+	}
+	return 0;
+}
+
+static int
+check_type_sizes(verifier *v, const sl_op *op)
+{
+	for (uint32_t i = 0; i < op->nresults; i++)
+		if (check_type_size(v, op->results[i].type))
+			return -1;
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *b = op->regions[r].first; b; b = b->next)
+			for (uint32_t i = 0; i < b->nargs; i++)
+				if (check_type_size(v, b->args[i].type))
+					return -1;
+	return 0;
+}
+
+/*
  * The invariants MLIR checks when it builds attributes, that is while it
  * parses: they come before any op verification, in text order.
  */
@@ -55,6 +93,8 @@ static int
 verify_built_attrs(verifier *v, sl_op *op)
 {
 	v->op = op;
+	if (check_type_sizes(v, op))
+		return -1;
 	for (uint32_t i = 0; i < op->nattrs; i++) {
 		const sl_attr *a = op->attrs[i].attr;
 

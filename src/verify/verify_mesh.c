@@ -4,6 +4,7 @@
  * shardings and collectives.
  */
 #include "verify/verifier.h"
+#include "util/checked.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,14 @@ sli_verify_mesh_attr(const sl_context *ctx, const sl_mesh *mesh, sli_buf *why)
 			return -1;
 		}
 	}
+	/* every product of axis sizes below is then within int64 */
+	for (uint32_t i = 0; i < mesh->naxes; i++) {
+		if (!sli_mul_i64_ok(total, mesh->axes[i].size, &total)) {
+			sli_buf_printf(why, "total product of axis sizes is out of range "
+			               "(more than %lld)", (long long)INT64_MAX);
+			return -1;
+		}
+	}
 	if (mesh->naxes == 0) {
 		if (mesh->nids > 1) {
 			sli_buf_puts(why, "axes is empty and device_ids has more than one element");
@@ -54,8 +63,6 @@ sli_verify_mesh_attr(const sl_context *ctx, const sl_mesh *mesh, sli_buf *why)
 	}
 	if (!mesh->ids || mesh->nids == 0)
 		return 0;
-	for (uint32_t i = 0; i < mesh->naxes; i++)
-		total *= mesh->axes[i].size;
 	if (total != (int64_t)mesh->nids) {
 		sli_buf_printf(why, "total product of axis sizes must match total number "
 		               "of device ids, got: %lld != %u", (long long)total,
@@ -174,13 +181,18 @@ sli_verify_check_sub_axes(verifier *v, const char *pfx, const sl_mesh *mesh,
 		sli_axis_mesh_sort(v->ctx, mesh, subs.v, subs.n);
 		for (size_t i = 0; i < subs.n; i++) {
 			const sl_axis_ref *r = &subs.v[i];
-			int64_t next = r->pre * r->size;
+			int64_t next;
+			bool fits = sli_mul_i64_ok(r->pre, r->size, &next);
 
 			b = sli_verify_op_msg(v, pfx);
 			if (r->pre < 1)
 				sli_buf_puts(b, "sub-axis pre-size must be at least 1: ");
 			else if (r->size <= 1)
 				sli_buf_puts(b, "sub-axis sizes must be greater than 1: ");
+			else if (!fits)
+				sli_buf_printf(b, "sub-axis next pre-size is out of range "
+				               "(more than the size of the full axis %lld): ",
+				               (long long)size);
 			else if (size % next != 0)
 				sli_buf_printf(b, "sub-axis next pre-size %lld doesn't divide "
 				               "the size of the full axis %lld: ",

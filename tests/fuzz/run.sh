@@ -1,12 +1,14 @@
 #!/bin/bash
-# run.sh - builds the libFuzzer target for the MLIR reader (fuzz_mlir.c)
-# with clang, ASan and UBSan over the library sources that src/local.mk,
-# formats/local.mk and solver/local.mk list, and runs it.
+# run.sh - builds a libFuzzer target (fuzz_$FUZZ_TARGET.c: mlir, the MLIR
+# reader; sdy, the sdy attribute parser and the arithmetic behind it; xml,
+# the XML readers) with clang, ASan and UBSan over the library sources that
+# src/local.mk, formats/local.mk and solver/local.mk list, and runs it.
 #
 # usage: tests/fuzz/run.sh [SECONDS] [libFuzzer options...]
 #   SECONDS   run time (default 60); 0 builds only
-# Environment: FUZZ_DIR (build and corpus directory; default
-# /tmp/shardlp-fuzz), FUZZ_JOBS (parallel fuzzing jobs, default 1).
+# Environment: FUZZ_TARGET (mlir, sdy or xml; default mlir), FUZZ_DIR
+# (build and corpus directory; default /tmp/shardlp-fuzz), FUZZ_JOBS
+# (parallel fuzzing jobs, default 1).
 # Crashes land in $FUZZ_DIR/crashes/ as crash-*, leak-*, timeout-*, oom-*;
 # reproduce one with: $FUZZ_DIR/fuzz_mlir $FUZZ_DIR/crashes/crash-...
 # clang is installed with apt-get when missing (as root, or through sudo).
@@ -18,7 +20,15 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
 dir=${FUZZ_DIR:-/tmp/shardlp-fuzz}
-mkdir -p "$dir/corpus" "$dir/crashes"
+target=${FUZZ_TARGET:-mlir}
+case $target in
+mlir) corpus=$dir/corpus seeds=$top/tests/fuzz/seeds ;;
+sdy | xml) corpus=$dir/corpus-$target seeds=$top/tests/fuzz/seeds-$target ;;
+*) echo "run.sh: unknown FUZZ_TARGET '$target' (mlir, sdy, xml)" >&2; exit 2 ;;
+esac
+dict=
+[ ! -f "$top/tests/fuzz/$target.dict" ] || dict=-dict=$top/tests/fuzz/$target.dict
+mkdir -p "$corpus" "$dir/crashes"
 
 CLANG=${CLANG:-clang}
 if ! command -v "$CLANG" >/dev/null 2>&1; then
@@ -46,26 +56,27 @@ if [ ! -f "$top/config.h" ]; then
 	inc="-I$dir/include $inc"
 fi
 
-echo "run.sh: building $dir/fuzz_mlir"
+echo "run.sh: building $dir/fuzz_$target"
 # shellcheck disable=SC2086
-(cd "$top" && "$CLANG" -std=gnu99 -g -O1 -fno-omit-frame-pointer \
+# -D_GNU_SOURCE as Makefile.am's AM_CPPFLAGS: without it memmem and
+# aligned_alloc are implicit declarations returning a truncated int.
+(cd "$top" && "$CLANG" -std=gnu99 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$inc $(pkg-config --cflags libxml-2.0) \
-	-o "$dir/fuzz_mlir" tests/fuzz/fuzz_mlir.c $srcs \
+	-o "$dir/fuzz_$target" "tests/fuzz/fuzz_$target.c" $srcs \
 	$(pkg-config --libs libxml-2.0) -lglpk -lm)
 
 [ "$secs" -gt 0 ] || exit 0
 
-echo "run.sh: fuzzing for $secs s; corpus $dir/corpus, crashes in $dir/crashes"
+echo "run.sh: fuzzing $target for $secs s; corpus $corpus, crashes in $dir/crashes"
 cd "$dir/crashes"
 par=
 [ "${FUZZ_JOBS:-1}" -le 1 ] || par="-jobs=$FUZZ_JOBS -workers=$FUZZ_JOBS"
 set +e
 # shellcheck disable=SC2086
-"$dir/fuzz_mlir" -max_total_time="$secs" -max_len=65536 -timeout=10 \
-	-rss_limit_mb=2048 -print_final_stats=1 $par \
-	-dict="$top/tests/fuzz/mlir.dict" \
-	"$@" "$dir/corpus" "$top/tests/fuzz/seeds"
+"$dir/fuzz_$target" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+	-rss_limit_mb=2048 -print_final_stats=1 $par $dict \
+	"$@" "$corpus" "$seeds"
 rc=$?
 set -e
 n=$(find "$dir/crashes" -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' | wc -l)
