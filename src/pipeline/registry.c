@@ -69,7 +69,7 @@ const sli_pass_info sli_passes[] = {
 	 "copy returned value shardings to non-main function results"},
 	{"sdy-export-named-computations", sli_pass_export_named_computations, &sli_opts_none,
 	 "turn named computations into private functions and calls"},
-	{"sdy-unflatten-call-graph", sli_pass_unflatten_call_graph, &sli_opts_none,
+	{"sdy-unflatten-call-graph", sli_pass_unflatten_call_graph, &sli_opts_pipeline,
 	 "call one clone per original function and sharding signature"},
 	{"sdy-propagation-pipeline", sli_pass_propagation_pipeline, &sli_opts_pipeline,
 	 "import passes, user-priority propagation and the export steps"},
