@@ -29,6 +29,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_named_computations.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
+	%reldir%/passes/inline_meshes.c \
+	%reldir%/passes/insert_func_call_reshards.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
@@ -47,6 +49,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/symtab.c \
 	%reldir%/passes/unflatten_call_graph.c \
 	%reldir%/passes/update_non_divisible.c \
+	%reldir%/passes/verify_unreduced_axes.c \
 	%reldir%/pipeline/export.c \
 	%reldir%/pipeline/import.c \
 	%reldir%/pipeline/pipeline.c \

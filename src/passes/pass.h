@@ -48,5 +48,9 @@ int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
+/* Export passes of issue 13 (sdy_export_passes.md), one file each. */
+int sli_pass_verify_unreduced_axes(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_insert_func_call_reshards(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_inline_meshes(sl_module *m, const sli_pass_opts *opts);
 
 #endif

@@ -75,6 +75,12 @@ const sli_pass_info sli_passes[] = {
 	 "import passes, user-priority propagation and the export steps"},
 	{"sdy-explicit-gather-scatter-batching", sli_pass_explicit_gather_scatter_batching, &sli_opts_none,
 	 "make the iota-indexed dimension 0 of gathers and scatters an explicit batch dimension"},
+	{"sdy-verify-unreduced-axes", sli_pass_verify_unreduced_axes, &sli_opts_none,
+	 "check that only reshards and sharding constraints reduce unreduced axes"},
+	{"sdy-insert-func-call-reshards", sli_pass_insert_func_call_reshards, &sli_opts_none,
+	 "give calls their callee's result shardings, resharding to the old ones"},
+	{"sdy-inline-meshes", sli_pass_inline_meshes, &sli_opts_none,
+	 "copy each named mesh into the shardings that use it and erase the sdy.mesh ops"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 
