@@ -22,8 +22,10 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/canonicalize.c \
 	%reldir%/passes/census.c \
 	%reldir%/passes/close_shardings.c \
+	%reldir%/passes/constant_or_scalar_merger.c \
 	%reldir%/passes/constant_splitter.c \
 	%reldir%/passes/data_flow_edges.c \
+	%reldir%/passes/drop_sharding_and_mesh.c \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
@@ -37,6 +39,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
+	%reldir%/passes/remove_ag_rs_for_cmv1.c \
+	%reldir%/passes/remove_propagation_debug_info.c \
 	%reldir%/passes/remove_sharding_groups.c \
 	%reldir%/passes/remove_size_one_axes.c \
 	%reldir%/passes/remove_sub_axes_in_io.c \

@@ -81,6 +81,14 @@ const sli_pass_info sli_passes[] = {
 	 "give calls their callee's result shardings, resharding to the old ones"},
 	{"sdy-inline-meshes", sli_pass_inline_meshes, &sli_opts_none,
 	 "copy each named mesh into the shardings that use it and erase the sdy.mesh ops"},
+	{"sdy-remove-propagation-debug-info", sli_pass_remove_propagation_debug_info, &sli_opts_none,
+	 "remove the propagation edges and sharding origins that debugging left"},
+	{"sdy-drop-sharding-and-mesh", sli_pass_drop_sharding_and_mesh, &sli_opts_none,
+	 "remove every sdy.sharding attribute and the meshes no sharding names"},
+	{"sdy-remove-all-gather-reduce-scatter-for-cmv1", sli_pass_remove_ag_rs_for_cmv1, &sli_opts_none,
+	 "remove all-gathers feeding a dot and reduce-scatters of a dot (collective matmul V1)"},
+	{"sdy-constant-or-scalar-merger", sli_pass_constant_or_scalar_merger, &sli_opts_none,
+	 "merge equal constants and scalar broadcasts of one region"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 
