@@ -89,6 +89,8 @@ const sli_pass_info sli_passes[] = {
 	 "remove all-gathers feeding a dot and reduce-scatters of a dot (collective matmul V1)"},
 	{"sdy-constant-or-scalar-merger", sli_pass_constant_or_scalar_merger, &sli_opts_none,
 	 "merge equal constants and scalar broadcasts of one region"},
+	{"sdy-resolve-single-device-sharding", sli_pass_resolve_single_device_sharding, &sli_opts_none,
+	 "run single-device ops under a stablehlo.if on their device and all-reduce the results"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 
