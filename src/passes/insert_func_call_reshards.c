@@ -12,7 +12,9 @@
  * without a sharding counts as fully replicated, closed, on the mesh of
  * the call's sharding (012, 013); a call result without a sharding
  * simply takes the callee's, with no reshard, and nothing happens when
- * neither has one.  A call to a missing function is left alone.
+ * neither has one.  A call to a missing function is left alone, and so
+ * is a result that feeds an sdy.func_data_flow_edge (not sunk yet: the
+ * edge must read the call's result, so no reshard can go in between).
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
@@ -41,6 +43,20 @@ reshard_after(sl_module *m, sl_op *call, sl_value *r, const sl_sharding *to)
 	sli_value_replace_uses(r, &rs->results[0], rs);
 }
 
+/* Whether v feeds an sdy.func_data_flow_edge, which must read the call's
+ * result itself. */
+static bool
+has_func_edge(const sl_value *v)
+{
+	sli_usevec uses = {0};
+	bool edge = false;
+	sli_value_uses(v, &uses);
+	for (size_t k = 0; k < uses.n && !edge; k++)
+		edge = uses.v[k].user->kind == SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
+	SL_VEC_FREE(uses);
+	return edge;
+}
+
 static void
 fix_call(sl_module *m, sl_op *call)
 {
@@ -49,6 +65,8 @@ fix_call(sl_module *m, sl_op *call)
 	for (uint32_t i = 0; i < call->nresults && i < n; i++) {
 		const sl_sharding *want = sli_func_res_sharding(f, i);
 		sl_sharding *have = sli_result_sharding(call, i);
+		if (has_func_edge(&call->results[i]))
+			continue;
 		if (!have) {
 			if (want)
 				sli_result_set_sharding(m, call, i, want);
