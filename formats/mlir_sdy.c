@@ -1159,7 +1159,8 @@ sli_p_sdy_attr(sli_parser *P, const char *mnemonic, size_t n, sl_attr **out)
 	if (mnemonic_is(mnemonic, n, "propagation_edges"))
 		return edges_attr(&S, out);
 	if (n == 0) {
-		/* #sdy<propagation_direction X> or #sdy<reduction_op max> */
+		/* #sdy<propagation_direction X>, #sdy<manual_axes{..}> or
+		 * #sdy<reduction_op max> */
 		if (expect(&S, SL_TOK_LESS, "'<'") < 0)
 			return -1;
 		if (accept_kw(&S, "propagation_direction")) {
@@ -1169,6 +1170,12 @@ sli_p_sdy_attr(sli_parser *P, const char *mnemonic, size_t n, sl_attr **out)
 				return -1;
 			*out = a;
 			return 0;
+		}
+		if (accept_kw(&S, "manual_axes")) {
+			/* Shardy's ManualAxes format has no '<': `#sdy<manual_axes{"x"}>` */
+			if (axis_list_attr(&S, SL_ATTR_MANUAL_AXES, out) < 0)
+				return -1;
+			return expect(&S, SL_TOK_GREATER, "'>'");
 		}
 		if (accept_kw(&S, "reduction_op")) {
 			int64_t red = accept_kw(&S, "max") ? SL_RED_MAX :
@@ -1875,7 +1882,7 @@ sli_print_sdy_attr(sli_buf *b, const sl_context *ctx, const sl_attr *a, bool ful
 	case SL_ATTR_AXIS_REF_LIST:
 	case SL_ATTR_MANUAL_AXES:
 		if (full)
-			sli_buf_puts(b, a->kind == SL_ATTR_MANUAL_AXES ? "#sdy.manual_axes<" :
+			sli_buf_puts(b, a->kind == SL_ATTR_MANUAL_AXES ? "#sdy<manual_axes" :
 			             "#sdy.axis_ref_list<");
 		sli_print_axis_list(b, ctx, &a->u.axes);
 		if (full)

@@ -24,22 +24,29 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/canonicalize.c \
 	%reldir%/passes/census.c \
 	%reldir%/passes/close_shardings.c \
+	%reldir%/passes/constant_or_scalar_merger.c \
 	%reldir%/passes/constant_splitter.c \
 	%reldir%/passes/data_flow_edges.c \
+	%reldir%/passes/drop_sharding_and_mesh.c \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
+	%reldir%/passes/inline_meshes.c \
+	%reldir%/passes/insert_func_call_reshards.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
+	%reldir%/passes/remove_ag_rs_for_cmv1.c \
+	%reldir%/passes/remove_propagation_debug_info.c \
 	%reldir%/passes/remove_sharding_groups.c \
 	%reldir%/passes/remove_size_one_axes.c \
 	%reldir%/passes/remove_sub_axes_in_io.c \
+	%reldir%/passes/resolve_single_device_sharding.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \
 	%reldir%/passes/sharding_walk.c \
@@ -49,6 +56,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/symtab.c \
 	%reldir%/passes/unflatten_call_graph.c \
 	%reldir%/passes/update_non_divisible.c \
+	%reldir%/passes/verify_unreduced_axes.c \
 	%reldir%/pipeline/export.c \
 	%reldir%/pipeline/import.c \
 	%reldir%/pipeline/pipeline.c \

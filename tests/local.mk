@@ -98,12 +98,15 @@ EXTRA_DIST += \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
+	%reldir%/golden/drop_sharding_and_mesh_kept.mlir \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
+	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \
+	%reldir%/golden/resolve_single_device_global_mesh.mlir \
 	%reldir%/golden/run.sh \
 	%reldir%/golden/sharding_group_import_cross_manual.mlir \
 	%reldir%/golden/solve_attention.mlir \

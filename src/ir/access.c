@@ -388,6 +388,43 @@ sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_att
 	sli_op_set_prop(m, func, SLS_res_attrs, na);
 }
 
+/* Entry i of the dictionary array `which` of func (arg_attrs, res_attrs), or NULL. */
+static const sl_attr *
+dict_at(const sl_op *func, sl_sym which, uint32_t i)
+{
+	sl_attr *a = sli_op_get(func, which);
+	if (!a || a->kind != SL_ATTR_ARRAY || i >= a->u.arr.n)
+		return NULL;
+	return a->u.arr.v[i]->kind == SL_ATTR_DICT ? a->u.arr.v[i] : NULL;
+}
+
+sl_attr *
+sli_func_arg_attr(const sl_op *func, uint32_t i, sl_sym name)
+{
+	sl_block *b = sli_func_body(func);
+	if (b)
+		return i < b->nargs ? sli_dict_get(b->args[i].attrs, b->args[i].nattrs, name) : NULL;
+	const sl_attr *d = dict_at(func, SLS_arg_attrs, i);
+	return d ? sli_dict_get(d->u.dict.v, d->u.dict.n, name) : NULL;
+}
+
+sl_attr *
+sli_func_res_attr(const sl_op *func, uint32_t i, sl_sym name)
+{
+	const sl_attr *d = dict_at(func, SLS_res_attrs, i);
+	return d ? sli_dict_get(d->u.dict.v, d->u.dict.n, name) : NULL;
+}
+
+void
+sli_func_set_arg_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_attr *attr)
+{
+	sl_block *b = sli_func_body(func);
+	if (!b || i >= b->nargs)
+		return;
+	sl_value *v = &b->args[i];
+	v->attrs = named_set(m, v->attrs, v->nattrs, name, attr, &v->nattrs);
+}
+
 /* used by passes and verify */
 
 static sl_attr *

@@ -121,6 +121,16 @@ sli_sharding_list_name(void)
 void sli_func_set_res_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
                            sl_attr *attr);
 
+/*
+ * Attribute `name` of function argument i (in the entry block, or in
+ * arg_attrs for a declaration) or of result i, or NULL; the setter of an
+ * argument's (NULL removes it; declarations are left alone).
+ */
+sl_attr *sli_func_arg_attr(const sl_op *func, uint32_t i, sl_sym name);
+sl_attr *sli_func_res_attr(const sl_op *func, uint32_t i, sl_sym name);
+void sli_func_set_arg_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
+                           sl_attr *attr);
+
 /* used by passes and verify */
 
 /*

@@ -3,8 +3,11 @@
  * spec/import-passes.md section 4): every `sdy.named_computation`, inner
  * ones first, becomes a private function named after it (uniqued through
  * one symbol table) and a `func.call`; the shardings of its data-flow
- * edges (or its in/out shardings) become the argument and result
- * shardings, and the edges go away.
+ * edges (or its in_shardings) become the argument shardings, those of
+ * its result edges (or its out_shardings) the call's, and the edges go
+ * away.  The function gets no result shardings, as in Shardy (the cases
+ * of export_named_computations print none); in the propagation pipeline
+ * sdy-propagate-to-func-results sets them afterwards.
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
@@ -82,9 +85,6 @@ export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 	for (uint32_t i = 0; i < nin; i++)
 		if (in[i])
 			sli_func_set_arg_sharding(m, f, i, in[i]);
-	for (uint32_t i = 0; i < nres; i++)
-		if (out[i])
-			sli_func_set_res_sharding(m, f, i, out[i]);
 	sl_sym name = sli_symtab_insert(syms, f, NULL);
 
 	sl_op *call = sli_op_create(m, SL_OP_CALL, nc->operands, nc->noperands, tres, nres, 0);

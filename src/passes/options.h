@@ -30,7 +30,7 @@ typedef struct sli_apply_opts {
 	bool debug_edges;		/* debug-propagation-edge-sharding */
 } sli_apply_opts;
 
-/* sdy-import-pipeline and sdy-propagation-pipeline */
+/* sdy-import-pipeline, sdy-propagation-pipeline and sdy-unflatten-call-graph */
 typedef struct sli_pipeline_opts {
 	bool dedup_fully;		/* dedup-functions-fully */
 } sli_pipeline_opts;

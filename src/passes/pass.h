@@ -48,5 +48,14 @@ int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
+/* Export passes of issue 13 (sdy_export_passes.md), one file each. */
+int sli_pass_verify_unreduced_axes(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_insert_func_call_reshards(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_inline_meshes(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_remove_propagation_debug_info(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_drop_sharding_and_mesh(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_remove_ag_rs_for_cmv1(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_constant_or_scalar_merger(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_resolve_single_device_sharding(sl_module *m, const sli_pass_opts *opts);
 
 #endif

@@ -27,8 +27,6 @@ typedef struct axis_seen {
 	sli_axis_vec subs;
 } axis_seen;
 
-/* No reduction may introduce (or remove) unreduced axes. */
-enum { SLI_VERIFY_NO_OP = -1 };
 
 /* Messages */
 const char *sli_verify_sym(const verifier *v, sl_sym s);

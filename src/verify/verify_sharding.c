@@ -214,6 +214,131 @@ sli_verify_spv_attr(verifier *v, const char *kind, const sl_attr *a,
  * Unreduced-axes transitions (4.10)
  * ================================================================== */
 
+/* One side of a transition: its shardings (NULL entries have no axes). */
+typedef struct side {
+	const sl_sharding *const *v;
+	uint32_t n;
+	const sl_op *at;	/* where their meshes are looked up */
+	sli_axis_vec axes;	/* all their unreduced axes */
+} side;
+
+/*
+ * The one mesh of both sides' shardings (their unreduced axes gathered
+ * on the way), or NULL: none, an unknown one, or two different ones.
+ */
+static const sl_mesh *
+common_mesh(verifier *v, side *a, side *b)
+{
+	const sl_mesh *mesh = NULL;
+	side *sides[2] = {a, b};
+
+	for (int k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < sides[k]->n; i++) {
+			const sl_sharding *s = sides[k]->v[i];
+			const sl_mesh *sm = s ? sli_verify_sharding_mesh(v, s, sides[k]->at) : NULL;
+			if (!s)
+				continue;
+			if (!sm || (mesh && !sli_mesh_equal(sm, mesh)))
+				return NULL;
+			mesh = sm;
+			for (uint32_t j = 0; j < s->unreduced.n; j++)
+				SL_VEC_PUSH(sides[k]->axes, s->unreduced.v[j]);
+		}
+	return mesh;
+}
+
+/* Whether two lists of axes share part of an axis. */
+static bool
+any_overlap(const sl_axis_ref *a, size_t na, const sl_axis_ref *b, size_t nb)
+{
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (sli_axis_overlaps(&a[i], &b[j]))
+				return true;
+	return false;
+}
+
+/* A sharding of d whose reduction is not `red` and whose unreduced
+ * axes overlap one of axes, or NULL. */
+static const sl_sharding *
+other_reduction(const side *d, const sli_axis_vec *axes, int red)
+{
+	for (uint32_t i = 0; i < d->n; i++) {
+		const sl_sharding *s = d->v[i];
+		if (s && (int)s->reduction != red &&
+		    any_overlap(s->unreduced.v, s->unreduced.n, axes->v, axes->n))
+			return s;
+	}
+	return NULL;
+}
+
+/* An axis unreduced on both sides must keep its reduction: 0, or -1
+ * with the error. */
+static int
+check_kept(verifier *v, const side *src, const side *tgt)
+{
+	for (uint32_t i = 0; i < tgt->n; i++) {
+		const sl_sharding *t = tgt->v[i];
+		for (uint32_t j = 0; t && j < src->n; j++) {
+			const sl_sharding *s = src->v[j];
+			if (s && s->reduction != t->reduction &&
+			    any_overlap(t->unreduced.v, t->unreduced.n, s->unreduced.v, s->unreduced.n))
+				return sli_verify_op_error(v, NULL, "cannot change the reduction "
+				                           "operator of kept unreduced axes from %s "
+				                           "to %s.", sli_verify_reduction_name(s->reduction),
+				                           sli_verify_reduction_name(t->reduction));
+		}
+	}
+	return 0;
+}
+
+static int
+check_transition(verifier *v, side *src, side *tgt, int intro, int removal)
+{
+	const sl_mesh *mesh = common_mesh(v, src, tgt);
+	sli_axis_vec added = {0}, dropped = {0};
+	const sl_sharding *bad;
+	sli_buf *b;
+	int rc = 0;
+
+	if (!mesh)
+		goto out;
+	sli_axis_set_diff(v->ctx, mesh, tgt->axes.v, tgt->axes.n, src->axes.v, src->axes.n,
+	                  &added);
+	sli_axis_set_diff(v->ctx, mesh, src->axes.v, src->axes.n, tgt->axes.v, tgt->axes.n,
+	                  &dropped);
+	if (added.n && intro == SLI_VERIFY_NO_OP) {
+		b = sli_verify_op_msg(v, NULL);
+		sli_buf_puts(b, "cannot add new unreduced axis ");
+		sli_verify_put_axis_quoted(v, b, &added.v[0]);
+		sli_buf_puts(b, ".");
+		rc = sli_verify_emit(v);
+	} else if (added.n && (bad = other_reduction(tgt, &added, intro))) {
+		rc = sli_verify_op_error(v, NULL, "cannot introduce '%s' unreduced axes. "
+		                         "Expected '%s'.", sli_verify_reduction_name(bad->reduction),
+		                         sli_verify_reduction_name((sl_reduction)intro));
+	} else if (dropped.n && removal == SLI_VERIFY_NO_OP) {
+		b = sli_verify_op_msg(v, NULL);
+		sli_buf_puts(b, "dropped unreduced axis ");
+		sli_verify_put_axis_quoted(v, b, &dropped.v[0]);
+		sli_buf_puts(b, " without a blessed operation (e.g., sdy.reshard). "
+		             "This is an invalid transition from unreduced to reduced.");
+		rc = sli_verify_emit(v);
+	} else if (dropped.n && (bad = other_reduction(src, &dropped, removal))) {
+		rc = sli_verify_op_error(v, NULL, "cannot reduce '%s' unreduced axes. "
+		                         "Expected '%s'.", sli_verify_reduction_name(bad->reduction),
+		                         sli_verify_reduction_name((sl_reduction)removal));
+	} else {
+		rc = check_kept(v, src, tgt);
+	}
+out:
+	SL_VEC_FREE(added);
+	SL_VEC_FREE(dropped);
+	SL_VEC_FREE(src->axes);
+	SL_VEC_FREE(tgt->axes);
+	return rc;
+}
+
 /*
  * From sharding src to sharding tgt: introducing unreduced axes is allowed
  * only with reduction `intro` (SLI_VERIFY_NO_OP: not at all), removing them only
@@ -224,49 +349,28 @@ sli_verify_check_unreduced(verifier *v, const sl_sharding *src, const sl_op *src
                            const sl_sharding *tgt, const sl_op *tgt_at, int intro,
                            int removal)
 {
-	const sl_mesh *sm = sli_verify_sharding_mesh(v, src, src_at);
-	const sl_mesh *tm = sli_verify_sharding_mesh(v, tgt, tgt_at);
-	sli_axis_vec added = {0}, dropped = {0};
-	sli_buf *b;
-	int rc = 0;
+	side s = {&src, 1, src_at, {0}}, t = {&tgt, 1, tgt_at, {0}};
 
-	if (!sm || !tm || !sli_mesh_equal(sm, tm))
-		return 0;
-	sli_axis_set_diff(v->ctx, tm, tgt->unreduced.v, tgt->unreduced.n,
-	                  src->unreduced.v, src->unreduced.n, &added);
-	sli_axis_set_diff(v->ctx, tm, src->unreduced.v, src->unreduced.n,
-	                  tgt->unreduced.v, tgt->unreduced.n, &dropped);
-	if (added.n && intro == SLI_VERIFY_NO_OP) {
-		b = sli_verify_op_msg(v, NULL);
-		sli_buf_puts(b, "cannot add new unreduced axis ");
-		sli_verify_put_axis_quoted(v, b, &added.v[0]);
-		sli_buf_puts(b, ".");
-		rc = sli_verify_emit(v);
-	} else if (added.n && (int)tgt->reduction != intro) {
-		rc = sli_verify_op_error(v, NULL, "cannot introduce '%s' unreduced axes. "
-		                         "Expected '%s'.", sli_verify_reduction_name(tgt->reduction),
-		                         sli_verify_reduction_name((sl_reduction)intro));
-	} else if (dropped.n && removal == SLI_VERIFY_NO_OP) {
-		b = sli_verify_op_msg(v, NULL);
-		sli_buf_puts(b, "dropped unreduced axis ");
-		sli_verify_put_axis_quoted(v, b, &dropped.v[0]);
-		sli_buf_puts(b, " without a blessed operation (e.g., sdy.reshard). "
-		             "This is an invalid transition from unreduced to reduced.");
-		rc = sli_verify_emit(v);
-	} else if (dropped.n && (int)src->reduction != removal) {
-		rc = sli_verify_op_error(v, NULL, "cannot reduce '%s' unreduced axes. "
-		                         "Expected '%s'.", sli_verify_reduction_name(src->reduction),
-		                         sli_verify_reduction_name((sl_reduction)removal));
-	} else if (src->reduction != tgt->reduction) {
-		for (uint32_t i = 0; i < tgt->unreduced.n && rc == 0; i++)
-			for (uint32_t j = 0; j < src->unreduced.n && rc == 0; j++)
-				if (sli_axis_overlaps(&tgt->unreduced.v[i], &src->unreduced.v[j]))
-					rc = sli_verify_op_error(v, NULL, "cannot change the reduction "
-					                         "operator of kept unreduced axes from %s "
-					                         "to %s.", sli_verify_reduction_name(src->reduction),
-					                         sli_verify_reduction_name(tgt->reduction));
-	}
-	SL_VEC_FREE(added);
-	SL_VEC_FREE(dropped);
+	return check_transition(v, &s, &t, intro, removal);
+}
+
+int
+sli_verify_unreduced_transition(sl_module *m, sl_op *op, const sl_sharding *const *src,
+                                uint32_t nsrc, const sl_sharding *const *tgt,
+                                uint32_t ntgt, int intro, int removal)
+{
+	verifier v;
+	side s = {src, nsrc, op, {0}}, t = {tgt, ntgt, op, {0}};
+	int rc;
+
+	memset(&v, 0, sizeof v);
+	v.m = m;
+	v.ctx = m->ctx;
+	v.op = op;
+	sli_buf_init(&v.msg);
+	sli_buf_init(&v.note);
+	rc = check_transition(&v, &s, &t, intro, removal);
+	sli_buf_fini(&v.msg);
+	sli_buf_fini(&v.note);
 	return rc;
 }

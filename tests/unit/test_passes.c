@@ -434,6 +434,37 @@ test_pipeline_skips(void)
 	free(out);
 }
 
+/*
+ * -sdy-verify-unreduced-axes with several operands: their unreduced axes
+ * are gathered before the transition to the result is checked, and the
+ * pass changes nothing.
+ */
+static void
+test_verify_unreduced_operands(void)
+{
+	static const char head[] =
+		"sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
+		"func.func @f(%%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={\"x\"}>},\n"
+		"            %%arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={\"y\"}>}) -> tensor<8xf32> {\n"
+		"  %%0 = stablehlo.add %%arg0, %%arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], unreduced=%s>]>} : tensor<8xf32>\n"
+		"  %%1 = sdy.reshard %%0 <@mesh, [{}]> : tensor<8xf32>\n"
+		"  return %%1 : tensor<8xf32>\n}\n";
+	char text[1024];
+	snprintf(text, sizeof text, head, "{\"x\", \"y\"}");
+	char *out = run(text, "sdy-verify-unreduced-axes");
+	CU_ASSERT_PTR_NOT_NULL(out);
+	CU_ASSERT_STRING_EQUAL(test_diags(), "");
+	free(out);
+	snprintf(text, sizeof text, head, "{\"x\"}");
+	CU_ASSERT_PTR_NULL(run(text, "sdy-verify-unreduced-axes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "t.mlir:4:3: error: 'stablehlo.add' op "
+	                              "dropped unreduced axis 'y' without a blessed operation"));
+	snprintf(text, sizeof text, head, "max{\"x\", \"y\"}");
+	CU_ASSERT_PTR_NULL(run(text, "sdy-verify-unreduced-axes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "cannot change the reduction operator "
+	                              "of kept unreduced axes from sum to max."));
+}
+
 CU_TestInfo tests_passes[] = {
 	{"constant splitter", test_constant_splitter},
 	{"constant splitter clones calls", test_constant_splitter_call_clones},
@@ -452,5 +483,6 @@ CU_TestInfo tests_passes[] = {
 	{"sink data-flow edges: debug arrays", test_sink_debug},
 	{"apply sharding constraints: debug edges", test_apply_constraints_edges},
 	{"pipeline skips passes without work", test_pipeline_skips},
+	{"verify unreduced axes: several operands", test_verify_unreduced_operands},
 	CU_TEST_INFO_NULL,
 };

@@ -429,9 +429,12 @@ test_edges_and_enums(void)
 	                 "b = #sdy.manual_axes<{\"c\"}>, c = #sdy.list_of_axis_ref_lists<[{}, {\"x\"}]>, "
 	                 "d = #sdy.all_to_all_param_list<[{\"x\"}: 0->1]>, "
 	                 "e = #sdy.mesh<[\"q\"=4]>} : () -> ()",
-	                 "{a = #sdy.axis_ref_list<{\"a\", \"b\":(1)2}>, b = #sdy.manual_axes<{\"c\"}>, "
+	                 "{a = #sdy.axis_ref_list<{\"a\", \"b\":(1)2}>, b = #sdy<manual_axes{\"c\"}>, "
 	                 "c = #sdy.list_of_axis_ref_lists<[{}, {\"x\"}]>, "
 	                 "d = #sdy.all_to_all_param_list<[{\"x\"}: 0->1]>, e = #sdy.mesh<[\"q\"=4]>}"));
+	/* Shardy's own form of manual axes (no '<' after the mnemonic) */
+	CU_ASSERT(prints("\"x.y\"() {b = #sdy<manual_axes{\"c\", \"d\"}>, e = #sdy<manual_axes{}>} : () -> ()",
+	                 "{b = #sdy<manual_axes{\"c\", \"d\"}>, e = #sdy<manual_axes{}>}"));
 }
 
 /* ==== ops ==== */
