@@ -14,17 +14,17 @@ static int
 drop_op(sl_op *op, void *ud)
 {
 	sl_module *m = ud;
-	if (sli_op_attr(op, SLS_sdy_sharding))
-		sli_op_set_attr(m, op, SLS_sdy_sharding, NULL);
+	if (sli_op_sharding_list(op))
+		sli_op_set_sharding_list(m, op, NULL);
 	if (op->kind != SL_OP_FUNC)
 		return 0;
 	sl_block *b = sli_func_body(op);
 	for (uint32_t i = 0; b && i < b->nargs; i++)
-		if (sli_func_arg_attr(op, i, SLS_sdy_sharding))
-			sli_func_set_arg_attr(m, op, i, SLS_sdy_sharding, NULL);
+		if (sli_func_arg_sharding_attr(op, i))
+			sli_func_set_arg_attr(m, op, i, sli_sharding_list_name(), NULL);
 	for (uint32_t i = 0; i < sli_func_nresults(op); i++)
-		if (sli_func_res_attr(op, i, SLS_sdy_sharding))
-			sli_func_set_res_attr(m, op, i, SLS_sdy_sharding, NULL);
+		if (sli_func_res_sharding_attr(op, i))
+			sli_func_set_res_attr(m, op, i, sli_sharding_list_name(), NULL);
 	return 0;
 }
 

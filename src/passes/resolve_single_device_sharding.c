@@ -167,7 +167,7 @@ fill_true(resolver *R, sl_op *op, sl_block *b)
 	sli_vmap_init(&map);
 	sl_op *copy = sli_op_clone(m, op, &map);
 	sli_vmap_fini(&map);
-	sli_op_set_attr(m, copy, SLS_sdy_sharding, NULL);
+	sli_op_set_sharding_list(m, copy, NULL);
 	for (uint32_t i = 0; i < copy->noperands; i++) {
 		sl_op *d = copy->operands[i]->def;
 		if (d && d->kind == SL_OP_SDY_RESHARD && d->noperands == 1 &&
