@@ -30,6 +30,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_named_computations.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
+	%reldir%/passes/import_xla.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \

@@ -8,6 +8,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
+	%reldir%/unit/test_gspmd.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
 	%reldir%/unit/test_parser.c \
@@ -76,6 +77,11 @@ EXTRA_DIST += \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
+	%reldir%/golden/import_xla_bad_gspmd.mlir \
+	%reldir%/golden/import_xla_bad_string.mlir \
+	%reldir%/golden/import_xla_gspmd.mlir \
+	%reldir%/golden/import_xla_propagate.mlir \
+	%reldir%/golden/import_xla_round_trip.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \

@@ -48,5 +48,7 @@ int sli_pass_propagate_to_func_results(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_export_named_computations(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
+/* The sharding encodings of JAX, XLA and torch-xla (import_xla.c). */
+int sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts);
 
 #endif

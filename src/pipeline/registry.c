@@ -73,6 +73,8 @@ const sli_pass_info sli_passes[] = {
 	 "call one clone per original function and sharding signature"},
 	{"sdy-propagation-pipeline", sli_pass_propagation_pipeline, &sli_opts_pipeline,
 	 "import passes, user-priority propagation and the export steps"},
+	{"sdy-import-xla", sli_pass_import_xla, &sli_opts_none,
+	 "turn xla.sdy.* frontend attributes, mhlo.sharding strings and their custom calls into sdy"},
 	{"sdy-explicit-gather-scatter-batching", sli_pass_explicit_gather_scatter_batching, &sli_opts_none,
 	 "make the iota-indexed dimension 0 of gathers and scatters an explicit batch dimension"},
 };
