@@ -140,6 +140,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/cmd_gen.c \
+	%reldir%/cli/cmd_import.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \

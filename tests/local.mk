@@ -48,6 +48,7 @@ AM_TESTS_ENVIRONMENT = \
 TESTS += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/import.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \
@@ -59,6 +60,7 @@ TESTS += \
 EXTRA_DIST += \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/import.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/solve.sh \

@@ -73,6 +73,7 @@ sl_module *cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **te
 sl_module *cli_parse(sl_context *ctx, const char *name, const char *text, size_t len);
 
 int cmd_gen(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_propagate(int, char **);
 int cmd_rules(int argc, char **argv);
 int cmd_solve(int argc, char **argv);

@@ -27,6 +27,8 @@ static const command commands[] = {
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
+	{"import", cmd_import, "import [-o FILE] [--debuginfo] FILE",
+	 "turn the sharding encodings of JAX, XLA and torch-xla into sdy"},
 	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
 	 "parse, verify and print FILE in canonical form"},
 	{"propagate", cmd_propagate,
