@@ -1183,6 +1183,12 @@ sli_p_sdy_attr(sli_parser *P, const char *mnemonic, size_t n, sl_attr **out)
 			(*out)->loc = loc;
 			return 0;
 		}
+		if (accept_kw(&S, "manual_axes")) {
+			/* #sdy<manual_axes{"a", "b"}>, as Shardy prints the attribute alone */
+			if (manual_axes_body(&S, out) < 0)
+				return -1;
+			return expect(&S, SL_TOK_GREATER, "'>'") < 0 ? -1 : 0;
+		}
 		return err(&S, "unknown sdy enum attribute");
 	}
 	return err(&S, "unknown attribute `%.*s` in dialect `sdy`", (int)n, mnemonic);

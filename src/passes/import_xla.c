@@ -15,7 +15,9 @@
  *
  * Then the custom calls: @Sharding becomes sdy.sharding_constraint,
  * @xla.sdy.FuncResultSharding the function's result sharding,
- * @xla.sdy.ShardingGroup and @xla.sdy.PropagationBarrier their sdy ops.
+ * @xla.sdy.ShardingGroup and @xla.sdy.PropagationBarrier their sdy ops,
+ * and a call of @xla.sdy.manual_computation_body between its shape custom
+ * calls an sdy.manual_computation.
  * A malformed string is an error located inside the string.
  */
 #include "passes/pass.h"
@@ -57,6 +59,8 @@ typedef struct imp {
 	SL_VEC(int64_t) maximal_ids;
 	SL_VEC(sl_sym) maximal_names;
 	const char *why;	/* why the last conversion kept its string */
+	sli_opvec bodies;	/* body calls seen (kept ones stay listed) */
+	SL_VEC(sl_sym) inlined;	/* bodies inlined into manual computations */
 } imp;
 
 /* ====================================================================
@@ -706,6 +710,195 @@ rewrite_custom_calls(imp *I)
 	SL_VEC_FREE(ops);
 }
 
+/* ====================================================================
+ * Manual computations: Shardy's round trip of sdy.manual_computation,
+ *   %l = @xla.sdy.GlobalToLocalShape(%x)
+ *   %r = call @xla.sdy.manual_computation_body(%l) {in/out shardings, axes}
+ *   %y = @xla.sdy.LocalToGlobalShape(%r)
+ * becomes %y = sdy.manual_computation(%x) with the body's ops inlined.
+ * ==================================================================== */
+
+/* Whether every use of op's results is by `user` (none counts). */
+static bool
+only_used_by(const sli_uses *uses, const sl_op *op, const sl_op *user)
+{
+	for (uint32_t i = 0; i < op->nresults; i++) {
+		size_t n;
+		const sli_use *u = sli_uses_of(uses, &op->results[i], &n);
+		for (size_t k = 0; k < n; k++)
+			if (u[k].user != user)
+				return false;
+	}
+	return true;
+}
+
+/* The custom call `target` whose results are exactly v[0..n), or NULL. */
+static sl_op *
+defined_by(imp *I, sl_value *const *v, uint32_t n, const char *target)
+{
+	sl_op *d = n ? v[0]->def : NULL;
+	if (!d || !target_is(I, d, target) || d->nresults != n)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i] != &d->results[i])
+			return NULL;
+	return d;
+}
+
+/* The custom call `target` that uses exactly op's results, or NULL. */
+static sl_op *
+used_by(imp *I, const sli_uses *uses, const sl_op *op, const char *target)
+{
+	size_t n;
+	const sli_use *u = op->nresults ? sli_uses_of(uses, &op->results[0], &n) : NULL;
+	sl_op *l = u && n ? u[0].user : NULL;
+	if (!l || !target_is(I, l, target) || l->noperands != op->nresults)
+		return NULL;
+	for (uint32_t i = 0; i < op->nresults; i++)
+		if (l->operands[i] != &op->results[i])
+			return NULL;
+	return l;
+}
+
+/* The frontend attribute `key` of the first of ops that has it. */
+static sl_attr *
+shard_map_attr(imp *I, sl_op *const *ops, sl_sym key, sl_attr_kind kind, const char *what)
+{
+	for (int i = 0; i < 3; i++) {
+		site s = {AT_OP, ops[i], 0, NULL, {0}, false};
+		if (ops[i] && fa_string(site_attr(&s, I->fa), key))
+			return site_parse(I, &s, key, kind, what);
+	}
+	return NULL;
+}
+
+/* Inlines the body of `func` into the region of mc, its return an sdy.return. */
+static void
+inline_body(imp *I, const sl_op *func, sl_op *mc)
+{
+	sli_vmap map;
+	sli_vmap_init(&map);
+	sli_region_clone_into(I->m, &func->regions[0], &mc->regions[0], &map);
+	sli_vmap_fini(&map);
+	sl_block *b = sli_region_entry(&mc->regions[0]);
+	sl_op *ret = b ? b->last : NULL;
+	if (!ret || ret->kind != SL_OP_RETURN)
+		return;
+	sl_op *r = sli_op_create(I->m, SL_OP_SDY_RETURN, ret->operands, ret->noperands, NULL, 0, 0);
+	r->loc = ret->loc;
+	sli_op_insert_before(ret, r);
+	sli_op_erase(ret);
+}
+
+/* Rewrites one body call; false when the pattern is not there (kept). */
+static bool
+shard_map(imp *I, sl_op *call, const sli_uses *uses)
+{
+	sl_op *func = sli_call_func(I->m, call);
+	sl_op *g = defined_by(I, call->operands, call->noperands, "xla.sdy.GlobalToLocalShape");
+	sl_op *l = used_by(I, uses, call, "xla.sdy.LocalToGlobalShape");
+	if (!func || !sli_func_body(func) || (call->noperands && !g) || (call->nresults && !l) ||
+	    (g && !only_used_by(uses, g, call)) || !only_used_by(uses, call, l))
+		return false;
+	sl_op *ops[3] = {call, g, l};
+	sl_attr *in = shard_map_attr(I, ops, sli_sym(I->m, "xla.sdy.in_shardings"),
+	                             SL_ATTR_SHARDING_PER_VALUE, "#sdy.sharding_per_value");
+	sl_attr *out = shard_map_attr(I, ops, sli_sym(I->m, "xla.sdy.out_shardings"),
+	                              SL_ATTR_SHARDING_PER_VALUE, "#sdy.sharding_per_value");
+	sl_attr *axes = shard_map_attr(I, ops, sli_sym(I->m, "xla.sdy.manual_axes"),
+	                               SL_ATTR_MANUAL_AXES, "#sdy<manual_axes{...}>");
+	if (I->failed)
+		return true;
+	sl_type **types = l ? SL_NEWN(&I->m->arena, sl_type *, l->nresults) : NULL;
+	for (uint32_t i = 0; l && i < l->nresults; i++)
+		types[i] = l->results[i].type;
+	sl_op *mc = sli_op_create(I->m, SL_OP_SDY_MANUAL_COMPUTATION, g ? g->operands : NULL,
+	                          g ? g->noperands : 0, types, l ? l->nresults : 0, 1);
+	mc->loc = call->loc;
+	mc->locattr = call->locattr;
+	sli_comp_set_in_spv(I->m, mc, in ? in : sli_attr_spv(I->m, NULL, 0));
+	sli_result_set_spv(I->m, mc, out ? out : sli_attr_spv(I->m, NULL, 0));
+	if (axes)
+		sli_set_manual_axes(I->m, mc, axes->u.axes.v, axes->u.axes.n);
+	else
+		sli_set_manual_axes(I->m, mc, NULL, 0);
+	inline_body(I, func, mc);
+	sli_op_insert_before(call, mc);
+	for (uint32_t i = 0; l && i < l->nresults; i++)
+		sli_value_replace_uses(&l->results[i], &mc->results[i], NULL);
+	if (l)
+		sli_op_erase(l);
+	sli_op_erase(call);
+	if (g)
+		sli_op_erase(g);
+	return true;
+}
+
+static int
+find_body_call(sl_op *op, void *ud)
+{
+	imp *I = ud;
+	sl_sym callee = op->kind == SL_OP_CALL ? sli_call_callee(I->m, op) : 0;
+	if (callee && strstr(sl_sym_str(I->ctx, callee), "xla.sdy.manual_computation_body")) {
+		for (size_t i = 0; i < I->bodies.n; i++)
+			if (I->bodies.v[i] == op)
+				return 0;
+		SL_VEC_PUSH(I->bodies, op);
+		return 1;
+	}
+	return 0;
+}
+
+/* Calls to bodies that other calls no longer reach are erased. */
+static int
+count_calls(sl_op *op, void *ud)
+{
+	imp *I = ud;
+	sl_op *f = op->kind == SL_OP_CALL ? sli_call_func(I->m, op) : NULL;
+	if (f)
+		f->id++;
+	return 0;
+}
+
+static void
+import_shard_maps(imp *I)
+{
+	/* one call at a time: a body inlined may hold further body calls */
+	for (;;) {
+		size_t before = I->bodies.n;
+		sli_walk(I->m->top, find_body_call, I);
+		if (I->bodies.n == before || I->failed)
+			break;
+		sl_op *call = I->bodies.v[I->bodies.n - 1];
+		sl_sym callee = sli_call_callee(I->m, call);
+		sli_uses uses;
+		sli_uses_compute(&uses, I->m->top);
+		bool done = shard_map(I, call, &uses);
+		sli_uses_fini(&uses);
+		if (done) {
+			I->bodies.n--;
+			SL_VEC_PUSH(I->inlined, callee);
+		} else {
+			sli_diag(I->ctx, SL_DIAG_WARNING, call->loc,
+			         "call of a manual computation body without its shape custom calls; kept");
+		}
+	}
+	sl_block *body = sli_module_body(I->m);
+	for (sl_op *op = body->first; op; op = op->next)
+		op->id = 0;
+	sli_walk(I->m->top, count_calls, I);
+	sl_op *next;
+	for (sl_op *op = body->first; op; op = next) {
+		next = op->next;
+		sl_sym name = op->kind == SL_OP_FUNC ? sli_op_sym_name(I->m, op) : 0;
+		for (size_t i = 0; name && i < I->inlined.n; i++)
+			if (I->inlined.v[i] == name && !op->id) {
+				sli_op_erase(op);
+				break;
+			}
+	}
+}
+
 /* ==================================================================== */
 
 int
@@ -731,6 +924,8 @@ sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts)
 		import_gspmd(&I);
 	if (!I.failed)
 		rewrite_custom_calls(&I);
+	if (!I.failed)
+		import_shard_maps(&I);
 	sli_symtab_fini(&I.syms);
 	sli_gspmd_cuts_fini(&I.cuts);
 	free(I.sizes);
@@ -738,5 +933,7 @@ sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts)
 	SL_VEC_FREE(I.axis_names);
 	SL_VEC_FREE(I.maximal_ids);
 	SL_VEC_FREE(I.maximal_names);
+	SL_VEC_FREE(I.bodies);
+	SL_VEC_FREE(I.inlined);
 	return I.failed ? -1 : 0;
 }
