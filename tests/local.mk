@@ -82,6 +82,7 @@ EXTRA_DIST += \
 	%reldir%/golden/import_xla_bad_gspmd.mlir \
 	%reldir%/golden/import_xla_bad_string.mlir \
 	%reldir%/golden/import_xla_gspmd.mlir \
+	%reldir%/golden/import_xla_gspmd_manual.mlir \
 	%reldir%/golden/import_xla_manual.mlir \
 	%reldir%/golden/import_xla_propagate.mlir \
 	%reldir%/golden/import_xla_round_trip.mlir \

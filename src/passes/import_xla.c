@@ -17,7 +17,8 @@
  * @xla.sdy.FuncResultSharding the function's result sharding,
  * @xla.sdy.ShardingGroup and @xla.sdy.PropagationBarrier their sdy ops,
  * and a call of @xla.sdy.manual_computation_body between its shape custom
- * calls an sdy.manual_computation.
+ * calls an sdy.manual_computation, as does a call between GSPMD's
+ * @SPMDFullToShardShape and @SPMDShardToFullShape.
  * A malformed string is an error located inside the string.
  */
 #include "passes/pass.h"
@@ -60,6 +61,7 @@ typedef struct imp {
 	SL_VEC(sl_sym) maximal_names;
 	const char *why;	/* why the last conversion kept its string */
 	sli_opvec bodies;	/* body calls seen (kept ones stay listed) */
+	SL_VEC(site) deferred;	/* manual GSPMD forms a shard_map may take */
 	SL_VEC(sl_sym) inlined;	/* bodies inlined into manual computations */
 } imp;
 
@@ -578,6 +580,11 @@ import_gspmd(imp *I)
 			site_set(I, s, I->mhlo_sharding, NULL);
 			continue;
 		}
+		if (s->kind == AT_OP && s->h.kind == SLI_HLO_MANUAL &&
+		    (target_is(I, s->op, "SPMDFullToShardShape") || target_is(I, s->op, "Sharding"))) {
+			SL_VEC_PUSH(I->deferred, *s);
+			continue;
+		}
 		sli_diag(I->ctx, SL_DIAG_WARNING, s->str->loc,
 		         "mhlo.sharding kept: %s", I->why);
 	}
@@ -680,19 +687,33 @@ group_or_barrier(imp *I, sl_op *op, bool group)
 	sli_op_erase(op);
 }
 
+typedef struct collect {
+	sli_opvec ops;
+	sl_op_kind kind;
+} collect;
+
 static int
-push_custom_call(sl_op *op, void *ud)
+push_kind(sl_op *op, void *ud)
 {
-	if (op->kind == SL_OP_CUSTOM_CALL)
-		SL_VEC_PUSH(*(sli_opvec *)ud, op);
+	collect *c = ud;
+	if (op->kind == c->kind)
+		SL_VEC_PUSH(c->ops, op);
 	return 0;
+}
+
+/* The ops of one kind in the module, in pre-order (the caller frees). */
+static sli_opvec
+ops_of_kind(imp *I, sl_op_kind kind)
+{
+	collect c = {{0}, kind};
+	sli_walk(I->m->top, push_kind, &c);
+	return c.ops;
 }
 
 static void
 rewrite_custom_calls(imp *I)
 {
-	sli_opvec ops = {0};
-	sli_walk(I->m->top, push_custom_call, &ops);
+	sli_opvec ops = ops_of_kind(I, SL_OP_CUSTOM_CALL);
 	sli_uses uses;
 	sli_uses_compute(&uses, I->m->top);
 	for (size_t i = 0; i < ops.n && !I->failed; i++) {
@@ -899,6 +920,156 @@ import_shard_maps(imp *I)
 	}
 }
 
+/* ====================================================================
+ * Manual computations in GSPMD's form (JAX's shard_map without Shardy):
+ *   %s = @Sharding(%x) {S_in}         (a constraint by now)
+ *   %l = @SPMDFullToShardShape(%s) {manual}
+ *   %r = call @body(%l)
+ *   %m = @Sharding(%r) {manual}
+ *   %y = @SPMDShardToFullShape(%m) {S_out}
+ * becomes %y = sdy.manual_computation(%x) over every axis of the mesh.
+ * ==================================================================== */
+
+/* The one user of op's one result, or NULL. */
+static sl_op *
+sole_user(const sli_uses *uses, const sl_op *op)
+{
+	size_t n;
+	const sli_use *u = op->nresults == 1 ? sli_uses_of(uses, &op->results[0], &n) : NULL;
+	return u && n == 1 ? u[0].user : NULL;
+}
+
+static bool
+unary_call(imp *I, const sl_op *op, const char *target)
+{
+	return op && target_is(I, op, target) && op->noperands == 1 && op->nresults == 1;
+}
+
+/* Forgets a deferred manual form of an op about to be erased. */
+static void
+undefer(imp *I, const sl_op *op)
+{
+	for (size_t i = 0; i < I->deferred.n; i++)
+		if (I->deferred.v[i].op == op)
+			I->deferred.v[i].op = NULL;
+}
+
+typedef struct gspmd_map {
+	sl_value **ins;
+	sl_sharding **in, **out;
+	sl_op **erase;		/* the ops the computation replaces */
+	uint32_t nerase;
+} gspmd_map;
+
+/* Operand i: the value before @Sharding and @SPMDFullToShardShape. */
+static bool
+gspmd_operand(imp *I, const sli_uses *uses, sl_op *call, uint32_t i, gspmd_map *g)
+{
+	sl_op *f = call->operands[i]->def;
+	if (!unary_call(I, f, "SPMDFullToShardShape") || sole_user(uses, f) != call)
+		return false;
+	sl_op *k = f->operands[0]->def;
+	if (!k || k->kind != SL_OP_SDY_SHARDING_CONSTRAINT)
+		return false;
+	g->in[i] = sli_result_sharding(k, 0);
+	g->ins[i] = &k->results[0];
+	if (sole_user(uses, k) == f) {
+		g->ins[i] = k->operands[0];
+		g->erase[g->nerase++] = k;
+	}
+	g->erase[g->nerase++] = f;
+	return g->in[i] && g->in[i]->mesh_name == I->mesh;
+}
+
+/* Result j: the op @Sharding and @SPMDShardToFullShape give the value to. */
+static sl_op *
+gspmd_result(imp *I, const sli_uses *uses, sl_op *call, uint32_t j, gspmd_map *g)
+{
+	size_t n;
+	const sli_use *u = sli_uses_of(uses, &call->results[j], &n);
+	sl_op *m = n == 1 ? u[0].user : NULL;
+	if (!unary_call(I, m, "Sharding"))
+		return NULL;
+	sl_op *t = sole_user(uses, m);
+	if (!unary_call(I, t, "SPMDShardToFullShape"))
+		return NULL;
+	g->out[j] = sli_spv_get(t, SLS_sdy_sharding, 0);
+	if (!g->out[j] || g->out[j]->mesh_name != I->mesh)
+		return NULL;
+	g->erase[g->nerase++] = m;
+	return t;
+}
+
+static bool
+gspmd_shard_map(imp *I, sl_op *call, const sli_uses *uses)
+{
+	sl_op *func = sli_call_func(I->m, call);
+	if (!func || !sli_func_body(func) || !I->mesh)
+		return false;
+	uint32_t ni = call->noperands, no = call->nresults;
+	gspmd_map g;
+	g.ins = SL_NEWN(&I->m->arena, sl_value *, ni + 1);
+	g.in = SL_NEWN(&I->m->arena, sl_sharding *, ni + 1);
+	g.out = SL_NEWN(&I->m->arena, sl_sharding *, no + 1);
+	g.erase = SL_NEWN(&I->m->arena, sl_op *, 2 * ni + no + 1);
+	g.nerase = 0;
+	sl_op **to_full = SL_NEWN(&I->m->arena, sl_op *, no + 1);
+	sl_type **types = SL_NEWN(&I->m->arena, sl_type *, no + 1);
+	for (uint32_t i = 0; i < ni; i++)
+		if (!gspmd_operand(I, uses, call, i, &g))
+			return false;
+	for (uint32_t j = 0; j < no; j++) {
+		if (!(to_full[j] = gspmd_result(I, uses, call, j, &g)))
+			return false;
+		types[j] = to_full[j]->results[0].type;
+	}
+	sl_op *mc = sli_op_create(I->m, SL_OP_SDY_MANUAL_COMPUTATION, g.ins, ni, types, no, 1);
+	mc->loc = call->loc;
+	mc->locattr = call->locattr;
+	sli_comp_set_in_spv(I->m, mc, sli_attr_spv(I->m, g.in, ni));
+	sli_result_set_spv(I->m, mc, sli_attr_spv(I->m, g.out, no));
+	sl_axis_ref *axes = SL_NEWN(&I->m->arena, sl_axis_ref, I->naxes + 1);
+	for (uint32_t a = 0; a < I->naxes; a++)
+		axes[a].name = I->axis_names.v[a];
+	sli_set_manual_axes(I->m, mc, axes, I->naxes);
+	inline_body(I, func, mc);
+	sli_op_insert_before(call, mc);
+	for (uint32_t j = 0; j < no; j++) {
+		sli_value_replace_uses(&to_full[j]->results[0], &mc->results[j], NULL);
+		undefer(I, to_full[j]);
+		sli_op_erase(to_full[j]);
+	}
+	sli_op_erase(call);
+	for (uint32_t k = 0; k < g.nerase; k++) {
+		undefer(I, g.erase[k]);
+		sli_op_erase(g.erase[k]);
+	}
+	SL_VEC_PUSH(I->inlined, sli_op_sym_name(I->m, func));
+	return true;
+}
+
+/* Every call in GSPMD's shard_map form; the manual forms left are warned. */
+static void
+import_gspmd_shard_maps(imp *I)
+{
+	sli_opvec calls = ops_of_kind(I, SL_OP_CALL);
+	for (size_t i = 0; i < calls.n && I->deferred.n; i++) {
+		sl_op *f = calls.v[i]->noperands ? calls.v[i]->operands[0]->def : NULL;
+		if (!unary_call(I, f, "SPMDFullToShardShape"))
+			continue;
+		sli_uses uses;
+		sli_uses_compute(&uses, I->m->top);
+		gspmd_shard_map(I, calls.v[i], &uses);
+		sli_uses_fini(&uses);
+	}
+	SL_VEC_FREE(calls);
+	for (size_t i = 0; i < I->deferred.n; i++)
+		if (I->deferred.v[i].op)
+			sli_diag(I->ctx, SL_DIAG_WARNING, I->deferred.v[i].str->loc,
+			         "mhlo.sharding kept: a manual form outside the pattern of a "
+			         "manual computation");
+}
+
 /* ==================================================================== */
 
 int
@@ -925,6 +1096,8 @@ sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts)
 	if (!I.failed)
 		rewrite_custom_calls(&I);
 	if (!I.failed)
+		import_gspmd_shard_maps(&I);
+	if (!I.failed)
 		import_shard_maps(&I);
 	sli_symtab_fini(&I.syms);
 	sli_gspmd_cuts_fini(&I.cuts);
@@ -934,6 +1107,7 @@ sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts)
 	SL_VEC_FREE(I.maximal_ids);
 	SL_VEC_FREE(I.maximal_names);
 	SL_VEC_FREE(I.bodies);
+	SL_VEC_FREE(I.deferred);
 	SL_VEC_FREE(I.inlined);
 	return I.failed ? -1 : 0;
 }
