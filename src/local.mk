@@ -28,6 +28,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
+	%reldir%/passes/export_xla.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
 	%reldir%/passes/import_xla.c \

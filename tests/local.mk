@@ -81,6 +81,8 @@ EXTRA_DIST += \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/import_xla_bad_gspmd.mlir \
 	%reldir%/golden/import_xla_bad_string.mlir \
+	%reldir%/golden/import_xla_export.mlir \
+	%reldir%/golden/import_xla_export_gspmd.mlir \
 	%reldir%/golden/import_xla_gspmd.mlir \
 	%reldir%/golden/import_xla_gspmd_manual.mlir \
 	%reldir%/golden/import_xla_manual.mlir \

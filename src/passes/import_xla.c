@@ -224,9 +224,12 @@ find_round_trip(sl_op *op, void *ud)
 {
 	imp *I = ud;
 	sl_attr *d = fa_dict(I, op->attrs, op->nattrs);
-	for (uint32_t i = 0; d && i < d->u.dict.n; i++)
-		if (!strncmp(sl_sym_str(I->ctx, d->u.dict.v[i].name), "xla.sdy.", 8))
+	/* shardings mark the round trip; a sharding rule alone does not */
+	for (uint32_t i = 0; d && i < d->u.dict.n; i++) {
+		const char *key = sl_sym_str(I->ctx, d->u.dict.v[i].name);
+		if (!strncmp(key, "xla.sdy.", 8) && strstr(key, "sharding") && !strstr(key, "rule"))
 			I->round_trip = true;
+	}
 	sl_block *b = op->kind == SL_OP_FUNC ? sli_func_body(op) : NULL;
 	for (uint32_t i = 0; b && i < b->nargs; i++) {
 		site s = {AT_ARG, op, i, NULL, {0}, false};
@@ -386,9 +389,11 @@ mesh_op(imp *I, const char *name, const sl_mesh *mesh)
 	sl_attr *a = sli_attr_new(I->m, SL_ATTR_MESH);
 	a->u.mesh = *mesh;
 	sli_op_set_prop(I->m, op, SLS_mesh, a);
-	sl_block *body = sli_module_body(I->m);
-	sl_op *before = body->first;
-	while (before && before->kind == SL_OP_SDY_MESH)
+	/* among the meshes in name order, as xla.sdy.meshes lists them, so
+	 * that an export and a new import keep the order */
+	sl_op *before = sli_module_body(I->m)->first;
+	while (before && before->kind == SL_OP_SDY_MESH &&
+	       strcmp(sl_sym_str(I->ctx, sli_op_sym_name(I->m, before)), name) < 0)
 		before = before->next;
 	sli_symtab_insert(&I->syms, op, before);
 	return op;

@@ -50,5 +50,7 @@ int sli_pass_unflatten_call_graph(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_explicit_gather_scatter_batching(sl_module *m, const sli_pass_opts *opts);
 /* The sharding encodings of JAX, XLA and torch-xla (import_xla.c). */
 int sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts);
+/* Back to Shardy's round-trip strings (export_xla.c). */
+int sli_pass_export_xla(sl_module *m, const sli_pass_opts *opts);
 
 #endif

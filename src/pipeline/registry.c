@@ -75,6 +75,8 @@ const sli_pass_info sli_passes[] = {
 	 "import passes, user-priority propagation and the export steps"},
 	{"sdy-import-xla", sli_pass_import_xla, &sli_opts_none,
 	 "turn xla.sdy.* frontend attributes, mhlo.sharding strings and their custom calls into sdy"},
+	{"sdy-export-xla", sli_pass_export_xla, &sli_opts_none,
+	 "write meshes, shardings, rules and sdy ops back as xla.sdy.* strings and custom calls"},
 	{"sdy-explicit-gather-scatter-batching", sli_pass_explicit_gather_scatter_batching, &sli_opts_none,
 	 "make the iota-indexed dimension 0 of gathers and scatters an explicit batch dimension"},
 };

@@ -22,8 +22,8 @@ func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[4,8]<=[8,4]T(
 // FLAGS: -sdy-import-xla
 // EXPECT:
 // module {
-//   sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>
 //   sdy.mesh @maximal_mesh_3 = <[], device_ids=[3]>
+//   sdy.mesh @mesh = <["_axis_0"=2, "_axis_1"=4, "_axis_2"=4]>
 //   func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_2"}, {"_axis_0", "_axis_1"}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"_axis_0"}]>}, %arg2: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_1"}, {"_axis_2"}]>}, %arg3: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal_mesh_3, []>}, %arg4: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}, %arg5: tensor<8x8xf32> {mhlo.sharding = "{manual}"}, %arg6: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,1,16]<=[32] last_tile_dims={manual}}"}, %arg7: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2]0,2,1,3}"}, %arg8: tensor<32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"_axis_0", "_axis_1", "_axis_2"}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {
 //     %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"_axis_1", "_axis_0"}, {}]>]>} : tensor<8x8xf32>
 //     %1 = sdy.sharding_constraint %0 <@mesh, [{"_axis_0"}, {}]> : tensor<8x8xf32>
