@@ -84,7 +84,9 @@ EXTRA_DIST += \
 	%reldir%/golden/import_xla_export.mlir \
 	%reldir%/golden/import_xla_export_gspmd.mlir \
 	%reldir%/golden/import_xla_gspmd.mlir \
+	%reldir%/golden/import_xla_gspmd_exported.mlir \
 	%reldir%/golden/import_xla_gspmd_manual.mlir \
+	%reldir%/golden/import_xla_kept.mlir \
 	%reldir%/golden/import_xla_manual.mlir \
 	%reldir%/golden/import_xla_propagate.mlir \
 	%reldir%/golden/import_xla_round_trip.mlir \

@@ -6,7 +6,9 @@
  * `xla.sdy.sharding` / `xla.sdy.sharding_rule` frontend attributes,
  * result shardings @xla.sdy.FuncResultSharding custom calls before the
  * return, sharding constraints @Sharding custom calls, sharding groups and
- * propagation barriers their xla.sdy.* custom calls.  Manual computations
+ * propagation barriers their xla.sdy.* custom calls.  GSPMD's
+ * `mhlo.sharding` strings go beside the shardings, for readers that know
+ * no sdy, where a sharding has that form.  Manual computations
  * and the other sdy ops stay as they are, with a warning, and so do the
  * mesh ops they name.
  */
@@ -22,7 +24,7 @@
 typedef struct xexp {
 	sl_module *m;
 	sl_context *ctx;
-	sl_sym fa;
+	sl_sym fa, mhlo_sharding;
 	bool warned;
 } xexp;
 
@@ -60,6 +62,105 @@ op_frontend(xexp *E, sl_op *op, const char *key, const sl_attr *a)
 {
 	sl_attr *d = dict_with(E, sli_op_attr(op, E->fa), sli_sym(E->m, key), attr_string(E, a));
 	sli_op_set_attr(E->m, op, E->fa, d);
+}
+
+/* ====================================================================
+ * GSPMD's strings beside them, for readers that know no sdy
+ * ==================================================================== */
+
+/* The axis of mesh that r names, or -1 (sub-axes have no GSPMD form). */
+static int
+axis_index(const sl_mesh *mesh, const sl_axis_ref *r)
+{
+	for (uint32_t a = 0; a < mesh->naxes && !r->sub; a++)
+		if (mesh->axes[a].name == r->name)
+			return (int)a;
+	return -1;
+}
+
+/*
+ * GSPMD's text of s into b: the iota over the mesh axes, transposed so
+ * that each dimension's axes come in order and the unused ones last (a
+ * replicated last tile dimension).  False when s has no such form: an
+ * explicit device order, sub-axes, unreduced axes.
+ */
+static bool
+hlo_text(sli_buf *b, const sl_mesh *mesh, const sl_sharding *s)
+{
+	if (!mesh->naxes && mesh->nids == 1) {
+		sli_buf_printf(b, "{maximal device=%" PRId64 "}", mesh->ids[0]);
+		return true;
+	}
+	if (mesh->ids || s->unreduced.n)
+		return false;
+	uint32_t na = mesh->naxes, np = 0;
+	int64_t tiles = 1, repl = 1;
+	uint32_t *perm = sli_xmalloc(sizeof *perm * (na + 1));
+	bool *used = sli_xcalloc(na + 1, sizeof *used);
+	bool ok = true;
+	for (uint32_t d = 0; d < s->rank && ok; d++)
+		for (uint32_t k = 0; k < s->dims[d].axes.n && ok; k++) {
+			int a = axis_index(mesh, &s->dims[d].axes.v[k]);
+			ok = a >= 0 && !used[a];
+			if (ok) {
+				used[a] = true;
+				perm[np++] = (uint32_t)a;
+				tiles *= mesh->axes[a].size;
+			}
+		}
+	for (uint32_t a = 0; a < na; a++)
+		if (!used[a]) {
+			perm[np++] = a;
+			repl *= mesh->axes[a].size;
+		}
+	if (ok && tiles == 1) {
+		sli_buf_puts(b, "{replicated}");
+	} else if (ok) {
+		sli_buf_puts(b, "{devices=[");
+		for (uint32_t d = 0; d < s->rank; d++) {
+			int64_t t = 1;
+			for (uint32_t k = 0; k < s->dims[d].axes.n; k++)
+				t *= mesh->axes[axis_index(mesh, &s->dims[d].axes.v[k])].size;
+			sli_buf_printf(b, "%s%" PRId64, d ? "," : "", t);
+		}
+		if (repl > 1)
+			sli_buf_printf(b, "%s%" PRId64, s->rank ? "," : "", repl);
+		sli_buf_puts(b, "]<=[");
+		bool identity = true;
+		for (uint32_t a = 0; a < na; a++) {
+			sli_buf_printf(b, "%s%" PRId64, a ? "," : "", mesh->axes[a].size);
+			identity &= perm[a] == a;
+		}
+		sli_buf_putc(b, ']');
+		for (uint32_t a = 0; a < na && !identity; a++)
+			sli_buf_printf(b, "%s%" PRIu32 "%s", a ? "," : "T(", perm[a], a + 1 == na ? ")" : "");
+		sli_buf_puts(b, repl > 1 ? " last_tile_dim_replicate}" : "}");
+	}
+	free(perm);
+	free(used);
+	return ok;
+}
+
+/* The mhlo.sharding string of v[0..n) (a tuple when n != 1), or NULL. */
+static sl_attr *
+hlo_string(xexp *E, const sl_op *at, sl_sharding *const *v, uint32_t n)
+{
+	sli_buf b;
+	sli_buf_init(&b);
+	bool ok = true;
+	if (n != 1)
+		sli_buf_putc(&b, '{');
+	for (uint32_t i = 0; i < n && ok; i++) {
+		const sl_mesh *mesh = sli_sharding_mesh_at(E->m, at, v[i]);
+		if (i)
+			sli_buf_puts(&b, ", ");
+		ok = mesh && hlo_text(&b, mesh, v[i]);
+	}
+	if (n != 1)
+		sli_buf_putc(&b, '}');
+	sl_attr *a = ok ? sli_attr_string(E->m, b.p, b.n) : NULL;
+	sli_buf_fini(&b);
+	return a;
 }
 
 /* sdy.mesh ops -> xla.sdy.meshes = "{name = #sdy.mesh<...>, ...}" */
@@ -121,13 +222,18 @@ export_func(xexp *E, sl_op *func)
 		                        sli_sym(E->m, "xla.sdy.sharding"),
 		                        attr_string(E, sli_attr_sharding(E->m, s)));
 		sli_func_set_arg_sharding(E->m, func, i, NULL);
-		sl_named_attr *nv = SL_NEWN(&E->m->arena, sl_named_attr, v->nattrs + 1);
+		sl_named_attr *nv = SL_NEWN(&E->m->arena, sl_named_attr, v->nattrs + 2);
 		uint32_t k = 0;
 		for (uint32_t j = 0; j < v->nattrs; j++)
-			if (v->attrs[j].name != E->fa)
+			if (v->attrs[j].name != E->fa && v->attrs[j].name != E->mhlo_sharding)
 				nv[k++] = v->attrs[j];
 		nv[k].name = E->fa;
 		nv[k++].attr = fa;
+		sl_attr *hlo = hlo_string(E, func, &s, 1);
+		if (hlo) {
+			nv[k].name = E->mhlo_sharding;
+			nv[k++].attr = hlo;
+		}
 		sli_sort_named(E->ctx, nv, k);
 		v->attrs = nv;
 		v->nattrs = k;
@@ -141,6 +247,9 @@ export_func(xexp *E, sl_op *func)
 		op_frontend(E, c, "xla.sdy.sharding", sli_attr_spv(E->m, &s, 1));
 		sli_replace_uses_except(ret, ret->operands[i], &c->results[0], c);
 		sli_func_set_res_sharding(E->m, func, i, NULL);
+		sl_attr *hlo = hlo_string(E, func, &s, 1);
+		if (hlo)
+			sli_func_set_res_attr(E->m, func, i, E->mhlo_sharding, hlo);
 	}
 }
 
@@ -157,9 +266,12 @@ static void
 export_op(xexp *E, sl_op *op)
 {
 	sl_attr *spv = sli_op_attr(op, SLS_sdy_sharding);
-	if (spv && op->kind != SL_OP_FUNC) {
+	if (spv && spv->kind == SL_ATTR_SHARDING_PER_VALUE && op->kind != SL_OP_FUNC) {
 		op_frontend(E, op, "xla.sdy.sharding", spv);
 		sli_op_set_attr(E->m, op, SLS_sdy_sharding, NULL);
+		sl_attr *hlo = hlo_string(E, op, spv->u.spv.v, spv->u.spv.n);
+		if (hlo)
+			sli_op_set_attr(E->m, op, E->mhlo_sharding, hlo);
 	}
 	sl_attr *rule = sli_op_rule_attr(op);
 	if (rule) {
@@ -174,6 +286,9 @@ export_op(xexp *E, sl_op *op)
 		c = new_custom_call(E, op, "Sharding", op->operands[0], true);
 		sli_op_set_attr(E->m, c, sli_sym(E->m, "has_side_effect"), NULL);
 		op_frontend(E, c, "xla.sdy.sharding", sli_attr_spv(E->m, &s, 1));
+		sl_attr *hlo = hlo_string(E, op, &s, 1);
+		if (hlo)
+			sli_op_set_attr(E->m, c, E->mhlo_sharding, hlo);
 		break;
 	}
 	case SL_OP_SDY_SHARDING_GROUP: {
@@ -214,7 +329,7 @@ int
 sli_pass_export_xla(sl_module *m, const sli_pass_opts *opts)
 {
 	(void)opts;
-	xexp E = {m, m->ctx, sli_sym(m, "mhlo.frontend_attributes"), false};
+	xexp E = {m, m->ctx, sli_sym(m, "mhlo.frontend_attributes"), sli_sym(m, "mhlo.sharding"), false};
 	sli_opvec ops = {0};
 	sli_walk(m->top, push_op, &ops);
 	for (size_t i = 0; i < ops.n; i++)

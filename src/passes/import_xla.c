@@ -479,7 +479,8 @@ convert_one(imp *I, const site *s, const sli_hlo_sharding *h, const sl_type *t)
 	I->why = "shard_as and shard_like have no sdy form";
 	if (h->shard_group)
 		return NULL;
-	I->why = "manual axes exist only inside a manual computation";
+	I->why = h->kind == SLI_HLO_TUPLE ? "a tuple sharding on one value"
+	                                  : "manual axes exist only inside a manual computation";
 	uint32_t rank = t->rank;
 	switch (h->kind) {
 	case SLI_HLO_REPLICATED:
@@ -635,6 +636,7 @@ func_result_sharding(imp *I, sl_op *op, sli_uses *uses)
 	if (!sh || op->noperands != 1 || op->nresults != 1) {
 		sli_diag(I->ctx, SL_DIAG_WARNING, op->loc,
 		         "xla.sdy.FuncResultSharding without one operand and one sharding; kept");
+		sli_op_set_attr(I->m, op, SLS_sdy_sharding, NULL);
 		return;
 	}
 	sl_op *func = sli_op_parent(op);
@@ -670,8 +672,13 @@ group_or_barrier(imp *I, sl_op *op, bool group)
 {
 	int64_t v = fa_int(I, op, group ? "xla.sdy.sharding_group_id" : "xla.sdy.allowed_direction");
 	if (v < 0 || op->noperands != 1 || op->nresults != (group ? 0u : 1u) ||
-	    (!group && v > SL_DIR_BOTH))
+	    (!group && v > SL_DIR_BOTH)) {
+		if (!I->failed)
+			sli_diag(I->ctx, SL_DIAG_WARNING, op->loc, "%s without %s; kept",
+			         sl_sym_str(I->ctx, target_of(I, op)),
+			         group ? "one operand and a group id" : "one operand and a direction");
 		return;
+	}
 	sl_value *x = op->operands[0];
 	sl_type *t = x->type;
 	sl_op *n = sli_op_create(I->m, group ? SL_OP_SDY_SHARDING_GROUP : SL_OP_SDY_PROPAGATION_BARRIER,
