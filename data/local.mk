@@ -3,6 +3,7 @@
 EXTRA_DIST += \
 	%reldir%/attention.mlir \
 	%reldir%/diagnostics/split.mlir \
+	%reldir%/gspmd.mlir \
 	%reldir%/manual.mlir \
 	%reldir%/mlp.mlir \
 	%reldir%/transformer.mlir \

@@ -1,6 +1,7 @@
 ### Readers and writers: MLIR text
 
 formats_sources = \
+	%reldir%/gspmd.c \
 	%reldir%/mlir_other.c \
 	%reldir%/mlir_lexer.c \
 	%reldir%/mlir_parser.c \
@@ -8,13 +9,16 @@ formats_sources = \
 	%reldir%/mlir_sdy.c \
 	%reldir%/mlir_stablehlo.c \
 	%reldir%/mlir_stablehlo_attrs.c \
+	%reldir%/xla_sdy.c \
 	%reldir%/xml_report.c
 
 noinst_HEADERS += \
+	%reldir%/gspmd.h \
 	%reldir%/mlir_lexer.h \
 	%reldir%/mlir_parser.h \
 	%reldir%/mlir_printer.h \
 	%reldir%/mlir_stablehlo_attrs.h \
+	%reldir%/xla_sdy.h \
 	%reldir%/xml_report.h
 
 ### Readers and writers: XML (libxml2), checked against data/shardlp.xsd

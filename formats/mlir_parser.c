@@ -2299,6 +2299,30 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 	return m;
 }
 
+sl_attr *
+sli_parse_attr_text(sl_module *m, sl_sym file, const char *text, size_t len,
+                    unsigned line)
+{
+	struct sli_names names = {0};
+	struct sli_typecache tc = {0};
+	sli_parser P = {0};
+	P.ctx = m->ctx;
+	P.m = m;
+	P.file = file;
+	P.names = &names;
+	P.typecache = &tc;
+	sli_lex_init(&P.lx, text, len);
+	P.lx.line = line ? line : 1;
+	sli_p_next(&P);
+	sl_attr *a = NULL;
+	if (!sli_p_attr(&P, &a) && !sli_p_is(&P, SL_TOK_EOF))
+		sli_p_error(&P, "expected end of attribute text");
+	SL_VEC_FREE(tc.ents);
+	sli_htab_fini(&tc.index);
+	free(P.aliases);
+	return P.failed ? NULL : a;
+}
+
 sl_module *
 sl_module_parse_file(sl_context *ctx, const char *path)
 {

@@ -149,4 +149,12 @@ int sli_p_sharding(sli_parser *P, sl_attr **out);	/* <@mesh, [...]> */
 int sli_p_sharding_list(sli_parser *P, sl_attr **out);	/* [<...>, ...] */
 int sli_p_mesh_body(sli_parser *P, sl_mesh *out);	/* <["a"=2], device_ids=[..]> */
 
+/*
+ * One attribute read from text (e.g. the contents of a string attribute)
+ * into m's arena; diagnostics name `file` and count lines from `line`.
+ * NULL after an error, or when text holds more than one attribute.
+ */
+sl_attr *sli_parse_attr_text(sl_module *m, sl_sym file, const char *text, size_t len,
+                             unsigned line);
+
 #endif

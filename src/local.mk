@@ -31,8 +31,10 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/drop_sharding_rules.c \
 	%reldir%/passes/explicit_gather_scatter_batching.c \
 	%reldir%/passes/export_named_computations.c \
+	%reldir%/passes/export_xla.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
+	%reldir%/passes/import_xla.c \
 	%reldir%/passes/inline_meshes.c \
 	%reldir%/passes/insert_func_call_reshards.c \
 	%reldir%/passes/lift_inlined_meshes.c \
@@ -156,8 +158,9 @@ shardlp_SOURCES = \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/compare_run.c \
 	%reldir%/cli/cmd_gen.c \
-	%reldir%/cli/cmd_plot.c \
+	%reldir%/cli/cmd_import.c \
 	%reldir%/cli/cmd_iopddl.c \
+	%reldir%/cli/cmd_plot.c \
 	%reldir%/cli/cmd_propagate.c \
 	%reldir%/cli/cmd_rules.c \
 	%reldir%/cli/cmd_solve.c \

@@ -8,6 +8,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
+	%reldir%/unit/test_gspmd.c \
 	%reldir%/unit/test_iopddl.c \
 	%reldir%/unit/test_lexer.c \
 	%reldir%/unit/test_options.c \
@@ -56,6 +57,7 @@ TESTS += \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/import.sh \
 	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
@@ -77,6 +79,7 @@ EXTRA_DIST += \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
+	%reldir%/cli/import.sh \
 	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
@@ -102,6 +105,17 @@ EXTRA_DIST += \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
+	%reldir%/golden/import_xla_bad_gspmd.mlir \
+	%reldir%/golden/import_xla_bad_string.mlir \
+	%reldir%/golden/import_xla_export.mlir \
+	%reldir%/golden/import_xla_export_gspmd.mlir \
+	%reldir%/golden/import_xla_gspmd.mlir \
+	%reldir%/golden/import_xla_gspmd_exported.mlir \
+	%reldir%/golden/import_xla_gspmd_manual.mlir \
+	%reldir%/golden/import_xla_kept.mlir \
+	%reldir%/golden/import_xla_manual.mlir \
+	%reldir%/golden/import_xla_propagate.mlir \
+	%reldir%/golden/import_xla_round_trip.mlir \
 	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mlp_print.mlir \

@@ -101,6 +101,7 @@ cli_src *cli_split(const char *name, const char *text, size_t len, bool split, s
 sl_module *cli_parse_src(sl_context *ctx, const cli_src *s);
 
 int cmd_gen(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_iopddl(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_propagate(int, char **);

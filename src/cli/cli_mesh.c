@@ -1,5 +1,6 @@
 /*
- * cli_mesh.c - the auto-sharding options (cli_mesh.h).
+ * cli_mesh.c - preparing a program: import of its encodings and the
+ * auto-sharding options (cli_mesh.h).
  */
 #include "cli_mesh.h"
 
@@ -13,7 +14,10 @@ const char cli_mesh_help[] =
 	"  --replace-mesh        --mesh replaces the program's own mesh\n"
 	"  --pin ARGS:DIM=AXES   pin dimension DIM of main's arguments ARGS (N,\n"
 	"                        N-M or *) to the mesh axes AXES (AXIS,...);\n"
-	"                        may be repeated\n";
+	"                        may be repeated\n"
+	"  --no-import           keep mhlo.sharding and xla.sdy.* strings as\n"
+	"                        they are (by default they become sdy, as\n"
+	"                        `shardlp import` does)\n";
 
 int
 cli_mesh_option(cli_mesh_opts *o, int c, const char *arg)
@@ -24,6 +28,9 @@ cli_mesh_option(cli_mesh_opts *o, int c, const char *arg)
 		return 0;
 	case CLI_OPT_REPLACE_MESH:
 		o->replace = true;
+		return 0;
+	case CLI_OPT_NO_IMPORT:
+		o->no_import = true;
 		return 0;
 	case CLI_OPT_PIN:
 		if (o->npins == CLI_MAX_PINS) {
@@ -41,6 +48,16 @@ int
 cli_mesh_apply(const cli_mesh_opts *o, sl_module *m, const char *path, bool tell)
 {
 	char err[256];
+	/* the encodings of JAX, XLA and torch-xla first: they may hold the mesh */
+	if (!o->no_import) {
+		int rc = sl_pass_run(m, "sdy-import-xla", "", err, sizeof err);
+		if (rc == -2) {
+			fprintf(stderr, "%s: %s\n", cli_prog, err);
+			return -1;
+		}
+		if (rc || sl_module_verify(m))
+			return -1;
+	}
 	if (o->replace && !o->mesh) {
 		fprintf(stderr, "%s: --replace-mesh needs --mesh\n", cli_prog);
 		return -1;

@@ -29,6 +29,8 @@ static const command commands[] = {
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
+	{"import", cmd_import, "import [-o FILE] [--debuginfo] FILE",
+	 "turn the sharding encodings of JAX, XLA and torch-xla into sdy"},
 	{"iopddl", cmd_iopddl, "iopddl eval|solve|bench [options] ...",
 	 "the IOPDDL benchmark: evaluate and solve its problems"},
 	{"plot", cmd_plot, "plot [-o FILE.svg] SUMMARY.csv",
