@@ -202,4 +202,37 @@ run "$SHARDLP_OPT" --no-such-flag "$data/mlp.mlir"
 expect_rc 2 "an unknown option"
 expect_grep "$tmp/err" "unknown option '--no-such-flag'" "the message names it"
 
+# -inline: nested calls inlined, the private callees erased, a recursive
+# call kept
+cat >"$tmp/calls.mlir" <<'MLIR'
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @outer(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = func.call @self(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func private @outer(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @inner(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = stablehlo.add %0, %x : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func private @inner(%y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.multiply %y, %y : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @self(%z: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @self(%z) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" -inline "$tmp/calls.mlir"
+expect_rc 0 "-inline"
+checks=$((checks + 1))
+if grep -q 'stablehlo.multiply %arg0, %arg0' "$tmp/out" && grep -q 'stablehlo.add %0, %arg0' "$tmp/out" &&
+   ! grep -q '@outer\|@inner' "$tmp/out"; then
+	pass "nested calls are inlined in main and the private callees erased"
+else
+	fail "-inline output: $(tr '\n' ' ' <"$tmp/out" | cut -c1-300)"
+fi
+expect_grep "$tmp/out" 'call @self' "a recursive function is not inlined into itself"
+
 finish
