@@ -87,11 +87,11 @@ parse_args(int argc, char **argv, opts *o)
 		const char *flag = a + 1 + (a[1] == '-');
 		if (!strcmp(flag, "help")) {
 			usage(stdout);
-			exit(EXIT_OK);
+			exit(cli_out_finish("shardlp-opt", EXIT_OK));
 		}
 		if (!strcmp(flag, "version")) {
 			printf("shardlp-opt %s\n", sl_version());
-			exit(EXIT_OK);
+			exit(cli_out_finish("shardlp-opt", EXIT_OK));
 		}
 		if (!strcmp(flag, "split-input-file")) {
 			o->split = true;
