@@ -5,6 +5,7 @@
 #include "cli_out.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,16 @@ cli_out_note_input(int fd)
 		inputs[ninputs].dev = st.st_dev;
 		inputs[ninputs].ino = st.st_ino;
 		ninputs++;
+	}
+}
+
+void
+cli_out_note_input_path(const char *path)
+{
+	int fd = is_stdout(path) ? -1 : open(path, O_RDONLY);
+	if (fd >= 0) {
+		cli_out_note_input(fd);
+		close(fd);
 	}
 }
 

@@ -62,5 +62,7 @@ int cli_out_check_dir(const char *prog, const char *dir);
 void cli_out_remove_temporaries(void);
 /* Records a file the program read, so no output replaces it. */
 void cli_out_note_input(int fd);
+/* The same for a file the library will read by path. */
+void cli_out_note_input_path(const char *path);
 
 #endif

@@ -86,6 +86,7 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		return 0;
 	case CLI_OPT_MESH_XML:
 		co->mesh_xml = arg;
+		cli_out_note_input_path(arg);
 		return 0;
 	case CLI_OPT_CONSERVATIVE:
 		fputs("shardlp: warning: '--conservative' is deprecated; use "

@@ -243,11 +243,11 @@ parse_args(int argc, char **argv, opts *o)
 			continue;
 		if (!strcmp(flag, "help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			exit(EXIT_OK);
+			exit(cli_out_finish("shardlp-opt", EXIT_OK));
 		}
 		if (!strcmp(flag, "version")) {
 			printf("shardlp-opt %s\n", sl_version());
-			exit(EXIT_OK);
+			exit(cli_out_finish("shardlp-opt", EXIT_OK));
 		}
 		if (!strcmp(flag, "split-input-file")) {
 			o->split = true;

@@ -30,6 +30,13 @@ set +e
 rc=$?
 set -e
 expect_failed_write "shardlp-opt >/dev/full"
+for a in --help --version; do
+	set +e
+	"$SHARDLP_OPT" $a >/dev/full 2>"$tmp/err"
+	rc=$?
+	set -e
+	expect_failed_write "shardlp-opt $a >/dev/full"
+done
 
 # --- ENOSPC: output files on a full disk -----------------------------------
 for args in "print -o /dev/full $mlp" "propagate -o /dev/full $mlp" \
@@ -107,6 +114,11 @@ for args in "solve --write-lp IN" "solve --write-mps IN" "solve --log IN" \
 		cp "$mlp" "$tmp/in.mlir"
 	fi
 done
+cp "$data/mesh-4x2.xml" "$tmp/mesh.xml"
+run "$SHARDLP" solve --mesh-xml "$tmp/mesh.xml" -o "$tmp/mesh.xml" "$mlp"
+expect_rc 1 "solve -o its --mesh-xml: refused"
+cmp -s "$data/mesh-4x2.xml" "$tmp/mesh.xml" && pass "--mesh-xml intact" || fail "--mesh-xml overwritten"
+checks=$((checks + 1))
 ln -s "$tmp/in.mlir" "$tmp/link.mlir"
 run "$SHARDLP_OPT" -sdy-propagation-pipeline -o "$tmp/link.mlir" "$tmp/in.mlir"
 expect_rc 1 "shardlp-opt -o a link to its input: refused"
