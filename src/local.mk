@@ -35,6 +35,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/import_func_calls.c \
 	%reldir%/passes/import_xla.c \
+	%reldir%/passes/cse.c \
 	%reldir%/passes/inline.c \
 	%reldir%/passes/inline_meshes.c \
 	%reldir%/passes/insert_func_call_reshards.c \

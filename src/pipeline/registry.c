@@ -35,6 +35,8 @@ const sli_pass_info sli_passes[] = {
 	 "replicate unused manual axes and sort manual axes in mesh order"},
 	{"sdy-add-data-flow-edges", sli_pass_add_data_flow_edges, &sli_opts_none,
 	 "add data_flow_edge ops on the edge owners of data-flow ops"},
+	{"cse", sli_pass_cse, &sli_opts_none,
+	 "merge equal side-effect-free ops, as mlir-opt -cse does"},
 	{"inline", sli_pass_inline, &sli_opts_none,
 	 "inline calls to the module's functions, as mlir-opt -inline does"},
 	{"symbol-dce", sli_pass_symbol_dce, &sli_opts_none,

@@ -235,4 +235,29 @@ else
 fi
 expect_grep "$tmp/out" 'call @self' "a recursive function is not inlined into itself"
 
+# -cse: equal side-effect-free ops merged (operands in the same order,
+# equal attributes), an op with side effects (custom call) kept twice
+cat >"$tmp/cse.mlir" <<'MLIR'
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.add %a, %b : tensor<4xf32>
+  %1 = stablehlo.add %a, %b : tensor<4xf32>
+  %2 = stablehlo.multiply %0, %1 : tensor<4xf32>
+  %3 = stablehlo.add %b, %a : tensor<4xf32>
+  %4 = stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %6 = stablehlo.add %4, %5 : tensor<4xf32>
+  %7 = stablehlo.add %6, %3 : tensor<4xf32>
+  return %2, %7 : tensor<4xf32>, tensor<4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" -cse "$tmp/cse.mlir"
+expect_rc 0 "-cse"
+expect_grep "$tmp/out" 'stablehlo\.multiply %0, %0' "two equal adds become one"
+checks=$((checks + 1))
+if [ "$(grep -c 'custom_call @foo' "$tmp/out")" -eq 2 ] && [ "$(grep -c 'stablehlo.add' "$tmp/out")" -eq 4 ]; then
+	pass "the custom calls and the add with swapped operands stay"
+else
+	fail "-cse merged too much or too little"
+fi
+
 finish
