@@ -242,6 +242,13 @@ ticks(double lo, double hi, bool lg, double *v, size_t cap)
 		for (double e = floor(log10(lo)); e <= ceil(log10(hi)) && n < cap; e++)
 			if (pow(10, e) >= lo * 0.999 && pow(10, e) <= hi * 1.001)
 				v[n++] = pow(10, e);
+		if (n > 7) {
+			/* every second or third power of ten: labels that fit */
+			size_t step = (n + 6) / 7, k = 0;
+			for (size_t i = 0; i < n; i += step)
+				v[k++] = v[i];
+			n = k;
+		}
 		if (n >= 2)
 			return n;
 		n = 0;
@@ -273,8 +280,8 @@ axes(FILE *o, const panel *p, const char *xlabel, const char *ylabel, const char
 		fprintf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 		        p->x, y, p->x + p->w, y);
 		/* short labels: 6142 rather than 6.14e+03 */
-		snprintf(buf, sizeof buf, fabs(v[i]) >= 1e-3 && fabs(v[i]) < 1e5 ? "%.4g" : "%.2g",
-		         v[i]);
+		snprintf(buf, sizeof buf, fabs(v[i]) >= 1e3 && fabs(v[i]) < 1e7 ? "%.0f" :
+		         fabs(v[i]) >= 1e-3 && fabs(v[i]) < 1e3 ? "%.4g" : "%.2g", v[i]);
 		text(o, p->x - 6, y + 4, "end", 11, buf);
 	}
 	text(o, p->x + p->w / 2, p->y + p->h + 36, "middle", 13, xlabel);
