@@ -125,6 +125,8 @@ typedef struct cli_compare_out {
 	/* set by the caller */
 	bool tell;		/* notes of the auto-sharding options on stderr */
 	bool keep_ilp;		/* hand over the ILP's exported module */
+	unsigned methods;	/* bit i: run rows[i]'s method; 0: all.  A row
+				 * not run has the status "skipped" */
 	/* filled */
 	cli_method_row rows[CLI_NMETHODS];
 	char start_note[512];	/* why the best greedy result is no incumbent */
@@ -140,5 +142,11 @@ typedef struct cli_compare_out {
  */
 int cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
                     cli_cost_opts *co, cli_compare_out *out);
+/*
+ * --methods LIST: the methods named in LIST ("ilp", a strategy's name, or
+ * "greedy" for the four), as a mask of rows for cli_compare_out.methods;
+ * 0 after a message naming the unknown method on stderr.
+ */
+unsigned cli_methods_parse(const char *prog, const char *list);
 
 #endif

@@ -28,6 +28,7 @@
 
 static const char usage_short[] =
 	"usage: shardlp batch [-j N] [--out DIR] [--json] [--resume] [--time-limit S]\n"
+	"                     [--methods LIST]\n"
 	"                     [--shard K/N] [--split-input-file] [cost options]\n"
 	"                     [auto-sharding options] FILE|DIR...\n"
 	"       shardlp batch --merge [--out DIR] SUMMARY.csv...\n";
@@ -265,6 +266,7 @@ typedef struct job {
 	cli_cost_opts *co;
 	const char *dir;	/* OUT/results */
 	bool split;
+	unsigned methods;	/* --methods: rows run and written; 0: all */
 } job;
 
 /* OUT/results/ID.EXT, in a heap string. */
@@ -314,6 +316,7 @@ work(const job *j, const input *in)
 	for (size_t k = 0; k < (n ? n : 1); k++) {
 		memset(&o, 0, sizeof o);
 		o.keep_ilp = true;
+		o.methods = j->methods;
 		sink.first_error[0] = 0;
 		int st = n ? cli_compare_run(ctx, &chunks[k], &j->so, j->co, &o) : EXIT_INPUT;
 		if (!n) {
@@ -328,7 +331,8 @@ work(const job *j, const input *in)
 		row_ctx c = {in->path, (unsigned)k + 1, ru.ru_maxrss,
 		             sink.first_error[0] ? sink.first_error : "failed"};
 		for (size_t i = 0; i < CLI_NMETHODS; i++)
-			put_row(csv, json, &c, &o.rows[i], &o.rows[0]);
+			if (!j->methods || (j->methods >> i & 1))
+				put_row(csv, json, &c, &o.rows[i], &o.rows[0]);
 		if (k && fputs("// -----\n", mlir) == EOF)
 			status = 1;
 		if (o.ilp && sl_module_print(o.ilp, mlir, NULL))
@@ -388,13 +392,14 @@ progress(size_t done, size_t total, size_t failed, double t0, bool last)
 
 /* A failed worker's rows, when it left none (it died). */
 static void
-dead_rows(FILE *csv, FILE *json, const input *in, const char *why)
+dead_rows(FILE *csv, FILE *json, const input *in, const char *why, unsigned methods)
 {
 	row_ctx c = {in->path, 1, 0, why};
 	cli_method_row rows[CLI_NMETHODS];
 	error_rows(rows);
 	for (size_t i = 0; i < CLI_NMETHODS; i++)
-		put_row(csv, json, &c, &rows[i], &rows[0]);
+		if (!methods || (methods >> i & 1))
+			put_row(csv, json, &c, &rows[i], &rows[0]);
 }
 
 /* Appends file path to out; false when it cannot be read. */
@@ -414,7 +419,8 @@ append(FILE *out, const char *path)
 
 /* OUT/summary.csv (and .jsonl) from the rows of the inputs done. */
 static int
-summarize(const char *out, const char *dir, const inputs *v, bool with_json)
+summarize(const char *out, const char *dir, const inputs *v, bool with_json,
+          unsigned methods)
 {
 	size_t n = strlen(out) + 16;
 	char *csvp = malloc(n), *jsonp = malloc(n);
@@ -435,7 +441,8 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json)
 			char *c = result_path(dir, in->id, "csv");
 			char *jl = result_path(dir, in->id, "jsonl");
 			if (!append(csv, c) || !append(json, jl))
-				dead_rows(csv, json, in, "the worker died before writing its rows");
+				dead_rows(csv, json, in, "the worker died before writing its rows",
+				          methods);
 			free(c);
 			free(jl);
 		}
@@ -621,7 +628,7 @@ merge(const char *out, int n, char **paths)
 
 enum {
 	OPT_OUT = 1000, OPT_JSON, OPT_RESUME, OPT_TIME, OPT_SPLIT, OPT_NO_DECOMPOSE,
-	OPT_SHARD, OPT_MERGE
+	OPT_SHARD, OPT_MERGE, OPT_METHODS
 };
 
 int
@@ -638,6 +645,7 @@ cmd_batch(int argc, char **argv)
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"shard", required_argument, NULL, OPT_SHARD},
 		{"merge", no_argument, NULL, OPT_MERGE},
+		{"methods", required_argument, NULL, OPT_METHODS},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -668,6 +676,7 @@ cmd_batch(int argc, char **argv)
 			      "  --resume           skip the programs whose rows are newer than\n"
 			      "                     the program and the options\n"
 			      "  --time-limit S     time limit of each ILP solve\n"
+			      "  --methods LIST     only these methods (as for compare)\n"
 			      "  --split-input-file each '// -----' chunk a program of its own\n"
 			      "  --shard K/N        only the inputs whose place in the sorted list\n"
 			      "                     is K modulo N (0 <= K < N): one slice of N\n"
@@ -720,6 +729,10 @@ cmd_batch(int argc, char **argv)
 			break;
 		case OPT_MERGE:
 			merging = true;
+			break;
+		case OPT_METHODS:
+			if (!(j.methods = cli_methods_parse("shardlp batch", optarg)))
+				goto usage;
 			break;
 		default:
 			goto usage;
@@ -837,7 +850,7 @@ cmd_batch(int argc, char **argv)
 	}
 	if (tty)
 		progress(finished, v.n, failed, t0, true);
-	if (summarize(out, dir, &v, with_json))
+	if (summarize(out, dir, &v, with_json, j.methods))
 		status = EXIT_INPUT;
 	else if (failed && status == EXIT_OK)
 		status = EXIT_INPUT;

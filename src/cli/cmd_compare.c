@@ -15,7 +15,7 @@
 
 static const char usage_short[] =
 	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose]\n"
-	"                       [--split-input-file] [cost options]\n"
+	"                       [--methods LIST] [--split-input-file] [cost options]\n"
 	"                       [auto-sharding options] FILE...\n";
 
 static void
@@ -29,11 +29,12 @@ put_num(double v, bool csv)
 
 static int
 compare_src(sl_context *ctx, const cli_src *src, const char *path,
-            const sl_solve_opts *opts, cli_cost_opts *co, bool csv)
+            const sl_solve_opts *opts, cli_cost_opts *co, bool csv, unsigned methods)
 {
 	cli_compare_out o;
 	memset(&o, 0, sizeof o);
 	o.tell = true;
+	o.methods = methods;
 	int status = cli_compare_run(ctx, src, opts, co, &o);
 	if (status == EXIT_INPUT)
 		return status;
@@ -52,6 +53,8 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 	for (size_t g = 0; g < CLI_NMETHODS; g++) {
 		const cli_method_row *r = &rows[g];
 		double nan = NAN;
+		if (!strcmp(r->status, "skipped"))
+			continue;
 		if (csv) {
 			printf("%s,%s,%s,", path, r->method, r->status);
 			put_num(r->scored ? r->parts.total : nan, true);
@@ -100,7 +103,7 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
  */
 static int
 compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv,
-             bool split)
+             bool split, unsigned methods)
 {
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
@@ -117,7 +120,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 		char label[4096];
 		if (split)
 			snprintf(label, sizeof label, "%s#%zu", path, k + 1);
-		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv);
+		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv, methods);
 		if (st > status)
 			status = st;
 	}
@@ -128,7 +131,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	return status;
 }
 
-enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT };
+enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT, OPT_METHODS };
 
 int
 cmd_compare(int argc, char **argv)
@@ -140,10 +143,12 @@ cmd_compare(int argc, char **argv)
 		{"tmlim", required_argument, NULL, OPT_TIME},	/* glpsol's name */
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"split-input-file", no_argument, NULL, OPT_SPLIT},
+		{"methods", required_argument, NULL, OPT_METHODS},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	bool csv = false, split = false;
+	unsigned methods = 0;
 	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
@@ -165,6 +170,8 @@ cmd_compare(int argc, char **argv)
 			      "  --time-limit S, --tmlim S\n"
 			      "                  time limit of each ILP solve\n"
 			      "  --no-decompose  solve one whole model, not a chain of blocks\n"
+			      "  --methods LIST  only these methods: ilp, greedy (the four) or\n"
+			      "                  strategies by name, comma-separated\n"
 			      "  --split-input-file\n"
 			      "                  compare each chunk of FILE between '// -----'\n"
 			      "                  lines, named FILE#N\n\n",
@@ -181,6 +188,10 @@ cmd_compare(int argc, char **argv)
 			break;
 		case OPT_SPLIT:
 			split = true;
+			break;
+		case OPT_METHODS:
+			if (!(methods = cli_methods_parse("shardlp compare", optarg)))
+				goto usage;
 			break;
 		case OPT_TIME: {
 			char *end;
@@ -203,7 +214,7 @@ cmd_compare(int argc, char **argv)
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		cli_watchdog_arm("shardlp", argv[i], so.time_limit);
-		int st = compare_file(argv[i], &so, &co, csv, split);
+		int st = compare_file(argv[i], &so, &co, csv, split, methods);
 		if (st > status)
 			status = st;
 	}

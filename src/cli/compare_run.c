@@ -155,12 +155,19 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		return EXIT_INPUT;
 	}
 
+	unsigned want = out->methods ? out->methods : (1u << CLI_NMETHODS) - 1;
+	for (size_t i = 0; i < CLI_NMETHODS; i++)
+		if (!(want >> i & 1))
+			rows[i].status = "skipped";
+
 	/* greedy strategies first: the best becomes the ILP's incumbent */
 	sl_module *best = NULL;
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_method_row *r = &rows[g + 1];
 		cli_greedy_result gr;
+		if (!(want >> (g + 1) & 1))
+			continue;
 		if (cli_greedy_run(ctx, src, g, &co->mesh, &local.cost, &gr)) {
 			status = EXIT_INPUT;
 			goto out;
@@ -178,6 +185,8 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	}
 
 	cli_method_row *ilp = &rows[0];
+	if (!(want & 1))
+		goto skip_ilp;
 	sl_module *m = cli_parse_src(ctx, src);
 	if (!m || cli_mesh_apply(&co->mesh, m, src->name, false)) {
 		sl_module_free(m);
@@ -213,9 +222,10 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		sl_assignment_free(qg);
 	}
 	sl_assignment_free(qi);
+skip_ilp:
 	export_rows(slots, CLI_NMETHODS, &local.cost, out->changed, sizeof out->changed);
 	if (out->keep_ilp && ilp->scored) {
-		out->ilp = m;
+		out->ilp = slots[0].m;
 		slots[0].m = NULL;
 	}
 out:
@@ -226,4 +236,31 @@ out:
 		sl_module_free(slots[i].m);
 	}
 	return status;
+}
+
+unsigned
+cli_methods_parse(const char *prog, const char *list)
+{
+	unsigned mask = 0;
+	const char *p = list;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		unsigned bit = 0;
+		if (n == 3 && !strncmp(p, "ilp", 3))
+			bit = 1;
+		else if (n == 6 && !strncmp(p, "greedy", 6))
+			bit = ((1u << CLI_NMETHODS) - 1) & ~1u;
+		for (size_t g = 0; g < CLI_NGREEDY; g++)
+			if (strlen(cli_greedy[g].method) == n && !strncmp(p, cli_greedy[g].method, n))
+				bit = 1u << (g + 1);
+		if (!bit) {
+			fprintf(stderr, "%s: --methods: unknown method '%.*s' (ilp, greedy, basic, "
+			        "aggressive, op-priority, user-priority)\n", prog, (int)n, p);
+			return 0;
+		}
+		mask |= bit;
+		if (!p[n])
+			return mask;
+		p += n + 1;
+	}
 }

@@ -134,6 +134,18 @@ expect_rc 1 "--merge of a file that is no summary"
 expect_grep "$tmp/err" 'notsummary\.csv:1:1: error: not a batch summary' "a located error"
 run "$SHARDLP" batch --shard 4/4 "$in"
 expect_rc 2 "--shard 4/4 is a usage error"
+# --methods: only the rows asked for, failures included
+run "$SHARDLP" batch --methods ilp,basic --out "$tmp/m" "$in"
+checks=$((checks + 1))
+if [ "$(($(wc -l <"$tmp/m/summary.csv") - 1))" -eq 12 ] &&
+   ! grep -q ',aggressive,\|,op-priority,\|,user-priority,' "$tmp/m/summary.csv"; then
+	pass "--methods ilp,basic: 2 rows for each of the 6 programs"
+else
+	fail "--methods ilp,basic: $(($(wc -l <"$tmp/m/summary.csv") - 1)) rows"
+fi
+run "$SHARDLP" batch --methods nope "$in"
+expect_rc 2 "--methods with an unknown method"
+expect_grep "$tmp/err" "unknown method 'nope'" "the message names it"
 run "$SHARDLP" batch -j 0 "$in"
 expect_rc 2 "-j 0 is a usage error"
 finish
