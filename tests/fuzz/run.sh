@@ -62,9 +62,9 @@ echo "run.sh: building $dir/fuzz_$target"
 # aligned_alloc are implicit declarations returning a truncated int.
 (cd "$top" && "$CLANG" -std=gnu99 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	$inc $(pkg-config --cflags libxml-2.0) \
+	$inc $(pkg-config --cflags libxml-2.0 jansson) \
 	-o "$dir/fuzz_$target" "tests/fuzz/fuzz_$target.c" $srcs \
-	$(pkg-config --libs libxml-2.0) -lglpk -lm)
+	$(pkg-config --libs libxml-2.0 jansson) -lz -lglpk -lm)
 
 [ "$secs" -gt 0 ] || exit 0
 
