@@ -57,5 +57,6 @@ int sli_pass_drop_sharding_and_mesh(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_remove_ag_rs_for_cmv1(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_constant_or_scalar_merger(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_resolve_single_device_sharding(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_reshard_to_collectives(sl_module *m, const sli_pass_opts *opts);
 
 #endif
