@@ -11,7 +11,10 @@
  *      target pieces that the current sharding does not use anywhere;
  *   2. collective_permute: when every dimension's remainder has the sharded
  *      size of its target remainder, and every target piece is either
- *      unused or in a remainder, permute straight to the target;
+ *      unused or in a remainder, permute straight to the target; when the
+ *      target is on a mesh with the same axes but other device ids, the
+ *      first round always permutes (to the target if it can, else to the
+ *      current axes), and the steps after it are on the target's mesh;
  *   3. all_to_all: move the suffix of a source remainder that is exactly
  *      the start of the target remainder of another dimension whose own
  *      remainder is empty (one move per op, dimensions in order, repeated
@@ -37,6 +40,7 @@ typedef struct planner {
 	const sl_mesh *mesh;
 	uint32_t rank;
 	sli_axis_vec *cur, *tgt;	/* pieces per dimension */
+	bool switch_mesh;		/* a permute must still change the mesh */
 	sli_rtc_plan *plan;
 } planner;
 
@@ -134,6 +138,8 @@ size_from(const planner *P, const sli_axis_vec *v, size_t from)
 static bool
 done(const planner *P)
 {
+	if (P->switch_mesh)
+		return false;
 	for (uint32_t d = 0; d < P->rank; d++)
 		if (prefix(P, d) != P->cur[d].n || P->cur[d].n != P->tgt[d].n)
 			return false;
@@ -153,7 +159,10 @@ vecs(uint32_t rank)
 static void
 emit(planner *P, sl_op_kind kind, sli_axis_vec *axes, uint32_t src, uint32_t tgt)
 {
-	sli_rtc_step s = {kind, src, tgt, vecs(P->rank), vecs(P->rank)};
+	sli_rtc_step s = {kind, src, tgt, vecs(P->rank), vecs(P->rank), false};
+	if (kind == SL_OP_SDY_COLLECTIVE_PERMUTE)
+		P->switch_mesh = false;
+	s.on_target_mesh = !P->switch_mesh;
 	for (uint32_t d = 0; d < P->rank; d++) {
 		for (size_t i = 0; axes && i < axes[d].n; i++)
 			sli_axis_vec_add_or_merge(&s.axes[d], &axes[d].v[i], P->mesh);
@@ -201,18 +210,30 @@ permutable(const planner *P, const sl_axis_ref *r)
 	return !find(P, P->cur, r, &d, &i) || i >= prefix(P, d);
 }
 
+/* Whether one permute can reach the target from the current sharding. */
+static bool
+can_permute(const planner *P)
+{
+	for (uint32_t d = 0; d < P->rank; d++) {
+		size_t p = prefix(P, d);
+		if (size_from(P, &P->cur[d], p) != size_from(P, &P->tgt[d], p))
+			return false;
+		for (size_t j = p; j < P->tgt[d].n; j++)
+			if (!permutable(P, &P->tgt[d].v[j]))
+				return false;
+	}
+	return true;
+}
+
 static void
 try_permute(planner *P)
 {
 	if (done(P))
 		return;
-	for (uint32_t d = 0; d < P->rank; d++) {
-		size_t p = prefix(P, d);
-		if (size_from(P, &P->cur[d], p) != size_from(P, &P->tgt[d], p))
-			return;
-		for (size_t j = p; j < P->tgt[d].n; j++)
-			if (!permutable(P, &P->tgt[d].v[j]))
-				return;
+	if (!can_permute(P)) {
+		if (P->switch_mesh)
+			emit(P, SL_OP_SDY_COLLECTIVE_PERMUTE, NULL, 0, 0);
+		return;
 	}
 	for (uint32_t d = 0; d < P->rank; d++) {
 		P->cur[d].n = 0;
@@ -308,9 +329,9 @@ run(planner *P)
 int
 sli_rtc_plan_build(const sl_context *ctx, const sl_mesh *mesh,
                    const sl_axis_list *in, const sl_axis_list *out,
-                   uint32_t rank, sli_rtc_plan *plan)
+                   uint32_t rank, bool switch_mesh, sli_rtc_plan *plan)
 {
-	planner P = {ctx, mesh, rank, vecs(rank), vecs(rank), plan};
+	planner P = {ctx, mesh, rank, vecs(rank), vecs(rank), switch_mesh, plan};
 	plan->rank = rank;
 	int rc = pieces(&P, in, in, out, P.cur) < 0 || pieces(&P, out, in, out, P.tgt) < 0 ? -1 : 0;
 	if (rc == 0)

@@ -19,6 +19,7 @@ typedef struct sli_rtc_step {
 	sli_axis_vec *axes;	/* per dimension: sliced or gathered axes;
 				 * all_to_all: the moved axes in axes[0] */
 	sli_axis_vec *after;	/* per dimension: the sharding after the step */
+	bool on_target_mesh;	/* after the step, the target's mesh */
 } sli_rtc_step;
 
 typedef struct sli_rtc_plan {
@@ -28,11 +29,13 @@ typedef struct sli_rtc_plan {
 
 /*
  * Builds the collectives that turn `in` into `out` (rank lists each) on
- * mesh; no steps when they are equal.  -1 when an axis is not in the mesh.
+ * mesh; no steps when they are equal.  With switch_mesh the target lives
+ * on another mesh with the same axes (other device ids): one collective
+ * permute must move to it.  -1 when an axis is not in the mesh.
  */
 int sli_rtc_plan_build(const sl_context *ctx, const sl_mesh *mesh,
                        const sl_axis_list *in, const sl_axis_list *out,
-                       uint32_t rank, sli_rtc_plan *plan);
+                       uint32_t rank, bool switch_mesh, sli_rtc_plan *plan);
 void sli_rtc_plan_fini(sli_rtc_plan *plan);
 
 #endif

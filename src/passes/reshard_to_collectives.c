@@ -11,8 +11,13 @@
  *     or the same mesh and the same axes per dimension once open
  *     dimensions are read as closed) are removed, their uses taking the
  *     operand; with keep-redundant-reshards they stay as they are;
- *   - across two meshes, a reshard to a fully replicated sharding gathers
+ *   - across two meshes with the same axes (other device ids), the plan
+ *     permutes once to the reshard's mesh;
+ *   - across other meshes, a reshard to a fully replicated sharding gathers
  *     on the operand's mesh; any other one stays a reshard;
+ *   - a reshard to or from a single-device (maximal) mesh stays;
+ *   - a reshard of a propagation barrier's result reads through the
+ *     barrier: its collectives take the barrier's operand;
  *   - reshards whose unreduced axes differ from the operand's, or whose
  *     mesh cannot be found, stay (the pass does not invent all-reduces).
  */
@@ -64,6 +69,18 @@ same_axes(const sl_sharding *a, const sl_sharding *b)
 	return a->rank == b->rank && d == a->rank;
 }
 
+/* Same axis names and sizes, in order (device ids may differ). */
+static bool
+same_axes_mesh(const sl_mesh *a, const sl_mesh *b)
+{
+	if (!a || !b || a->naxes != b->naxes || !a->naxes)
+		return false;
+	for (uint32_t i = 0; i < a->naxes; i++)
+		if (a->axes[i].name != b->axes[i].name || a->axes[i].size != b->axes[i].size)
+			return false;
+	return true;
+}
+
 static bool
 same_unreduced(const sl_sharding *a, const sl_sharding *b)
 {
@@ -88,10 +105,9 @@ step_sharding(sl_module *m, const sl_sharding *like, const sli_axis_vec *after,
               uint32_t rank)
 {
 	sl_sharding *s = SL_NEWN(&m->arena, sl_sharding, 1);
-	s->mesh_name = like->mesh_name;
-	s->mesh = like->mesh;
+	*s = *like;
 	s->rank = rank;
-	s->unreduced = like->unreduced;
+	s->replicated = (sl_axis_list){NULL, 0};
 	s->dims = rank ? SL_NEWN(&m->arena, sl_dim_sharding, rank) : NULL;
 	for (uint32_t d = 0; d < rank; d++) {
 		s->dims[d].axes = arena_list(m, &after[d]);
@@ -126,19 +142,21 @@ set_axes(sl_module *m, sl_op *c, const sli_rtc_step *st, uint32_t rank)
 	                                                       : SLS_slicing_axes, a);
 }
 
-/* Replaces reshard r by the plan's collectives, from x on the mesh of `like`. */
+/* Replaces reshard r by the plan's collectives applied to x, on the mesh
+ * of `like` (or `out` once a step reaches it). */
 static void
-emit_plan(sl_module *m, sl_op *r, const sli_rtc_plan *plan, const sl_sharding *like)
+emit_plan(sl_module *m, sl_op *r, sl_value *x, const sli_rtc_plan *plan,
+          const sl_sharding *like, const sl_sharding *out)
 {
-	sl_value *x = r->operands[0];
 	for (size_t i = 0; i < plan->steps.n; i++) {
 		const sli_rtc_step *st = &plan->steps.v[i];
 		sl_op *c = sli_op_create(m, st->kind, &x, 1, &x->type, 1, 0);
 		c->loc = r->loc;
 		c->locattr = r->locattr;
 		set_axes(m, c, st, plan->rank);
+		const sl_sharding *on = st->on_target_mesh ? out : like;
 		sli_op_set_prop(m, c, SLS_out_sharding,
-		                sli_attr_sharding(m, step_sharding(m, like, st->after, plan->rank)));
+		                sli_attr_sharding(m, step_sharding(m, on, st->after, plan->rank)));
 		sli_op_insert_before(r, c);
 		x = &c->results[0];
 	}
@@ -155,16 +173,28 @@ dim_lists(sl_module *m, const sl_sharding *s, uint32_t rank)
 	return v;
 }
 
+static bool
+maximal(const sl_module *m, const sl_sharding *s)
+{
+	const sl_mesh *mesh = s ? sli_sharding_mesh(m, s) : NULL;
+	return mesh && sli_mesh_is_maximal(mesh);
+}
+
 static void
 lower(sl_module *m, sl_op *r, bool keep_redundant)
 {
+	sl_value *src = r->operands[0];
+	if (src->def && src->def->kind == SL_OP_SDY_PROPAGATION_BARRIER)
+		src = src->def->operands[0];
 	const sl_sharding *out = sli_result_sharding(r, 0);
-	const sl_sharding *in = sli_value_sharding_seen(m, r->operands[0]);
-	if (!out)
+	const sl_sharding *in = sli_value_sharding_seen(m, src);
+	if (!out || maximal(m, in) || maximal(m, out))
 		return;
 	const sl_sharding *like = in ? in : out;
 	bool redundant = replicated(in) && replicated(out);
-	if (!redundant && in && !same_mesh(in, out) && !replicated(out))
+	const sl_mesh *mesh = sli_sharding_mesh(m, like);
+	bool switch_mesh = in && !same_mesh(in, out) && same_axes_mesh(mesh, sli_sharding_mesh(m, out));
+	if (!redundant && in && !same_mesh(in, out) && !switch_mesh && !replicated(out))
 		return;
 	if (in && !redundant && !same_unreduced(in, out))
 		return;
@@ -177,13 +207,13 @@ lower(sl_module *m, sl_op *r, bool keep_redundant)
 		}
 		return;
 	}
-	const sl_mesh *mesh = sli_sharding_mesh(m, like);
 	if (!mesh)
 		return;
 	sli_rtc_plan plan = {0};
 	if (sli_rtc_plan_build(m->ctx, mesh, dim_lists(m, in, out->rank),
-	                       dim_lists(m, out, out->rank), out->rank, &plan) == 0)
-		emit_plan(m, r, &plan, like);
+	                       dim_lists(m, out, out->rank), out->rank, switch_mesh,
+	                       &plan) == 0)
+		emit_plan(m, r, src, &plan, like, out);
 	sli_rtc_plan_fini(&plan);
 }
 

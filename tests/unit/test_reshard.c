@@ -177,14 +177,14 @@ parse(const char *txt, sl_axis_ref v[MAXD][8], sl_axis_list *l, uint32_t rank)
 /* Plans in -> out, replays it, and returns the number of steps (-1 when
  * the replay fails); *kinds gets the step kinds' first letters. */
 static int
-check(const char *in, const char *out, uint32_t rank, char *kinds)
+check(const char *in, const char *out, uint32_t rank, bool sw, char *kinds)
 {
 	sl_axis_ref iv[MAXD][8], ov[MAXD][8];
 	sl_axis_list il[MAXD], ol[MAXD];
 	parse(in, iv, il, rank);
 	parse(out, ov, ol, rank);
 	sli_rtc_plan plan = {0};
-	if (sli_rtc_plan_build(ctx, &mesh, il, ol, rank, &plan) < 0)
+	if (sli_rtc_plan_build(ctx, &mesh, il, ol, rank, sw, &plan) < 0)
 		return -1;
 	model s, t, a;
 	sli_axis_vec tv[MAXD] = {{0}};
@@ -217,11 +217,12 @@ check(const char *in, const char *out, uint32_t rank, char *kinds)
 	return n;
 }
 
-#define EXPECT(in, out, rank, want) do { \
+#define EXPECT_ON(in, out, rank, sw, want) do { \
 	char k[16]; \
-	CU_ASSERT_EQUAL(check(in, out, rank, k), (int)strlen(want)); \
+	CU_ASSERT_EQUAL(check(in, out, rank, sw, k), (int)strlen(want)); \
 	CU_ASSERT_STRING_EQUAL(k, want); \
 } while (0)
+#define EXPECT(in, out, rank, want) EXPECT_ON(in, out, rank, false, want)
 
 static void
 test_same(void)
@@ -286,6 +287,18 @@ test_axis_moved(void)
 	teardown();
 }
 
+static void
+test_mesh_switch(void)
+{
+	setup();
+	/* other device ids: one permute, first, whatever else changes */
+	EXPECT_ON("x|y", "x|y", 2, true, "p");
+	EXPECT_ON("x,z|", "z,x|", 2, true, "p");
+	EXPECT_ON("x|y", "x|", 2, true, "pg");
+	EXPECT_ON("|y,x|", "x||y", 3, true, "paa");
+	teardown();
+}
+
 CU_TestInfo tests_reshard[] = {
 	{"same sharding: no step", test_same},
 	{"to and from replicated", test_replicated},
@@ -293,5 +306,6 @@ CU_TestInfo tests_reshard[] = {
 	{"two axes in both orders", test_two_axes_orders},
 	{"sub-axes", test_sub_axes},
 	{"axis moved between dims", test_axis_moved},
+	{"to a mesh with other device ids", test_mesh_switch},
 	CU_TEST_INFO_NULL
 };
