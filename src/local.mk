@@ -50,6 +50,9 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/remove_sharding_groups.c \
 	%reldir%/passes/remove_size_one_axes.c \
 	%reldir%/passes/remove_sub_axes_in_io.c \
+	%reldir%/passes/reshard_plan.c \
+	%reldir%/passes/reshard_plan.h \
+	%reldir%/passes/reshard_to_collectives.c \
 	%reldir%/passes/resolve_single_device_sharding.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \

@@ -17,6 +17,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_pipeline.c \
 	%reldir%/unit/test_printer.c \
 	%reldir%/unit/test_propagation.c \
+	%reldir%/unit/test_reshard.c \
 	%reldir%/unit/test_rules.c \
 	%reldir%/unit/test_sdy.c \
 	%reldir%/unit/test_solver.c \

@@ -65,6 +65,11 @@ static const sli_opt_spec sink_specs[] = {
 	{NULL, SLI_OPT_BOOL, 0}
 };
 
+static const sli_opt_spec rtc_specs[] = {
+	{"keep-redundant-reshards", SLI_OPT_BOOL, FIELD(rtc.keep_redundant)},
+	{NULL, SLI_OPT_BOOL, 0}
+};
+
 const sli_opt_family sli_opts_none = {none_specs, NULL};
 const sli_opt_family sli_opts_rules = {rules_specs, NULL};
 const sli_opt_family sli_opts_import_calls = {import_calls_specs, NULL};
@@ -76,6 +81,7 @@ const sli_opt_family sli_opts_propagate = {propagate_specs, NULL};
 const sli_opt_family sli_opts_strategy = {strategy_specs, &sli_opts_propagate};
 const sli_opt_family sli_opts_priority = {priority_specs, &sli_opts_strategy};
 const sli_opt_family sli_opts_sink = {sink_specs, NULL};
+const sli_opt_family sli_opts_rtc = {rtc_specs, NULL};
 
 void
 sli_pass_opts_init(sli_pass_opts *o)

@@ -41,6 +41,11 @@ typedef struct sli_sink_opts {
 	bool debug_edges;		/* sink-debug-propagation-edge-sharding */
 } sli_sink_opts;
 
+/* sdy-reshard-to-collectives */
+typedef struct sli_rtc_opts {
+	bool keep_redundant;		/* keep-redundant-reshards */
+} sli_rtc_opts;
+
 /* The propagation strategies (propagation-strategy). */
 enum {
 	SLI_STRATEGY_AGGRESSIVE,
@@ -79,6 +84,7 @@ typedef struct sli_pass_opts {
 	sli_pipeline_opts pipeline;
 	sli_prop_opts prop;
 	sli_sink_opts sink;
+	sli_rtc_opts rtc;
 } sli_pass_opts;
 
 /* How an option's value is read. */
@@ -104,7 +110,7 @@ typedef struct sli_opt_family {
 
 extern const sli_opt_family sli_opts_none, sli_opts_rules, sli_opts_import_calls,
 	sli_opts_apply, sli_opts_pipeline, sli_opts_propagate, sli_opts_strategy,
-	sli_opts_priority, sli_opts_sink;
+	sli_opts_priority, sli_opts_sink, sli_opts_rtc;
 
 /* Every option at its default. */
 void sli_pass_opts_init(sli_pass_opts *o);

@@ -87,6 +87,8 @@ const sli_pass_info sli_passes[] = {
 	 "check that only reshards and sharding constraints reduce unreduced axes"},
 	{"sdy-insert-func-call-reshards", sli_pass_insert_func_call_reshards, &sli_opts_none,
 	 "give calls their callee's result shardings, resharding to the old ones"},
+	{"sdy-reshard-to-collectives", sli_pass_reshard_to_collectives, &sli_opts_rtc,
+	 "turn reshards into all-slices, collective permutes, all-to-alls and all-gathers"},
 	{"sdy-inline-meshes", sli_pass_inline_meshes, &sli_opts_none,
 	 "copy each named mesh into the shardings that use it and erase the sdy.mesh ops"},
 	{"sdy-remove-propagation-debug-info", sli_pass_remove_propagation_debug_info, &sli_opts_none,
