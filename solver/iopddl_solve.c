@@ -235,6 +235,8 @@ order_columns(ilp *f)
 	sli_lp *lp = &f->lp;
 	size_t n = sli_lp_ncols(lp), k = 0;
 	f->perm = sli_xmalloc((n + 1) * sizeof *f->perm);
+	if (!n)
+		return;
 	for (int zero = 0; zero < 2; zero++)
 		for (size_t j = 0; j < n; j++)
 			if ((lp->obj.v[j] == 0) == zero)
