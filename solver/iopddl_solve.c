@@ -30,6 +30,7 @@
 /* The local search before the ILP: this share of the time, at most ... */
 #define LS_SHARE 0.05
 #define LS_MAX 2.0
+#define LS_PER_COL 1e-5		/* (a tiny model needs none) */
 /* ... or, before a model of more columns than LS_BIG, this share */
 #define LS_BIG 300000
 #define LS_BIG_SHARE 0.5
@@ -529,7 +530,8 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	double left = end - sli_lp_clock();
 	double ls_end = r->ilp_skipped ? end
 	              : ncols > LS_BIG ? sli_lp_clock() + LS_BIG_SHARE * left
-	              : sli_lp_clock() + fmin(LS_MAX, LS_SHARE * left);
+	              : sli_lp_clock() + fmin(fmin(LS_MAX, LS_SHARE * left),
+	                                      LS_PER_COL * (double)ncols);
 	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
 	/* without a time limit, no perturbations: until no move helps */
 	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end));
