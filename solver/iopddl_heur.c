@@ -2,13 +2,17 @@
  * iopddl_heur.c - the local search on a reduced IOPDDL model: the ILP's
  * warm start, and the answer where the ILP is too large.
  * A greedy start (nodes in order, each at its cheapest strategy against
- * the neighbours already placed, within the memory rows: a node's least
- * usage always fits, so the start keeps every row); then moves of one
- * node (its best strategy against its neighbours) and of both ends of
- * an edge, until none helps; then, while time is left, iterated local
- * search: a few random nodes perturbed, improved, and the change undone
- * unless it costs no more.  Forbidden pairs cost PENALTY, so the search
- * leaves them; every row is kept at every step.
+ * the neighbours already placed, within the usage limit: a node's least
+ * usage always fits); then moves of one node (its best strategy against
+ * its neighbours) and of both ends of an edge, until none helps; then,
+ * while time is left, iterated local search: a subtree of the graph
+ * re-solved exactly with the rest fixed (min-sum over the tree; now and
+ * then with no node's usage growing, now and then at a forbidden pair
+ * left), or a few random nodes perturbed, then improved, and the change
+ * undone unless it costs no more.  Forbidden pairs cost PENALTY, so the
+ * search leaves them.  The usage at every time (a segment tree over the
+ * intervals' ends, not the memory rows: on L those hold 45 million
+ * entries) stays within the limit at every step.
  */
 #include "solver/iopddl_model.h"
 
@@ -26,7 +30,11 @@ typedef struct undo {
 typedef struct ls {
 	const sli_iopddl_model *m;
 	int64_t *sol;		/* local strategy per node */
-	int64_t *load;		/* per row: the coefficients of the chosen strategies */
+	/* usage over time: a segment tree over the intervals' ends, with
+	 * range add and range max; node i spans leaves [t0[i], t1[i]) */
+	size_t ntimes;
+	int64_t *mx, *lz;
+	uint32_t *t0, *t1;
 	int64_t total;		/* node and edge costs, penalties included */
 	SL_VEC(undo) log;	/* moves since the last mark */
 	SL_VEC(uint32_t) queue;	/* nodes to look at again */
@@ -70,19 +78,120 @@ local(const ls *L, size_t i, size_t s)
 	return c;
 }
 
-/* Whether node i may move to s with every row kept. */
+/* {====================================================================
+ * Usage over time: range add, range max
+ * ===================================================================== */
+
+static void
+seg_add(ls *L, size_t x, size_t lo, size_t hi, size_t a, size_t b, int64_t d)
+{
+	if (b <= lo || hi <= a)
+		return;
+	if (a <= lo && hi <= b) {
+		L->mx[x] += d;
+		L->lz[x] += d;
+		return;
+	}
+	size_t mid = (lo + hi) / 2;
+	seg_add(L, 2 * x, lo, mid, a, b, d);
+	seg_add(L, 2 * x + 1, mid, hi, a, b, d);
+	int64_t l = L->mx[2 * x], r = L->mx[2 * x + 1];
+	L->mx[x] = (l > r ? l : r) + L->lz[x];
+}
+
+static int64_t
+seg_max(const ls *L, size_t x, size_t lo, size_t hi, size_t a, size_t b)
+{
+	if (b <= lo || hi <= a)
+		return INT64_MIN / 4;
+	if (a <= lo && hi <= b)
+		return L->mx[x];
+	size_t mid = (lo + hi) / 2;
+	int64_t l = seg_max(L, 2 * x, lo, mid, a, b);
+	int64_t r = seg_max(L, 2 * x + 1, mid, hi, a, b);
+	return (l > r ? l : r) + L->lz[x];
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The tree over the distinct interval ends; no usage yet. */
+static void
+seg_init(ls *L)
+{
+	const sl_iopddl *p = L->m->p;
+	int64_t *t = sli_xmalloc((2 * p->nnodes + 1) * sizeof *t);
+	size_t n = 0;
+	for (size_t i = 0; i < p->nnodes; i++)
+		if (p->lo[i] < p->hi[i])
+			t[n++] = p->lo[i], t[n++] = p->hi[i];
+	qsort(t, n, sizeof *t, cmp_i64);
+	size_t u = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!u || t[u - 1] != t[k])
+			t[u++] = t[k];
+	L->ntimes = u ? u : 1;
+	L->mx = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->mx);
+	L->lz = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->lz);
+	L->t0 = sli_xcalloc(p->nnodes + 1, sizeof *L->t0);
+	L->t1 = sli_xcalloc(p->nnodes + 1, sizeof *L->t1);
+	for (size_t i = 0; i < p->nnodes; i++) {
+		if (p->lo[i] >= p->hi[i])
+			continue;
+		int64_t *a = bsearch(&p->lo[i], t, u, sizeof *t, cmp_i64);
+		int64_t *b = bsearch(&p->hi[i], t, u, sizeof *t, cmp_i64);
+		L->t0[i] = (uint32_t)(a - t);
+		L->t1[i] = (uint32_t)(b - t);
+	}
+	free(t);
+}
+
+static void
+seg_fini(ls *L)
+{
+	free(L->mx);
+	free(L->lz);
+	free(L->t0);
+	free(L->t1);
+}
+
+/* Adds d to the usage over node i's interval. */
+static void
+use(ls *L, size_t i, int64_t d)
+{
+	if (d && L->t0[i] < L->t1[i])
+		seg_add(L, 1, 0, L->ntimes, L->t0[i], L->t1[i], d);
+}
+
+/* The peak usage over node i's interval. */
+static int64_t
+peak_at(const ls *L, size_t i)
+{
+	if (L->t0[i] >= L->t1[i])
+		return 0;
+	return seg_max(L, 1, 0, L->ntimes, L->t0[i], L->t1[i]);
+}
+
+static int64_t
+usage(const ls *L, size_t i, size_t s)
+{
+	return L->m->p->usage[L->m->p->sfirst[i] + s];
+}
+
+/* Whether node i may move to s with the usage limit kept. */
 static bool
 fits(const ls *L, size_t i, size_t s)
 {
-	const sli_iopddl_model *m = L->m;
-	int64_t d = sli_iopddl_coef(m, i, s) - sli_iopddl_coef(m, i, (size_t)L->sol[i]);
-	if (d <= 0)
-		return true;
-	for (size_t k = m->nfirst[i]; k < m->nfirst[i + 1]; k++)
-		if (L->load[m->nrow[k]] + d > m->rows.v[m->nrow[k]].rhs)
-			return false;
-	return true;
+	const sl_iopddl *p = L->m->p;
+	int64_t d = usage(L, i, s) - usage(L, i, (size_t)L->sol[i]);
+	return d <= 0 || !p->has_limit || peak_at(L, i) + d <= p->usage_limit;
 }
+
+/* }==================================================================== */
 
 static void
 push(ls *L, size_t i)
@@ -101,10 +210,8 @@ move(ls *L, size_t i, size_t s, bool requeue)
 	size_t old = (size_t)L->sol[i];
 	if (old == s)
 		return;
-	int64_t d = sli_iopddl_coef(m, i, s) - sli_iopddl_coef(m, i, old);
 	L->total += local(L, i, s) - local(L, i, old);
-	for (size_t k = m->nfirst[i]; k < m->nfirst[i + 1]; k++)
-		L->load[m->nrow[k]] += d;
+	use(L, i, usage(L, i, s) - usage(L, i, old));
 	SL_VEC_PUSH(L->log, ((undo){(uint32_t)i, (uint32_t)old}));
 	L->sol[i] = (int64_t)s;
 	if (!requeue)
@@ -234,6 +341,7 @@ greedy(ls *L)
 		while (!m->alive[p->sfirst[i] + s0] || sli_iopddl_coef(m, i, s0) != 0)
 			s0++;
 		L->sol[i] = (int64_t)s0;
+		use(L, i, usage(L, i, s0));
 	}
 	for (size_t i = 0; i < p->nnodes; i++) {
 		size_t bs = (size_t)L->sol[i];
@@ -251,9 +359,7 @@ greedy(ls *L)
 			if (c < bc)
 				bc = c, bs = s;
 		}
-		int64_t d = sli_iopddl_coef(m, i, bs) - sli_iopddl_coef(m, i, (size_t)L->sol[i]);
-		for (size_t k = m->nfirst[i]; k < m->nfirst[i + 1]; k++)
-			L->load[m->nrow[k]] += d;
+		use(L, i, usage(L, i, bs) - usage(L, i, (size_t)L->sol[i]));
 		L->sol[i] = (int64_t)bs;
 		placed[i] = 1;
 	}
@@ -301,13 +407,195 @@ perturb(ls *L)
 	}
 }
 
+/* {====================================================================
+ * Tree moves: a subtree of the graph re-solved exactly, the rest fixed
+ * ===================================================================== */
+
+#define INF (INT64_MAX / 4)
+
+typedef struct tree {
+	SL_VEC(uint32_t) node;	/* in breadth-first order from the root */
+	SL_VEC(uint32_t) parent;	/* index in node of the parent (root: none) */
+	SL_VEC(uint32_t) pedge;	/* the edge to the parent */
+	SL_VEC(size_t) moff;	/* node t's costs: msg[moff[t] + s] */
+	SL_VEC(size_t) aoff;	/* its best strategy per parent strategy: arg[aoff[t] + q] */
+	SL_VEC(int64_t) msg;
+	SL_VEC(uint32_t) arg;
+	SL_VEC(uint32_t) pick;
+	uint32_t *pos;		/* per node: index in node + 1, 0 when out */
+} tree;
+
+static size_t
+other_end(const sl_iopddl *p, size_t e, size_t i)
+{
+	return p->eu[e] == i ? p->ev[e] : p->eu[e];
+}
+
+static void
+tree_add(tree *T, size_t i, uint32_t parent, uint32_t pedge)
+{
+	SL_VEC_PUSH(T->node, (uint32_t)i);
+	SL_VEC_PUSH(T->parent, parent);
+	SL_VEC_PUSH(T->pedge, pedge);
+	T->pos[i] = (uint32_t)T->node.n;
+}
+
+/*
+ * Grows T from root breadth first to at most maxn nodes, taking a node
+ * only when one of its edges leads into T: T stays a tree of the graph
+ * (no edge between two of its nodes but the tree's own).
+ */
+static void
+grow(const ls *L, tree *T, size_t root, size_t maxn)
+{
+	const sli_iopddl_model *m = L->m;
+	const sl_iopddl *p = m->p;
+	T->node.n = T->parent.n = T->pedge.n = 0;
+	tree_add(T, root, UINT32_MAX, UINT32_MAX);
+	for (size_t h = 0; h < T->node.n && T->node.n < maxn; h++) {
+		size_t x = T->node.v[h];
+		for (size_t k = m->afirst[x]; k < m->afirst[x + 1] && T->node.n < maxn; k++) {
+			size_t e = m->aedge[k], y = other_end(p, e, x), in = 0;
+			if (T->pos[y] || m->nalive[y] < 2)
+				continue;
+			for (size_t f = m->afirst[y]; f < m->afirst[y + 1] && in < 2; f++)
+				in += T->pos[other_end(p, m->aedge[f], y)] != 0;
+			if (in == 1)
+				tree_add(T, y, (uint32_t)h, (uint32_t)e);
+		}
+	}
+}
+
+/* Whether T's node t may take s: alive, and (monotone) no more usage. */
+static bool
+allowed(const ls *L, size_t i, size_t s, bool monotone)
+{
+	const sli_iopddl_model *m = L->m;
+	return m->alive[m->p->sfirst[i] + s] &&
+	       (!monotone || sli_iopddl_coef(m, i, s) <= sli_iopddl_coef(m, i, (size_t)L->sol[i]));
+}
+
+/*
+ * The cheapest strategies of T's nodes with every other node as it is
+ * (min-sum over the tree, leaves first), into T->pick.  Monotone: no
+ * node's usage grows, so every row still holds.
+ */
+static void
+solve_tree(const ls *L, tree *T, bool monotone)
+{
+	const sli_iopddl_model *m = L->m;
+	const sl_iopddl *p = m->p;
+	size_t n = T->node.n;
+	T->moff.n = T->aoff.n = T->msg.n = T->arg.n = 0;
+	for (size_t t = 0; t < n; t++) {
+		size_t i = T->node.v[t];
+		SL_VEC_PUSH(T->moff, T->msg.n);
+		for (size_t s = 0; s < p->nstrat[i]; s++) {
+			int64_t c = INF;
+			if (allowed(L, i, s, monotone)) {
+				c = pen(m->cost[p->sfirst[i] + s]);
+				for (size_t k = m->afirst[i]; k < m->afirst[i + 1]; k++)
+					if (!T->pos[other_end(p, m->aedge[k], i)])
+						c += edge_at(L, m->aedge[k], i, s);
+			}
+			SL_VEC_PUSH(T->msg, c);
+		}
+		SL_VEC_PUSH(T->aoff, T->arg.n);
+		size_t nq = t ? p->nstrat[T->node.v[T->parent.v[t]]] : 0;
+		SL_VEC_RESERVE(T->arg, T->arg.n + nq + 1);
+		T->arg.n += nq;
+	}
+	for (size_t t = n; t-- > 1;) {
+		size_t i = T->node.v[t], q = T->parent.v[t], j = T->node.v[q];
+		size_t e = T->pedge.v[t];
+		bool head = p->eu[e] == j;
+		for (size_t a = 0; a < p->nstrat[j]; a++) {
+			int64_t *mq = &T->msg.v[T->moff.v[q] + a];
+			if (*mq >= INF)
+				continue;
+			int64_t best = INF;
+			uint32_t arg = 0;
+			for (size_t b = 0; b < p->nstrat[i]; b++) {
+				int64_t c = T->msg.v[T->moff.v[t] + b];
+				if (c >= INF)
+					continue;
+				c += pen(head ? sli_iopddl_pair(m, e, a, b) : sli_iopddl_pair(m, e, b, a));
+				if (c < best)
+					best = c, arg = (uint32_t)b;
+			}
+			T->arg.v[T->aoff.v[t] + a] = arg;
+			*mq = best >= INF ? INF : *mq + best;
+		}
+	}
+	T->pick.n = 0;
+	SL_VEC_RESERVE(T->pick, n + 1);
+	T->pick.n = n;
+	size_t root = T->node.v[0];
+	int64_t best = INF;
+	T->pick.v[0] = (uint32_t)L->sol[root];
+	for (size_t s = 0; s < p->nstrat[root]; s++)
+		if (T->msg.v[s] < best)
+			best = T->msg.v[s], T->pick.v[0] = (uint32_t)s;
+	for (size_t t = 1; t < n; t++)
+		T->pick.v[t] = T->arg.v[T->aoff.v[t] + T->pick.v[T->parent.v[t]]];
+}
+
+/* Whether the usage limit holds over node i's interval. */
+static bool
+rows_hold(const ls *L, size_t i)
+{
+	const sl_iopddl *p = L->m->p;
+	return !p->has_limit || peak_at(L, i) <= p->usage_limit;
+}
+
+static void
+undo_all(ls *L)
+{
+	while (L->log.n) {
+		undo u = L->log.v[--L->log.n];
+		size_t mark = L->log.n;
+		move(L, u.node, u.old, false);
+		L->log.n = mark;
+	}
+}
+
+/* Moves T's nodes to their picks; false (and undone) when a row breaks. */
+static bool
+apply_tree(ls *L, const tree *T)
+{
+	for (size_t t = 0; t < T->node.n; t++)
+		move(L, T->node.v[t], T->pick.v[t], true);
+	for (size_t t = 0; t < T->node.n; t++)
+		if (!rows_hold(L, T->node.v[t])) {
+			undo_all(L);
+			return false;
+		}
+	return true;
+}
+
+static void
+tree_fini(tree *T)
+{
+	SL_VEC_FREE(T->node);
+	SL_VEC_FREE(T->parent);
+	SL_VEC_FREE(T->pedge);
+	SL_VEC_FREE(T->moff);
+	SL_VEC_FREE(T->aoff);
+	SL_VEC_FREE(T->msg);
+	SL_VEC_FREE(T->arg);
+	SL_VEC_FREE(T->pick);
+	free(T->pos);
+}
+
+/* }==================================================================== */
+
 int64_t
 sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
                      bool use_all_time)
 {
 	const sl_iopddl *p = m->p;
-	ls L = {m, sol, NULL, 0, {0}, {0}, NULL, 0x9E3779B97F4A7C15ULL};
-	L.load = sli_xcalloc(m->rows.n + 1, sizeof *L.load);
+	ls L = {.m = m, .sol = sol, .rng = 0x9E3779B97F4A7C15ULL};
+	seg_init(&L);
 	L.queued = sli_xcalloc(p->nnodes + 1, 1);
 	greedy(&L);
 	L.total = total(&L);
@@ -316,25 +604,49 @@ sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
 	improve(&L, end, true);
 	L.log.n = 0;
 	int64_t best_total = L.total;
+	tree T = {0};
+	SL_VEC(uint32_t) bad = {0};	/* edges at a forbidden pair */
+	T.pos = sli_xcalloc(p->nnodes + 1, sizeof *T.pos);
 	for (unsigned long it = 0; use_all_time && sli_lp_clock() < end; it++) {
-		perturb(&L);
-		improve(&L, end, false);
-		if (L.total <= best_total) {
-			best_total = L.total;
+		if (it % 4 == 3) {
+			perturb(&L);
 		} else {
-			while (L.log.n) {
-				undo u = L.log.v[--L.log.n];
-				size_t mark = L.log.n;
-				move(&L, u.node, u.old, false);
-				L.log.n = mark;
+			/* now and then a tree at a forbidden pair, to repair it */
+			if (it % 64 == 0) {
+				bad.n = 0;
+				for (size_t e = 0; e < p->nedges && L.total >= PENALTY; e++)
+					if (m->ealive[e] && edge_at(&L, e, p->eu[e],
+					                            (size_t)L.sol[p->eu[e]]) >= PENALTY)
+						SL_VEC_PUSH(bad, (uint32_t)e);
 			}
+			size_t root = next_rand(&L) % p->nnodes;
+			if (bad.n && next_rand(&L) % 2) {
+				size_t e = bad.v[next_rand(&L) % bad.n];
+				root = next_rand(&L) % 2 ? p->eu[e] : p->ev[e];
+			}
+			if (m->nalive[root] < 2)
+				continue;
+			grow(&L, &T, root, 2 + next_rand(&L) % (it % 8 == 0 ? 400 : 40));
+			solve_tree(&L, &T, it % 2);
+			bool ok = apply_tree(&L, &T);
+			for (size_t t = 0; t < T.node.n; t++)
+				T.pos[T.node.v[t]] = 0;
+			if (!ok)
+				continue;
 		}
+		improve(&L, end, false);
+		if (L.total <= best_total)
+			best_total = L.total;
+		else
+			undo_all(&L);
 		L.log.n = 0;
 		while (L.queue.n)
 			L.queued[L.queue.v[--L.queue.n]] = 0;
 	}
+	tree_fini(&T);
+	SL_VEC_FREE(bad);
 	int64_t c = total(&L);
-	free(L.load);
+	seg_fini(&L);
 	free(L.queued);
 	SL_VEC_FREE(L.log);
 	SL_VEC_FREE(L.queue);

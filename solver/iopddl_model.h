@@ -36,11 +36,9 @@ typedef struct sli_iopddl_model {
 	/* the alive edges at each node (compute_adjacency) */
 	size_t *afirst;		/* nnodes + 1 */
 	uint32_t *aedge;
-	/* memory rows; a node's rows in nrow[nfirst[i] .. nfirst[i + 1]) */
+	/* memory rows (for the ILP) */
 	SL_VEC(sli_iopddl_row) rows;
 	SL_VEC(uint32_t) rnode;
-	size_t *nfirst;
-	uint32_t *nrow;
 	/* per node: in some row (once the rows are known: before, all are) */
 	unsigned char *inrow;
 	bool infeasible;
@@ -71,13 +69,6 @@ sli_iopddl_pair(const sli_iopddl_model *m, size_t e, size_t a, size_t b)
 	return m->ecost[p->efirst[e] + a * p->nstrat[p->ev[e]] + b];
 }
 
-/* Whether node i's usage matters: it is in a memory row. */
-static inline bool
-sli_iopddl_inrow(const sli_iopddl_model *m, size_t i)
-{
-	return m->inrow[i];
-}
-
 /* The usage of node i's strategy s above the node's least (row coefficient). */
 static inline int64_t
 sli_iopddl_coef(const sli_iopddl_model *m, size_t i, size_t s)
@@ -86,10 +77,11 @@ sli_iopddl_coef(const sli_iopddl_model *m, size_t i, size_t s)
 }
 
 /*
- * The local search: a solution (local strategy per node, sol[nnodes]) that
- * keeps every row, from a greedy start improved by moves of one node and
- * of both ends of an edge until none helps or end (sli_lp_clock) passes,
- * then, with time left, perturbed and improved again (the best kept).
+ * The local search: a solution (local strategy per node, sol[nnodes])
+ * within the usage limit, from a greedy start improved by moves of one
+ * node and of both ends of an edge until none helps or end
+ * (sli_lp_clock) passes, then, with use_all_time, by tree moves and
+ * perturbations until end (the best kept).
  * Returns its cost on the model (constant included), or -1 when it found
  * none without a forbidden pair.
  */

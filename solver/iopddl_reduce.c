@@ -409,22 +409,6 @@ compute_rows(sli_iopddl_model *m, bool *changed)
 	free(ev);
 }
 
-/* Each node's rows, for the local search. */
-static void
-compute_node_rows(sli_iopddl_model *m)
-{
-	const sl_iopddl *p = m->p;
-	m->nfirst = sli_xcalloc(p->nnodes + 2, sizeof *m->nfirst);
-	for (size_t k = 0; k < m->rnode.n; k++)
-		m->nfirst[m->rnode.v[k] + 2]++;
-	for (size_t i = 0; i < p->nnodes; i++)
-		m->nfirst[i + 2] += m->nfirst[i + 1];
-	m->nrow = sli_xmalloc((m->rnode.n + 1) * sizeof *m->nrow);
-	for (size_t r = 0; r < m->rows.n; r++)
-		for (size_t k = 0; k < m->rows.v[r].n; k++)
-			m->nrow[m->nfirst[m->rnode.v[m->rows.v[r].first + k] + 1]++] = (uint32_t)r;
-}
-
 /* }==================================================================== */
 
 static void
@@ -482,7 +466,6 @@ sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p)
 	}
 	reduce(m);
 	compute_adjacency(m);
-	compute_node_rows(m);
 	for (size_t i = 0; i < p->nnodes; i++)
 		m->nodes += m->nalive[i] > 1;
 	for (size_t e = 0; e < p->nedges; e++)
@@ -503,6 +486,4 @@ sli_iopddl_model_fini(sli_iopddl_model *m)
 	free(m->aedge);
 	SL_VEC_FREE(m->rows);
 	SL_VEC_FREE(m->rnode);
-	free(m->nfirst);
-	free(m->nrow);
 }

@@ -30,6 +30,13 @@
 /* The local search before the ILP: this share of the time, at most ... */
 #define LS_SHARE 0.05
 #define LS_MAX 2.0
+#define LS_PER_COL 1e-5		/* (a tiny model needs none) */
+/* ... or, before a model of more columns than LS_BIG, this share */
+#define LS_BIG 300000
+#define LS_BIG_SHARE 0.5
+/* The end kept free for what follows the search: this share, at most ... */
+#define MARGIN_SHARE 0.03
+#define MARGIN_MAX 5.0
 
 void
 sl_iopddl_opts_init(sl_iopddl_opts *o)
@@ -229,6 +236,8 @@ order_columns(ilp *f)
 	sli_lp *lp = &f->lp;
 	size_t n = sli_lp_ncols(lp), k = 0;
 	f->perm = sli_xmalloc((n + 1) * sizeof *f->perm);
+	if (!n)
+		return;
 	for (int zero = 0; zero < 2; zero++)
 		for (size_t j = 0; j < n; j++)
 			if ((lp->obj.v[j] == 0) == zero)
@@ -448,7 +457,8 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	lo.deadline = end;
 	lo.gap = o->gap;
 	lo.log = o->log;
-	lo.presolve = true;
+	/* GLPK's presolver is not timed: only where it takes seconds at most */
+	lo.presolve = r->ncols <= LS_BIG;
 	double *start = r->solution ? point(&f, m, r->solution) : NULL;
 	lo.start = start;
 	sli_lp_result lr;
@@ -491,7 +501,11 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	sli_lp_opts lo = {0};
 	lo.time_limit = o->time_limit;
 	lo.deadline = o->deadline;
+	/* what follows the search (decoding, the evaluator, freeing a large
+	 * model, the caller writing the answer) gets a margin of the time */
 	double end = sli_lp_deadline(&lo, t0);
+	if (isfinite(end))
+		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0));
 	memset(r, 0, sizeof *r);
 	r->status = SL_SOLVE_NO_SOLUTION;
 	r->bound = -INFINITY;
@@ -508,11 +522,16 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		snprintf(r->eval.why, sizeof r->eval.why, "%s", m.why);
 		goto out;
 	}
+	size_t ncols = count_cols(&m);
 	r->ilp_skipped = o->local_search_only ||
-	                 count_cols(&m) > (o->max_cols ? o->max_cols : MAX_COLS);
-	/* the local search: briefly before the ILP, else while time is left */
+	                 ncols > (o->max_cols ? o->max_cols : MAX_COLS);
+	/* the local search: briefly before the ILP, half the time before a
+	 * large one (whose LP may not end in time), else while time is left */
 	double left = end - sli_lp_clock();
-	double ls_end = r->ilp_skipped ? end : sli_lp_clock() + fmin(LS_MAX, LS_SHARE * left);
+	double ls_end = r->ilp_skipped ? end
+	              : ncols > LS_BIG ? sli_lp_clock() + LS_BIG_SHARE * left
+	              : sli_lp_clock() + fmin(fmin(LS_MAX, LS_SHARE * left),
+	                                      LS_PER_COL * (double)ncols);
 	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
 	/* without a time limit, no perturbations: until no move helps */
 	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end));
