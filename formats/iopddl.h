@@ -23,7 +23,7 @@
  * At every time the usages of the live nodes sum to at most usage_limit
  * (when has_limit).
  */
-typedef struct sl_iopddl {
+struct sl_iopddl {
 	char *name;		/* problem.name, or NULL */
 	size_t nnodes, nedges;
 	int64_t *lo, *hi;
@@ -35,7 +35,7 @@ typedef struct sl_iopddl {
 	int64_t *ecost;
 	bool has_limit;
 	int64_t usage_limit;
-} sl_iopddl;
+};
 
 /*
  * Reads a problem from path (.json, or gzip-compressed whatever its name;

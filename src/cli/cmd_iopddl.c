@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "formats/iopddl.h"
-#include "solver/iopddl.h"
 
 static const char usage_short[] =
 	"usage: shardlp iopddl eval PROBLEM SOLUTION\n"
