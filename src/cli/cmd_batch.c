@@ -574,6 +574,13 @@ merge(const char *out, int n, char **paths)
 		size_t bcap = 0;
 		ssize_t len;
 		bool first = true;
+		if (getc(f) == EOF) {
+			fprintf(stderr, "%s:1:1: error: not a batch summary (empty)\n", paths[i]);
+			rc = EXIT_INPUT;
+			fclose(f);
+			continue;
+		}
+		rewind(f);
 		while ((len = getline(&buf, &bcap, f)) > 0) {
 			if (first) {
 				first = false;
@@ -854,6 +861,10 @@ cmd_batch(int argc, char **argv)
 		status = EXIT_INPUT;
 	else if (failed && status == EXIT_OK)
 		status = EXIT_INPUT;
+	if (failed)
+		fprintf(stderr, "shardlp batch: %zu of %zu programs failed: their rows in "
+		        "%s/summary.csv hold the first error, results/ID.log all of them\n",
+		        failed, v.n, out);
 	if (stop_signal) {
 		fprintf(stderr, "shardlp batch: stopped: %zu of %zu programs done "
 		        "(--resume completes the batch)\n", finished, v.n);

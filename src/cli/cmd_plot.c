@@ -102,12 +102,13 @@ column(char **h, size_t n, const char *name)
 	return -1;
 }
 
+/* A finite number, or NAN: empty, malformed, or out of double's range. */
 static double
 number(const char *s)
 {
 	char *end;
 	double v = strtod(s, &end);
-	return *s && !*end ? v : NAN;
+	return *s && !*end && isfinite(v) ? v : NAN;
 }
 
 static prog *

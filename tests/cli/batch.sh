@@ -27,6 +27,7 @@ for r in csv.reader(open(sys.argv[1], newline="")):
 
 run "$SHARDLP" batch -j 2 --json --out "$tmp/out1" "$in"
 expect_rc 1 "a batch with failed programs exits 1"
+expect_grep "$tmp/err" '^shardlp batch: 2 of 6 programs failed' "stderr says how many failed"
 expect_line "$tmp/out1/summary.csv" "file,chunk,method,status,cost,memory,communication,compute,bound,gap,ratio,seconds,peak_rss_kb,error" "the summary's fixed header"
 checks=$((checks + 1))
 rows=$(($(wc -l <"$tmp/out1/summary.csv") - 1))
@@ -132,6 +133,10 @@ echo "file,method" >"$tmp/notsummary.csv"
 run "$SHARDLP" batch --merge --out "$tmp/m2" "$tmp/notsummary.csv"
 expect_rc 1 "--merge of a file that is no summary"
 expect_grep "$tmp/err" 'notsummary\.csv:1:1: error: not a batch summary' "a located error"
+: >"$tmp/empty.csv"
+run "$SHARDLP" batch --merge --out "$tmp/m3" "$tmp/empty.csv"
+expect_rc 1 "--merge of an empty file"
+expect_grep "$tmp/err" 'empty\.csv:1:1: error: not a batch summary \(empty\)' "a located error"
 run "$SHARDLP" batch --shard 4/4 "$in"
 expect_rc 2 "--shard 4/4 is a usage error"
 # --methods: only the rows asked for, failures included

@@ -37,6 +37,16 @@ printf 'file,method,status,cost\nx,ilp\n' >"$tmp/short.csv"
 run "$SHARDLP" plot "$tmp/short.csv"
 expect_rc 1 "a row with too few fields"
 expect_grep "$tmp/err" 'short\.csv:2:1: error: 2 fields, the header has 4' "the row is named"
+# costs out of range or not numbers are left out, never drawn as nan/inf
+printf 'file,chunk,method,status,cost\na,1,ilp,optimal,1e400\na,1,basic,ok,nan\nb,1,ilp,optimal,2\nb,1,basic,ok,3\n' >"$tmp/odd.csv"
+run "$SHARDLP" plot -o "$tmp/odd.svg" "$tmp/odd.csv"
+expect_rc 0 "a summary with costs out of range"
+checks=$((checks + 1))
+if grep -qi 'nan\|inf' "$tmp/odd.svg"; then
+	fail "nan or inf written into the SVG"
+else
+	pass "no nan or inf in the SVG"
+fi
 run "$SHARDLP" plot
 expect_rc 2 "no summary is a usage error"
 finish
