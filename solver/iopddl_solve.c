@@ -382,19 +382,6 @@ decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
 
 /* }==================================================================== */
 
-static sl_solve_status
-status_of(sli_lp_status s)
-{
-	switch (s) {
-	case SLI_LP_OPTIMAL: return SL_SOLVE_OPTIMAL;
-	case SLI_LP_FEASIBLE: return SL_SOLVE_FEASIBLE;
-	case SLI_LP_INFEASIBLE: return SL_SOLVE_INFEASIBLE;
-	case SLI_LP_NO_SOLUTION: return SL_SOLVE_NO_SOLUTION;
-	case SLI_LP_ERROR: break;
-	}
-	return SL_SOLVE_ERROR;
-}
-
 /* Exports f as asked; 0, or -1 after an error. */
 static int
 export(sl_context *ctx, const ilp *f, const sl_iopddl_opts *o)
@@ -471,7 +458,7 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 		return -1;
 	}
 	r->bound = lr.bound;
-	r->status = status_of(lr.status);
+	r->status = sli_lp_public_status(lr.status);
 	if (lr.x) {
 		int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
 		decode(&f, m, lr.x, sol);

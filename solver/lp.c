@@ -133,3 +133,16 @@ sli_lp_status_name(sli_lp_status s)
 	}
 	return "error";
 }
+
+sl_solve_status
+sli_lp_public_status(sli_lp_status s)
+{
+	switch (s) {
+	case SLI_LP_OPTIMAL: return SL_SOLVE_OPTIMAL;
+	case SLI_LP_FEASIBLE: return SL_SOLVE_FEASIBLE;
+	case SLI_LP_INFEASIBLE: return SL_SOLVE_INFEASIBLE;
+	case SLI_LP_NO_SOLUTION: return SL_SOLVE_NO_SOLUTION;
+	case SLI_LP_ERROR: break;
+	}
+	return SL_SOLVE_ERROR;
+}

@@ -9,6 +9,7 @@
 #ifndef SL_SOLVER_LP_H
 #define SL_SOLVER_LP_H
 
+#include "shardlp.h"
 #include "util.h"
 
 typedef enum sli_lp_sense { SLI_LP_LE, SLI_LP_GE, SLI_LP_EQ } sli_lp_sense;
@@ -64,6 +65,8 @@ typedef enum sli_lp_status {
 } sli_lp_status;
 
 const char *sli_lp_status_name(sli_lp_status s);
+/* The public status (shardlp.h) of a backend's status. */
+sl_solve_status sli_lp_public_status(sli_lp_status s);
 
 /*
  * The limits of one solve.  time_limit counts from the call; deadline is

@@ -22,19 +22,6 @@ lp_status(sl_solve_status s)
 	return SLI_LP_ERROR;
 }
 
-static sl_solve_status
-solve_status(sli_lp_status s)
-{
-	switch (s) {
-	case SLI_LP_OPTIMAL: return SL_SOLVE_OPTIMAL;
-	case SLI_LP_FEASIBLE: return SL_SOLVE_FEASIBLE;
-	case SLI_LP_INFEASIBLE: return SL_SOLVE_INFEASIBLE;
-	case SLI_LP_NO_SOLUTION: return SL_SOLVE_NO_SOLUTION;
-	case SLI_LP_ERROR: break;
-	}
-	return SL_SOLVE_ERROR;
-}
-
 const char *
 sl_solve_status_name(sl_solve_status s)
 {
@@ -80,7 +67,7 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	so.start = o->start;
 	int rc = sli_solve(m, &so, &sr);
 	memset(r, 0, sizeof *r);
-	r->status = solve_status(sr.status);
+	r->status = sli_lp_public_status(sr.status);
 	r->parts.memory = sr.parts.memory;
 	r->parts.communication = sr.parts.communication;
 	r->parts.compute = sr.parts.compute;

@@ -143,17 +143,18 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		rows[i].differ = -1;
 	}
 
-	/* the cost parameters, with this file's mesh description applied;
-	 * the program read once to apply the options, report and check them */
+	/* the program read and prepared once to report on the options and
+	 * check the cost parameters (this file's mesh description applied);
+	 * the ILP then solves this copy, each greedy strategy its own */
 	sl_solve_opts local = *opts;
-	sl_module *m0 = cli_parse_src(ctx, src);
-	int bad = !m0 || cli_mesh_apply(&co->mesh, m0, src->name, out->tell) ||
-	          cli_cost_params_for(co, ctx, m0, &local.cost);
-	sl_module_free(m0);
-	if (bad) {
+	sl_module *m = cli_parse_src(ctx, src);
+	if (!m || cli_mesh_apply(&co->mesh, m, src->name, out->tell) ||
+	    cli_cost_params_for(co, ctx, m, &local.cost)) {
+		sl_module_free(m);
 		rows_failed(rows);
 		return EXIT_INPUT;
 	}
+	slots[0].m = m;
 
 	unsigned want = out->methods ? out->methods : (1u << CLI_NMETHODS) - 1;
 	for (size_t i = 0; i < CLI_NMETHODS; i++)
@@ -187,13 +188,6 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	cli_method_row *ilp = &rows[0];
 	if (!(want & 1))
 		goto skip_ilp;
-	sl_module *m = cli_parse_src(ctx, src);
-	if (!m || cli_mesh_apply(&co->mesh, m, src->name, false)) {
-		sl_module_free(m);
-		status = EXIT_INPUT;
-		goto out;
-	}
-	slots[0].m = m;
 	sl_solve_opts so = local;
 	so.start = best;
 	sl_solve_result sr;
