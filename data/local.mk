@@ -32,3 +32,11 @@ demo: shardlp$(EXEEXT) shardlp-opt$(EXEEXT)
 
 dist_pkgdata_DATA = %reldir%/shardlp.xsd
 EXTRA_DIST += %reldir%/mesh-4x2.xml
+
+### Cluster presets (shardlp-cost(7), CLUSTERS), installed for --cluster
+
+clusterdir = $(pkgdatadir)/clusters
+dist_cluster_DATA = \
+	%reldir%/clusters/h100-4x8.xml \
+	%reldir%/clusters/h100-8.xml \
+	%reldir%/clusters/tpu-v5e-4x4.xml

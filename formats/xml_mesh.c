@@ -378,8 +378,8 @@ read_axis(reader *rd, const xmlNode *n, sli_xml_mesh *mesh)
 	a->name = sl_sym_intern(rd->ctx, name ? name : "", name ? strlen(name) : 0);
 	a->loc = locate(rd, n, NULL);
 	a->size_loc = locate(rd, n, "size");
-	a->bandwidth = 1;
-	a->latency = 0;
+	a->bandwidth = 0;
+	a->latency = -1;
 	char *end;
 	errno = 0;
 	long long v = size ? strtoll(size, &end, 10) : 0;
@@ -450,41 +450,54 @@ read_link(reader *rd, const xmlNode *n, sli_xml_mesh *mesh)
 	}
 }
 
-/* cost = <cost [memory-weight=W] [comm-weight=W] [compute-weight=W]
- *              [memory-budget=BYTES]/> */
-static void
-read_cost(reader *rd, const xmlNode *n, sli_xml_mesh *mesh)
+/* A non-negative figure of attribute attr of n into *out (kept when absent). */
+static bool
+get_figure(reader *rd, const xmlNode *n, const char *attr, double *out)
 {
-	static const struct {
-		const char *attr;
-		unsigned bit;
-		size_t off;
-	} fields[] = {
-		{"memory-weight", SLI_XML_MESH_MEMORY_WEIGHT,
-		 offsetof(sli_xml_mesh, memory_weight)},
-		{"comm-weight", SLI_XML_MESH_COMM_WEIGHT,
-		 offsetof(sli_xml_mesh, comm_weight)},
-		{"compute-weight", SLI_XML_MESH_COMPUTE_WEIGHT,
-		 offsetof(sli_xml_mesh, compute_weight)},
-		{"memory-budget", SLI_XML_MESH_MEMORY_BUDGET,
-		 offsetof(sli_xml_mesh, memory_budget)},
-	};
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		double v;
-		if (!get_double(rd, n, fields[i].attr, &v))
+	double v;
+	if (!get_double(rd, n, attr, &v))
+		return false;
+	if (v < 0) {
+		sli_error(rd->ctx, locate(rd, n, attr), "%s must not be negative, "
+		          "found %g", attr, v);
+		rd->errors++;
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* device = <device [flops=F] [hbm=B] [memory-budget=B]> flops* </device>,
+ * flops = <flops type=T value=F/> */
+static void
+read_device(reader *rd, const xmlNode *n, sli_xml_mesh *mesh)
+{
+	if (get_figure(rd, n, "flops", &mesh->flops))
+		mesh->set |= SLI_XML_MESH_FLOPS;
+	if (get_figure(rd, n, "hbm", &mesh->hbm))
+		mesh->set |= SLI_XML_MESH_HBM;
+	if (get_figure(rd, n, "memory-budget", &mesh->memory_budget))
+		mesh->set |= SLI_XML_MESH_MEMORY_BUDGET;
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (!is_elem(c, "flops"))
 			continue;
-		if (v < 0) {
-			sli_error(rd->ctx, locate(rd, n, fields[i].attr), "%s must not "
-			          "be negative, found %g", fields[i].attr, v);
+		if (mesh->ntypes == SLI_XML_MESH_MAX_TYPES) {
+			sli_error(rd->ctx, locate(rd, c, NULL), "more than %d <flops> "
+			          "entries", SLI_XML_MESH_MAX_TYPES);
 			rd->errors++;
-			continue;
+			return;
 		}
-		*(double *)((char *)mesh + fields[i].off) = v;
-		mesh->set |= fields[i].bit;
+		char *type = prop(c, "type");
+		sli_cost_flops *f = &mesh->types[mesh->ntypes];
+		f->type = sl_sym_str(rd->ctx, sl_sym_intern(rd->ctx, type ? type : "",
+		                                            type ? strlen(type) : 0));
+		xmlFree(type);
+		if (get_figure(rd, c, "value", &f->flops) && f->flops > 0)
+			mesh->ntypes++;
 	}
 }
 
-/* mesh = <shardlp-mesh [name=NAME]> axis+ link* cost? </shardlp-mesh> */
+/* mesh = <shardlp-mesh [name=NAME]> axis+ link* device? </shardlp-mesh> */
 static int
 read_mesh(reader *rd, xmlDocPtr doc, sli_xml_mesh *mesh)
 {
@@ -507,8 +520,8 @@ read_mesh(reader *rd, xmlDocPtr doc, sli_xml_mesh *mesh)
 			read_axis(rd, n, mesh);
 		else if (is_elem(n, "link"))
 			read_link(rd, n, mesh);
-		else if (is_elem(n, "cost"))
-			read_cost(rd, n, mesh);
+		else if (is_elem(n, "device"))
+			read_device(rd, n, mesh);
 	}
 	for (uint32_t i = 0; i < mesh->naxes; i++) {
 		sli_cost_axis *l = &mesh->links[i];
@@ -575,14 +588,16 @@ void
 sli_xml_mesh_apply(sli_xml_mesh *mesh, sli_cost_params *p, unsigned keep)
 {
 	unsigned set = mesh->set & ~keep;
-	if (set & SLI_XML_MESH_MEMORY_WEIGHT)
-		p->memory_weight = mesh->memory_weight;
-	if (set & SLI_XML_MESH_COMM_WEIGHT)
-		p->comm_weight = mesh->comm_weight;
-	if (set & SLI_XML_MESH_COMPUTE_WEIGHT)
-		p->compute_weight = mesh->compute_weight;
+	if (set & SLI_XML_MESH_FLOPS)
+		p->flops = mesh->flops;
+	if (set & SLI_XML_MESH_HBM)
+		p->hbm = mesh->hbm;
 	if (set & SLI_XML_MESH_MEMORY_BUDGET)
 		p->memory_budget = mesh->memory_budget;
+	if (mesh->ntypes && !(keep & SLI_XML_MESH_FLOPS)) {
+		p->type_flops = mesh->types;
+		p->ntype_flops = mesh->ntypes;
+	}
 	const uint32_t cap = sizeof mesh->links / sizeof mesh->links[0];
 	uint32_t n = mesh->naxes;
 	if (p->axes == mesh->links) {

@@ -1,7 +1,8 @@
 /*
- * xml_mesh.h - the XML mesh description (shardlp-xml(5)): a mesh's axes,
- * the bandwidth and latency of the links along each axis, and optional
- * cost weights and memory budget, read with libxml2 and validated against
+ * xml_mesh.h - the XML mesh (cluster) description (shardlp-xml(5)): a
+ * mesh's axes, the bandwidth and latency of the links along each axis,
+ * and the device (peak FLOP/s per element type, HBM, memory budget),
+ * read with libxml2 and validated against
  * the schema data/shardlp.xsd (compiled in).  It fills the cost model's
  * parameters (cost/cost.h) and can be held against a module's sdy.mesh.
  *
@@ -16,17 +17,18 @@
 
 /* Which optional fields the file gave (sli_xml_mesh.set). */
 enum {
-	SLI_XML_MESH_MEMORY_WEIGHT = 1u << 0,
-	SLI_XML_MESH_COMM_WEIGHT = 1u << 1,
-	SLI_XML_MESH_COMPUTE_WEIGHT = 1u << 2,
-	SLI_XML_MESH_MEMORY_BUDGET = 1u << 3
+	SLI_XML_MESH_MEMORY_BUDGET = 1u << 0,
+	SLI_XML_MESH_FLOPS = 1u << 1,
+	SLI_XML_MESH_HBM = 1u << 2
 };
+
+#define SLI_XML_MESH_MAX_TYPES 8	/* <flops type=..> entries */
 
 typedef struct sli_xml_mesh_axis {
 	sl_sym name;
 	int64_t size;
-	double bandwidth;	/* 1 without a <link> */
-	double latency;		/* 0 without a <link> */
+	double bandwidth;	/* bytes/s; 0 without a <link>: the default */
+	double latency;		/* seconds; -1 without a <link>: the default */
 	sl_loc loc;		/* of <axis> */
 	sl_loc size_loc;	/* of its size attribute */
 } sli_xml_mesh_axis;
@@ -37,7 +39,9 @@ typedef struct sli_xml_mesh {
 	sli_xml_mesh_axis axes[SLI_COST_MAX_AXES];
 	uint32_t naxes;
 	unsigned set;		/* SLI_XML_MESH_* */
-	double memory_weight, comm_weight, compute_weight, memory_budget;
+	double flops, hbm, memory_budget;	/* <device> */
+	sli_cost_flops types[SLI_XML_MESH_MAX_TYPES];	/* <flops> */
+	uint32_t ntypes;
 	/* what sli_xml_mesh_apply points sli_cost_params.axes at */
 	sli_cost_axis links[2 * SLI_COST_MAX_AXES];
 } sli_xml_mesh;
@@ -57,11 +61,12 @@ int sli_xml_mesh_parse(sl_context *ctx, const char *name, const char *text,
                        size_t len, sli_xml_mesh *mesh);
 
 /*
- * Fills p from the description: the weights and the budget the file gives
- * replace p's, except those whose SLI_XML_MESH_* bit is in keep (options
+ * Fills p from the description: the device figures and the budget the
+ * file gives replace p's, except those whose SLI_XML_MESH_* bit is in keep (options
  * given on the command line); p->axes becomes the file's links followed
  * by the entries p already had (from --axis), which therefore win for the
- * same axis (the cost model takes the last entry of a name).  p points
+ * same axis (the cost model takes the last entry of a name); its per-type
+ * FLOP/s replace p's when it gives any.  p points
  * into mesh afterwards.  Applying twice does not repeat the links.
  */
 void sli_xml_mesh_apply(sli_xml_mesh *mesh, sli_cost_params *p, unsigned keep);

@@ -32,10 +32,11 @@ sli_xml_solve_report(FILE *out, const sli_xml_solve *r)
 	bad |= xmlTextWriterStartElement(w, BAD_CAST "result") < 0;
 	bad |= xmlTextWriterWriteAttribute(w, BAD_CAST "status", BAD_CAST r->status) < 0;
 	bad |= attr_f(w, "cost", r->cost);
-	bad |= attr_f(w, "memory", r->memory);
-	bad |= attr_f(w, "communication", r->communication);
 	bad |= attr_f(w, "compute", r->compute);
-	bad |= attr_f(w, "bytes-per-device", r->bytes);
+	bad |= attr_f(w, "communication", r->communication);
+	bad |= attr_f(w, "peak-bytes", r->peak_bytes);
+	if (r->budget > 0)
+		bad |= attr_f(w, "memory-budget", r->budget);
 	bad |= attr_f(w, "bound", r->bound);
 	bad |= attr_f(w, "gap", r->gap);
 	bad |= attr_f(w, "seconds", r->seconds);

@@ -25,7 +25,9 @@ typedef struct sli_xml_tensor {
 typedef struct sli_xml_solve {
 	const char *file;	/* the input */
 	const char *status;	/* "optimal", "feasible", ... */
-	double cost, memory, communication, compute, bytes;
+	double cost, compute, communication;	/* seconds */
+	double peak_bytes;	/* peak live bytes per device */
+	double budget;		/* bytes per device; 0: none (not written) */
 	double bound, gap, seconds;
 	size_t nbinaries, nrows;
 	const sli_xml_tensor *tensors;

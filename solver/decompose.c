@@ -10,10 +10,9 @@
  * a chain of blocks B0 .. Bn joined by boundary tensors c1 .. cn.
  *
  * Invariant: every cost term lands in exactly one block.  An op, with
- * all its edges, belongs to the block of its position; a tensor's memory
- * to the block it is internal to, or for a boundary to the block it
- * leaves (the incoming side prices it only through the prefix cost);
- * fixed tensors' memory is a constant counted once, outside the blocks.
+ * all its edges, belongs to the block of its position; tensors cost
+ * nothing themselves (memory is a constraint, and a budget that can bind
+ * turns decomposition off).
  * With F(c, q) the least cost of everything before c given c takes q,
  *
  *     F(c_i+1, q') = min over the block model with c_i+1 fixed to q'
@@ -1166,7 +1165,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	r->status = SLI_LP_ERROR;
 	r->objective = r->gap = INFINITY;
 	r->bound = -INFINITY;
-	if (cm->params.memory_budget > 0 || !be->open || cm->ops.n < 2)
+	if (cm->budget_binds || !be->open || cm->ops.n < 2)
 		return 1;
 	memset(&d, 0, sizeof d);
 	d.cm = cm;
@@ -1179,15 +1178,13 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	d.lo = sli_xmalloc((nt + 1) * sizeof *d.lo);
 	d.hi = sli_xmalloc((nt + 1) * sizeof *d.hi);
 
-	/* fixed tensors take their one option and pay their memory here */
+	/* fixed tensors take their one option */
 	double fixed = 0;
 	for (size_t t = 0; t < nt; t++) {
 		sli_cost_asg *opt;
 		d.nopt[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt);
 		if (d.nopt[t] == 1) {
 			q[t] = opt[0];
-			double b = sli_cost_term_bytes(cm, (uint32_t)t, &opt[0]);
-			fixed += sli_cost_term_memory(cm, b);
 		}
 		free(opt);
 		if (!d.nopt[t])

@@ -237,12 +237,12 @@ check_ties(sli_form *f)
 #define LOCAL(p, t) ((p) ? (p)->local[t] : (t))
 
 /*
- * Tensors: one-hot over their shardings, paying memory (when the part
- * charges it here).  Returns -1 after an error on a tensor without
+ * Tensors: one-hot over their shardings (memory is no cost: the budget
+ * rows hold it).  Returns -1 after an error on a tensor without
  * options (only the whole model reports; a part has none).
  */
 static int
-add_tensors(sli_form *f, const sli_form_part *p, double *least)
+add_tensors(sli_form *f, const sli_form_part *p)
 {
 	const sli_cost_model *cm = f->cm;
 	sl_context *ctx = cm->m->ctx;
@@ -251,11 +251,9 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 	dvec vals = {0};
 	int rc = 0;
 
-	*least = 0;
 	for (size_t k = 0; k < f->nt; k++) {
 		uint32_t t = TENSOR(p, k);
 		sli_form_var *v = &f->t[k];
-		bool mem = !p || !p->memory || p->memory[k];
 		v->n = sli_cost_tensor_options(cm, t, &v->opt);
 		v->col = (uint32_t)sli_lp_ncols(lp);
 		if (p && p->leaf && p->leaf[k] && v->n) {
@@ -270,17 +268,12 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 			rc = -1;
 			continue;
 		}
-		double mn = INFINITY;
 		cols.n = vals.n = 0;
 		for (size_t j = 0; j < v->n; j++) {
-			double b = sli_cost_term_bytes(cm, t, &v->opt[j]);
-			mn = fmin(mn, b);
-			uint32_t c = sli_lp_col(lp, mem ? sli_cost_term_memory(cm, b) : 0,
-			                        0, 1, true);
+			uint32_t c = sli_lp_col(lp, 0, 0, 1, true);
 			SL_VEC_PUSH(cols, c);
 			SL_VEC_PUSH(vals, 1.0);
 		}
-		*least += mn;
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
 	}
 	SL_VEC_FREE(cols);
@@ -290,8 +283,7 @@ add_tensors(sli_form *f, const sli_form_part *p, double *least)
 
 /*
  * The one edge of leaf lt, on operand or result i of local op k: each
- * option of the op pays the least the leaf can cost given it (memory,
- * when the part charges it here, and the reshard on the edge).
+ * option of the op pays the least the leaf's edge can cost given it.
  */
 static void
 fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t i,
@@ -300,7 +292,6 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 	const sli_cost_model *cm = f->cm;
 	sli_form_var *tv = &f->t[lt];
 	const sli_form_var *ov = &f->o[k];
-	bool mem = !p->memory || p->memory[lt];
 	uint32_t o = OP(p, k);
 	tv->op = k;
 	tv->i = i;
@@ -311,7 +302,7 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 		size_t bi = 0;
 		for (size_t q = 0; q < tv->n; q++) {
 			double c = sli_cost_term_leaf(cm, o, i, res, &proj[j], pb[j],
-			                              &tv->opt[q], tb[q], mem);
+			                              &tv->opt[q], tb[q]);
 			if (c < best)
 				best = c, bi = q;
 		}
@@ -429,59 +420,106 @@ form_init(sli_form *f, const sli_cost_model *cm, size_t nt, size_t no)
 	memset(f, 0, sizeof *f);
 	f->cm = cm;
 	sli_lp_init(&f->lp);
+	/* the exports say the objective's unit (cost/cost.h, SLI_COST_UNIT) */
+	f->lp.prob_name = "shardlp_objective_in_microseconds";
+	f->lp.obj_name = "step_time_us";
 	f->nt = nt;
 	f->no = no;
 	f->t = sli_xcalloc(nt + 1, sizeof *f->t);
 	f->o = sli_xcalloc(no + 1, sizeof *f->o);
 }
 
+/*
+ * The memory budget: per tensor of several options a continuous column
+ * of its bytes per device (the one-hot sum of its options' bytes), and
+ * per maximal live set (cost/liveness.c) the sum of those columns (and
+ * of the fixed tensors' bytes) at most the budget; nothing when the
+ * budget cannot bind.  Summing columns rather than options keeps a row
+ * as long as its live set, not its options.  -1 after an error when a
+ * set cannot fit even with every tensor at its smallest.
+ */
+static int
+budget_rows(sli_form *f)
+{
+	const sli_cost_model *cm = f->cm;
+	if (!cm->budget_binds)
+		return 0;
+	u32vec cols = {0};
+	dvec vals = {0};
+	int rc = 0;
+	double *least = sli_xcalloc(f->nt + 1, sizeof *least);
+	f->bytes_col = sli_xmalloc((f->nt + 1) * sizeof *f->bytes_col);
+	for (uint32_t t = 0; t < f->nt; t++) {
+		double lo = INFINITY, hi = 0;
+		cols.n = vals.n = 0;
+		for (size_t j = 0; j < f->t[t].n; j++) {
+			double b = sli_cost_term_bytes(cm, t, &f->t[t].opt[j]);
+			lo = fmin(lo, b);
+			hi = fmax(hi, b);
+			SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)j);
+			SL_VEC_PUSH(vals, -b);
+		}
+		least[t] = f->t[t].n ? lo : 0;
+		f->bytes_col[t] = UINT32_MAX;
+		if (f->t[t].n < 2)
+			continue;
+		uint32_t c = sli_lp_col(&f->lp, 0, lo, hi, false);
+		SL_VEC_PUSH(cols, c);
+		SL_VEC_PUSH(vals, 1.0);
+		sli_lp_row_add(&f->lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 0, NULL);
+		f->bytes_col[t] = c;
+	}
+	for (size_t r = 0; r + 1 < cm->row_start.n; r++) {
+		double fixed = 0, floor = 0;
+		cols.n = vals.n = 0;
+		for (uint32_t k = cm->row_start.v[r]; k < cm->row_start.v[r + 1]; k++) {
+			uint32_t t = cm->rows.v[k];
+			floor += least[t];
+			if (f->bytes_col[t] == UINT32_MAX) {
+				fixed += least[t];
+				continue;
+			}
+			SL_VEC_PUSH(cols, f->bytes_col[t]);
+			SL_VEC_PUSH(vals, 1.0);
+		}
+		if (floor > cm->budget) {
+			sli_error(cm->m->ctx, cm->row_loc.v[r], "infeasible: the tensors "
+			          "live here need at least %.0f bytes per device, over "
+			          "the memory budget of %.0f bytes", floor, cm->budget);
+			rc = -1;
+			break;
+		}
+		char name[48];
+		snprintf(name, sizeof name, "memory_budget_%zu", r);
+		sli_lp_row_add(&f->lp, cols.n, cols.v, vals.v, SLI_LP_LE,
+		               cm->budget - fixed, name);
+	}
+	free(least);
+	SL_VEC_FREE(cols);
+	SL_VEC_FREE(vals);
+	return rc;
+}
+
 int
 sli_form_build(sli_form *f, const sli_cost_model *cm)
 {
-	sl_context *ctx = cm->m->ctx;
-	sli_lp *lp = &f->lp;
 	size_t nt = cm->tensors.n;
-	double least;
-
 	form_init(f, cm, nt, cm->ops.n);
-	if (add_tensors(f, NULL, &least))
+	if (add_tensors(f, NULL))
 		return -1;
-	if (cm->params.memory_budget > 0 && least > cm->params.memory_budget) {
-		sli_error(ctx, sli_loc_none(), "infeasible: memory budget of %.0f bytes "
-		          "per device is below the least possible, %.0f bytes",
-		          cm->params.memory_budget, least);
-		return -1;
-	}
 	if (check_ties(f))
 		return -1;
 	add_ops(f, NULL);
-
-	/* memory budget */
-	if (cm->params.memory_budget > 0) {
-		u32vec cols = {0};
-		dvec vals = {0};
-		for (size_t t = 0; t < nt; t++)
-			for (size_t k = 0; k < f->t[t].n; k++) {
-				SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)k);
-				SL_VEC_PUSH(vals, sli_cost_term_bytes(cm, (uint32_t)t,
-				                                      &f->t[t].opt[k]));
-			}
-		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_LE,
-		               cm->params.memory_budget, "memory_budget");
-		SL_VEC_FREE(cols);
-		SL_VEC_FREE(vals);
-	}
-	return 0;
+	return budget_rows(f);
 }
 
 void
 sli_form_build_part(sli_form *f, const sli_cost_model *cm, const sli_form_part *p)
 {
-	double least;
 	form_init(f, cm, p->ntensors, p->nops);
 	for (size_t k = 0; k < p->ntensors; k++)
 		p->local[p->tensors[k]] = (uint32_t)k;
-	add_tensors(f, p, &least);
+	add_tensors(f, p);
 	add_ops(f, p);
 	for (size_t k = 0; k < p->ntensors; k++)
 		p->local[p->tensors[k]] = UINT32_MAX;
@@ -502,6 +540,7 @@ sli_form_fini(sli_form *f)
 	free(f->o);
 	SL_VEC_FREE(f->refunds);
 	SL_VEC_FREE(f->refund_rows);
+	free(f->bytes_col);
 	sli_lp_fini(&f->lp);
 }
 
@@ -582,6 +621,9 @@ sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x)
 		x[f->o[o].col + k] = 1;
 	}
 	free(s);
+	for (size_t t = 0; f->bytes_col && t < cm->tensors.n; t++)
+		if (f->bytes_col[t] != UINT32_MAX)
+			x[f->bytes_col[t]] = sli_cost_term_bytes(cm, (uint32_t)t, &q[t]);
 	/* refunds: as large as their two rows let them be */
 	double *act = sli_xcalloc(lp->rows.n + 1, sizeof *act);
 	for (size_t r = 0; r < lp->rows.n; r++)

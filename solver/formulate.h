@@ -31,6 +31,9 @@ typedef struct sli_form {
 	size_t nt, no;
 	SL_VEC(uint32_t) refunds;	/* agreement columns, for sli_form_encode */
 	SL_VEC(uint32_t) refund_rows;	/* two rows per refund column */
+	/* per tensor, with a budget: the column of its bytes per device
+	 * (continuous), or UINT32_MAX for a tensor of one option */
+	uint32_t *bytes_col;
 } sli_form;
 
 /*

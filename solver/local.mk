@@ -17,6 +17,7 @@ libshardlp_core_la_SOURCES += \
 	src/cost/eval.c \
 	src/cost/model.c \
 	src/cost/options.c \
+	src/cost/liveness.c \
 	src/cost/order.c \
 	src/cost/primitives.c \
 	src/cost/shardings.c \

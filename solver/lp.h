@@ -30,6 +30,9 @@ typedef struct sli_lp {
 	SL_VEC(char *) names;	/* row names owned here */
 	SL_VEC(char *) colnames;	/* per column, or empty: none (owned) */
 	double obj_const;
+	/* the names the exports give the problem and its objective (static
+	 * strings; NULL: none) */
+	const char *prob_name, *obj_name;
 } sli_lp;
 
 void sli_lp_init(sli_lp *lp);

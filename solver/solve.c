@@ -302,8 +302,8 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	} else if (fabs(r->parts.total - r->objective) >
 	           1e-6 * fmax(1, fabs(r->objective)) &&
 	           (r->status == SLI_LP_OPTIMAL || r->from_start)) {
-		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g differs from "
-		          "the ILP objective %.9g (a bug in shardlp)",
+		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g us differs "
+		          "from the ILP objective %.9g us (a bug in shardlp)",
 		          r->parts.total, r->objective);
 		rc = -1;
 	}
@@ -573,10 +573,10 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 			if (cm.tensors.v[t].pin.any)
 				sli_diag(ctx, SL_DIAG_NOTE, cm.tensors.v[t].pin.loc,
 				         "user %s here", cm.tensors.v[t].pin.what);
-		if (cm.params.memory_budget > 0)
+		if (cm.budget_binds)
 			sli_diag(ctx, SL_DIAG_NOTE, sli_loc_none(),
 			         "memory budget of %.0f bytes per device",
-			         cm.params.memory_budget);
+			         cm.budget);
 		rc = 1;
 		goto out;
 	case SLI_LP_NO_SOLUTION:

@@ -166,39 +166,51 @@ const char *sl_version(void);
 
 #define SL_COST_MAX_AXES 8	/* mesh axes (and --axis entries) it takes */
 
+#define SL_COST_MAX_TYPES 8	/* per-element-type FLOP/s entries */
+
 /* The links along one mesh axis, by name. */
 typedef struct sl_cost_axis {
 	const char *name;	/* not copied: must outlive its use */
-	double bandwidth;	/* relative to the reference link (1) */
-	double latency;		/* cost of one collective step on this axis */
+	double bandwidth;	/* bytes/s one device sends; 0: the default */
+	double latency;		/* seconds per collective step; < 0: the default */
 } sl_cost_axis;
 
+/* A device's peak FLOP/s for one element type ("bf16", "f32", ...). */
+typedef struct sl_cost_flops {
+	const char *type;	/* not copied: must outlive its use */
+	double flops;
+} sl_cost_flops;
+
+#define SL_COST_BUDGET_HBM (-1.0)	/* memory_budget: the device's HBM */
+
 /*
- * The parameters of the cost model: a plain struct, set by
- * sl_cost_params_init and then by the caller.  Units: sizes in bytes
- * per device; a weight is the cost of one MB (1e6 bytes) held or moved
- * per device, or of one Mflop per device.
+ * The parameters of the cost model (the cluster): a plain struct, set by
+ * sl_cost_params_init to the default cluster of shardlp-cost(7) and then
+ * by the caller.  SI units: bytes, seconds, FLOP/s; sizes per device.
  */
 typedef struct sl_cost_params {
-	double memory_weight;	/* default 0.1 */
-	double comm_weight;	/* default 1 */
-	double compute_weight;	/* default 1/64 */
-	double memory_budget;	/* bytes per device; 0: none */
+	double bandwidth;	/* bytes/s of an axis without a link of its own */
+	double latency;		/* seconds per collective step, likewise */
+	double flops;		/* peak FLOP/s of a type without an entry */
+	double hbm;		/* bytes of memory per device; 0: unknown */
+	double memory_budget;	/* peak live bytes per device; 0: none;
+				 * SL_COST_BUDGET_HBM (default): the hbm */
 	bool conservative;	/* forbid non-divisible shardings */
 	bool sub_axes;		/* shardings may use prime pieces of an axis */
 	/* link overrides; for a name given twice the last entry wins */
 	sl_cost_axis axes[2 * SL_COST_MAX_AXES];
 	uint32_t naxes;
+	sl_cost_flops type_flops[SL_COST_MAX_TYPES];
+	uint32_t ntype_flops;
 } sl_cost_params;
 
 void sl_cost_params_init(sl_cost_params *p);
 
 /* Parameters the user gave, which a mesh description does not replace. */
 enum {
-	SL_COST_GIVEN_MEMORY_WEIGHT = 1u << 0,
-	SL_COST_GIVEN_COMM_WEIGHT = 1u << 1,
-	SL_COST_GIVEN_COMPUTE_WEIGHT = 1u << 2,
-	SL_COST_GIVEN_MEMORY_BUDGET = 1u << 3
+	SL_COST_GIVEN_MEMORY_BUDGET = 1u << 0,
+	SL_COST_GIVEN_FLOPS = 1u << 1,	/* flops and type_flops */
+	SL_COST_GIVEN_HBM = 1u << 2
 };
 
 /*
@@ -213,11 +225,18 @@ int sl_cost_params_read_mesh_xml(sl_context *ctx, const char *path,
                                  const sl_module *m, sl_cost_params *p,
                                  unsigned keep);
 
-/* A cost and its components, per device. */
+/* The collectives a cost counts, by kind (sl_cost_parts). */
+enum { SL_COLL_ALL_GATHER, SL_COLL_ALL_TO_ALL, SL_COLL_ALL_REDUCE, SL_COLL_KINDS };
+
+/* A cost (an estimated step time) and its components, per device. */
 typedef struct sl_cost_parts {
-	double memory, communication, compute;
-	double total;		/* their sum */
-	double bytes;		/* bytes of all tensors, per device */
+	double compute, communication;	/* seconds */
+	double total;			/* seconds: their sum */
+	double peak_bytes;	/* peak live bytes per device */
+	double budget;		/* the memory budget held against it; 0: none */
+	/* per SL_COLL_* kind: collectives (one per mesh axis) and bytes
+	 * each device sends */
+	double ncoll[SL_COLL_KINDS], coll_bytes[SL_COLL_KINDS];
 } sl_cost_parts;
 
 /*

@@ -98,7 +98,7 @@ EXTRA_DIST += \
 	%reldir%/golden/compare_attention.mlir \
 	%reldir%/golden/compare_manual.mlir \
 	%reldir%/golden/compare_mlp.mlir \
-	%reldir%/golden/compare_mlp_weights.mlir \
+	%reldir%/golden/compare_mlp_cluster.mlir \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \

@@ -12,11 +12,14 @@
 #include "formats/xml_mesh.h"
 
 _Static_assert(SL_COST_MAX_AXES == SLI_COST_MAX_AXES, "one axis limit");
-_Static_assert((unsigned)SL_COST_GIVEN_MEMORY_WEIGHT == SLI_XML_MESH_MEMORY_WEIGHT &&
-               (unsigned)SL_COST_GIVEN_COMM_WEIGHT == SLI_XML_MESH_COMM_WEIGHT &&
-               (unsigned)SL_COST_GIVEN_COMPUTE_WEIGHT == SLI_XML_MESH_COMPUTE_WEIGHT &&
-               (unsigned)SL_COST_GIVEN_MEMORY_BUDGET == SLI_XML_MESH_MEMORY_BUDGET,
+_Static_assert(SL_COST_MAX_TYPES == SLI_XML_MESH_MAX_TYPES, "one type limit");
+_Static_assert((unsigned)SL_COST_GIVEN_MEMORY_BUDGET == SLI_XML_MESH_MEMORY_BUDGET &&
+               (unsigned)SL_COST_GIVEN_FLOPS == SLI_XML_MESH_FLOPS &&
+               (unsigned)SL_COST_GIVEN_HBM == SLI_XML_MESH_HBM,
                "the keep bits of sli_xml_mesh_apply");
+_Static_assert(SL_COST_BUDGET_HBM == SLI_COST_BUDGET_HBM, "one HBM budget mark");
+_Static_assert((int)SL_COLL_KINDS == (int)SLI_COLL_KINDS &&
+               (int)SL_COLL_ALL_REDUCE == (int)SLI_COLL_ALL_REDUCE, "one list of kinds");
 
 void
 sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
@@ -24,9 +27,10 @@ sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
 	sli_cost_params_init(&c->p);
 	if (!p)
 		return;
-	c->p.memory_weight = p->memory_weight;
-	c->p.comm_weight = p->comm_weight;
-	c->p.compute_weight = p->compute_weight;
+	c->p.bandwidth = p->bandwidth;
+	c->p.latency = p->latency;
+	c->p.flops = p->flops;
+	c->p.hbm = p->hbm;
 	c->p.memory_budget = p->memory_budget;
 	c->p.conservative = p->conservative;
 	c->p.sub_axes = p->sub_axes;
@@ -42,6 +46,30 @@ sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
 		c->p.axes = c->axes;
 		c->p.naxes = n;
 	}
+	n = p->ntype_flops < SL_COST_MAX_TYPES ? p->ntype_flops : SL_COST_MAX_TYPES;
+	for (uint32_t i = 0; i < n; i++) {
+		c->types[i].type = p->type_flops[i].type;
+		c->types[i].flops = p->type_flops[i].flops;
+	}
+	if (n) {
+		c->p.type_flops = c->types;
+		c->p.ntype_flops = n;
+	}
+}
+
+void
+sli_api_parts_to(sl_cost_parts *out, const sli_cost_parts *in)
+{
+	memset(out, 0, sizeof *out);
+	out->compute = in->compute / SLI_COST_UNIT;
+	out->communication = in->communication / SLI_COST_UNIT;
+	out->total = in->total / SLI_COST_UNIT;
+	out->peak_bytes = in->peak_bytes;
+	out->budget = in->budget;
+	for (int k = 0; k < SL_COLL_KINDS; k++) {
+		out->ncoll[k] = in->ncoll[k];
+		out->coll_bytes[k] = in->coll_bytes[k];
+	}
 }
 
 void
@@ -50,9 +78,10 @@ sl_cost_params_init(sl_cost_params *p)
 	sli_cost_params d;
 	sli_cost_params_init(&d);
 	memset(p, 0, sizeof *p);
-	p->memory_weight = d.memory_weight;
-	p->comm_weight = d.comm_weight;
-	p->compute_weight = d.compute_weight;
+	p->bandwidth = d.bandwidth;
+	p->latency = d.latency;
+	p->flops = d.flops;
+	p->hbm = d.hbm;
 	p->memory_budget = d.memory_budget;
 	p->conservative = d.conservative;
 	p->sub_axes = d.sub_axes;
@@ -70,10 +99,13 @@ sl_cost_params_read_mesh_xml(sl_context *ctx, const char *path,
 		return -1;
 	sli_api_cost_from(&c, p);
 	sli_xml_mesh_apply(&mesh, &c.p, keep);
-	p->memory_weight = c.p.memory_weight;
-	p->comm_weight = c.p.comm_weight;
-	p->compute_weight = c.p.compute_weight;
+	p->flops = c.p.flops;
+	p->hbm = c.p.hbm;
 	p->memory_budget = c.p.memory_budget;
+	p->ntype_flops = 0;
+	for (uint32_t i = 0; i < c.p.ntype_flops && i < SL_COST_MAX_TYPES; i++)
+		p->type_flops[p->ntype_flops++] =
+			(sl_cost_flops){c.p.type_flops[i].type, c.p.type_flops[i].flops};
 	p->naxes = 0;
 	for (uint32_t i = 0; i < c.p.naxes && i < 2 * SL_COST_MAX_AXES; i++) {
 		p->axes[i].name = c.p.axes[i].name;
@@ -98,11 +130,7 @@ sl_cost_eval(sl_module *m, const sl_cost_params *p, sl_cost_parts *out)
 	sli_buf_fini(&why);
 	if (rc)
 		memset(&parts, 0, sizeof parts);
-	out->memory = parts.memory;
-	out->communication = parts.communication;
-	out->compute = parts.compute;
-	out->total = parts.total;
-	out->bytes = parts.bytes;
+	sli_api_parts_to(out, &parts);
 	return rc ? -1 : 0;
 }
 

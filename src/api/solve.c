@@ -68,13 +68,9 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	int rc = sli_solve(m, &so, &sr);
 	memset(r, 0, sizeof *r);
 	r->status = sli_lp_public_status(sr.status);
-	r->parts.memory = sr.parts.memory;
-	r->parts.communication = sr.parts.communication;
-	r->parts.compute = sr.parts.compute;
-	r->parts.total = sr.parts.total;
-	r->parts.bytes = sr.parts.bytes;
-	r->objective = sr.objective;
-	r->bound = sr.bound;
+	sli_api_parts_to(&r->parts, &sr.parts);
+	r->objective = sr.objective / SLI_COST_UNIT;
+	r->bound = sr.bound / SLI_COST_UNIT;
 	r->gap = sr.gap;
 	r->seconds = sr.seconds;
 	r->ncols = sr.ncols;

@@ -12,9 +12,9 @@
 #include <getopt.h>
 
 enum {
-	CLI_OPT_MEMORY_WEIGHT = 2000,
-	CLI_OPT_COMM_WEIGHT,
-	CLI_OPT_COMPUTE_WEIGHT,
+	CLI_OPT_REMOVED_WEIGHT = 2000,	/* --memory-weight and co., gone */
+	CLI_OPT_FLOPS,
+	CLI_OPT_HBM,
 	CLI_OPT_MEMORY_BUDGET,
 	CLI_OPT_DIVISIBLE_ONLY,
 	CLI_OPT_CONSERVATIVE,		/* deprecated spelling of --divisible-only */
@@ -24,14 +24,17 @@ enum {
 };
 
 #define CLI_COST_LONGOPTS \
-	{"memory-weight", required_argument, NULL, CLI_OPT_MEMORY_WEIGHT}, \
-	{"comm-weight", required_argument, NULL, CLI_OPT_COMM_WEIGHT}, \
-	{"compute-weight", required_argument, NULL, CLI_OPT_COMPUTE_WEIGHT}, \
+	{"memory-weight", required_argument, NULL, CLI_OPT_REMOVED_WEIGHT}, \
+	{"comm-weight", required_argument, NULL, CLI_OPT_REMOVED_WEIGHT}, \
+	{"compute-weight", required_argument, NULL, CLI_OPT_REMOVED_WEIGHT}, \
+	{"flops", required_argument, NULL, CLI_OPT_FLOPS}, \
+	{"hbm", required_argument, NULL, CLI_OPT_HBM}, \
 	{"memory-budget", required_argument, NULL, CLI_OPT_MEMORY_BUDGET}, \
 	{"divisible-only", no_argument, NULL, CLI_OPT_DIVISIBLE_ONLY}, \
 	{"conservative", no_argument, NULL, CLI_OPT_CONSERVATIVE}, \
 	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
 	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}, \
+	{"cluster", required_argument, NULL, CLI_OPT_MESH_XML}, \
 	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}, \
 	CLI_MESH_LONGOPTS
 
@@ -142,6 +145,17 @@ typedef struct cli_compare_out {
  */
 int cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
                     cli_cost_opts *co, cli_compare_out *out);
+/*
+ * The cost columns of compare's and batch's CSV (shardlp(1)), in order:
+ * the step time and its parts in seconds, the peak live bytes per device,
+ * whether they exceed the budget (1/0; none without one), and per kind of
+ * collective its count (one per mesh axis) and the bytes each device
+ * sends.  cli_cost_values gives a row's values, NAN where unknown.
+ */
+#define CLI_COST_NCOLS 11
+extern const char *const cli_cost_cols[CLI_COST_NCOLS];
+void cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS]);
+
 /*
  * --methods LIST: the methods named in LIST ("ilp", a strategy's name, or
  * "greedy" for the four), as a mask of rows for cli_compare_out.methods;

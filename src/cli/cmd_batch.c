@@ -34,9 +34,18 @@ static const char usage_short[] =
 	"       shardlp batch --merge [--out DIR] SUMMARY.csv...\n";
 
 /* The summary's header: fixed, documented in shardlp(1). */
-static const char header[] =
-	"file,chunk,method,status,cost,memory,communication,compute,bound,gap,"
-	"ratio,seconds,peak_rss_kb,error";
+static const char *
+header_text(void)
+{
+	static char buf[512];
+	if (!buf[0]) {
+		size_t n = (size_t)snprintf(buf, sizeof buf, "file,chunk,method,status");
+		for (int k = 0; k < CLI_COST_NCOLS; k++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ",%s", cli_cost_cols[k]);
+		snprintf(buf + n, sizeof buf - n, ",bound,gap,ratio,seconds,peak_rss_kb,error");
+	}
+	return buf;
+}
 
 typedef struct input {
 	char *path;
@@ -228,18 +237,24 @@ put_row(FILE *csv, FILE *json, const row_ctx *c, const cli_method_row *r,
         const cli_method_row *ilp)
 {
 	double nan = NAN;
-	double v[9] = {
-		r->scored ? r->parts.total : nan, r->scored ? r->parts.memory : nan,
-		r->scored ? r->parts.communication : nan, r->scored ? r->parts.compute : nan,
+	double v[CLI_COST_NCOLS + 5];
+	const char *keys[CLI_COST_NCOLS + 5];
+	cli_cost_values(r, v);
+	for (int k = 0; k < CLI_COST_NCOLS; k++)
+		keys[k] = cli_cost_cols[k];
+	double tail[5] = {
 		r->bound, r->gap,
 		r->scored && ilp->scored && ilp->parts.total > 0 ? r->parts.total /
 		ilp->parts.total : nan,
 		strcmp(r->status, "unavailable") ? r->seconds : nan, (double)c->rss_kb,
 	};
-	static const char *const keys[9] = {
-		"cost", "memory", "communication", "compute", "bound", "gap", "ratio",
-		"seconds", "peak_rss_kb",
+	static const char *const tail_keys[5] = {
+		"bound", "gap", "ratio", "seconds", "peak_rss_kb",
 	};
+	for (int k = 0; k < 5; k++) {
+		v[CLI_COST_NCOLS + k] = tail[k];
+		keys[CLI_COST_NCOLS + k] = tail_keys[k];
+	}
 	const char *error = strcmp(r->status, "error") ? "" : c->error;
 	csv_field(csv, c->file);
 	fprintf(csv, ",%u,%s,%s", c->chunk, r->method, r->status);
@@ -247,7 +262,7 @@ put_row(FILE *csv, FILE *json, const row_ctx *c, const cli_method_row *r,
 	json_string(json, c->file);
 	fprintf(json, ",\"chunk\":%u,\"method\":\"%s\",\"status\":\"%s\"", c->chunk,
 	        r->method, r->status);
-	for (int k = 0; k < 9; k++) {
+	for (int k = 0; k < CLI_COST_NCOLS + 5; k++) {
 		putc(',', csv);
 		num(csv, v[k], false);
 		fprintf(json, ",\"%s\":", keys[k]);
@@ -433,7 +448,7 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json,
 	FILE *json = csv ? cli_out_open(&oj, "shardlp batch", with_json ? jsonp : "/dev/null") : NULL;
 	int rc = -1;
 	if (csv && json) {
-		fprintf(csv, "%s\n", header);
+		fprintf(csv, "%s\n", header_text());
 		for (size_t i = 0; i < v->n; i++) {
 			const input *in = &v->v[i];
 			if (!in->done)
@@ -584,7 +599,7 @@ merge(const char *out, int n, char **paths)
 		while ((len = getline(&buf, &bcap, f)) > 0) {
 			if (first) {
 				first = false;
-				if (strncmp(buf, header, strlen(header))) {
+				if (strncmp(buf, header_text(), strlen(header_text()))) {
 					fprintf(stderr, "%s:1:1: error: not a batch summary (its "
 					        "header differs)\n", paths[i]);
 					rc = EXIT_INPUT;
@@ -614,7 +629,7 @@ merge(const char *out, int n, char **paths)
 	cli_out o;
 	FILE *w = rc == EXIT_OK && !make_dir(out) ? cli_out_open(&o, "shardlp batch", path) : NULL;
 	if (w) {
-		fprintf(w, "%s\n", header);
+		fprintf(w, "%s\n", header_text());
 		for (size_t i = 0; i < nv; i++)
 			fputs(v[i].text, w);
 		if (cli_out_close(&o, "shardlp batch", true))

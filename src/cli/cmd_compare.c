@@ -24,7 +24,17 @@ put_num(double v, bool csv)
 	if (isnan(v) || isinf(v))
 		fputs(csv ? "" : "           -", stdout);
 	else
-		printf(csv ? "%.9g" : " %11.4f", v);
+		printf(csv ? "%.9g" : " %11.4g", v);
+}
+
+/* The CSV header: fixed, documented in shardlp(1). */
+static void
+put_header(void)
+{
+	fputs("file,method,status", stdout);
+	for (int k = 0; k < CLI_COST_NCOLS; k++)
+		printf(",%s", cli_cost_cols[k]);
+	puts(",bound,gap,ratio,seconds");
 }
 
 static int
@@ -46,9 +56,9 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 		printf("note: the export steps change the score of the module of %s; "
 		       "the costs are those of the imported program\n", o.changed);
 	if (!csv) {
-		printf("%s\n  %-14s %-11s %11s %11s %11s %11s %11s %11s %8s %6s %s\n",
-		       path, "method", "status", "cost", "memory", "communic.",
-		       "compute", "bound", "gap", "seconds", "ratio", "differ");
+		printf("%s\n  %-14s %-11s %11s %11s %11s %11s %11s %8s %8s %6s %s\n",
+		       path, "method", "status", "time (s)", "compute (s)", "comm. (s)",
+		       "peak (B)", "bound (s)", "gap", "solve(s)", "ratio", "differ");
 	}
 	for (size_t g = 0; g < CLI_NMETHODS; g++) {
 		const cli_method_row *r = &rows[g];
@@ -56,18 +66,20 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 		if (!strcmp(r->status, "skipped"))
 			continue;
 		if (csv) {
-			printf("%s,%s,%s,", path, r->method, r->status);
-			put_num(r->scored ? r->parts.total : nan, true);
-			putchar(',');
-			put_num(r->scored ? r->parts.memory : nan, true);
-			putchar(',');
-			put_num(r->scored ? r->parts.communication : nan, true);
-			putchar(',');
-			put_num(r->scored ? r->parts.compute : nan, true);
+			double v[CLI_COST_NCOLS];
+			cli_cost_values(r, v);
+			printf("%s,%s,%s", path, r->method, r->status);
+			for (int k = 0; k < CLI_COST_NCOLS; k++) {
+				putchar(',');
+				put_num(v[k], true);
+			}
 			putchar(',');
 			put_num(r->bound, true);
 			putchar(',');
 			put_num(r->gap, true);
+			putchar(',');
+			put_num(r->scored && ilp->scored && ilp->parts.total > 0 ?
+			        r->parts.total / ilp->parts.total : nan, true);
 			putchar(',');
 			put_num(strcmp(r->status, "unavailable") ? r->seconds : nan, true);
 			putchar('\n');
@@ -75,11 +87,14 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 		}
 		printf("  %-14s %-11s", r->method, r->status);
 		put_num(r->scored ? r->parts.total : nan, false);
-		put_num(r->scored ? r->parts.memory : nan, false);
-		put_num(r->scored ? r->parts.communication : nan, false);
 		put_num(r->scored ? r->parts.compute : nan, false);
+		put_num(r->scored ? r->parts.communication : nan, false);
+		put_num(r->scored ? r->parts.peak_bytes : nan, false);
 		put_num(r->bound, false);
-		put_num(r->gap, false);
+		if (isfinite(r->gap))	/* rounding noise of a proven optimum: 0 */
+			printf(" %8.2g", fabs(r->gap) < 1e-12 ? 0.0 : r->gap);
+		else
+			printf(" %8s", "-");
 		if (strcmp(r->status, "unavailable"))
 			printf(" %8.2f", r->seconds);
 		else
@@ -161,12 +176,17 @@ cmd_compare(int argc, char **argv)
 			fputs(usage_short, stdout);
 			fputs("\nRuns the greedy propagation strategies (basic, aggressive,\n"
 			      "op-priority, user-priority) and the ILP on each FILE and prints\n"
-			      "their costs side by side: status, cost and its components,\n"
-			      "bound, gap, seconds, the ratio to the ILP's cost and how many\n"
-			      "tensors differ from the ILP's shardings.\n"
+			      "their costs side by side: status, the estimated step time in\n"
+			      "seconds and its compute and communication parts, the peak live\n"
+			      "bytes per device, bound, gap, seconds of the solve, the ratio\n"
+			      "to the ILP's time and how many tensors differ from the ILP's\n"
+			      "shardings.\n"
 			      "  --csv           one row per file and method, with the header\n"
-			      "                  file,method,status,cost,memory,communication,\n"
-			      "                  compute,bound,gap,seconds\n"
+			      "                  file,method,status,cost,compute_s,comm_s,\n"
+			      "                  peak_mem_bytes,over_budget,all_gather_n,\n"
+			      "                  all_gather_bytes,all_to_all_n,all_to_all_bytes,\n"
+			      "                  all_reduce_n,all_reduce_bytes,bound,gap,ratio,\n"
+			      "                  seconds\n"
 			      "  --time-limit S, --tmlim S\n"
 			      "                  time limit of each ILP solve\n"
 			      "  --no-decompose  solve one whole model, not a chain of blocks\n"
@@ -210,7 +230,7 @@ cmd_compare(int argc, char **argv)
 		goto usage;
 	so.cost = co.params;
 	if (csv)
-		puts("file,method,status,cost,memory,communication,compute,bound,gap,seconds");
+		put_header();
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		cli_watchdog_arm("shardlp", argv[i], so.time_limit);

@@ -4,7 +4,7 @@
  * the ILP's per program, with the line y = x; the distribution of the
  * ratio greedy / ILP as one curve per strategy (the share of programs at
  * or below each ratio); and each method's cost summed over the programs,
- * split into memory, communication and compute.  Plain SVG 1.1 written
+ * split into compute and communication (seconds).  Plain SVG 1.1 written
  * by hand: no plotting library, no new dependency.
  */
 #include "cli.h"
@@ -19,7 +19,7 @@
 static const char usage_short[] =
 	"usage: shardlp plot [-o FILE.svg] [--title TEXT] SUMMARY.csv\n";
 
-enum { NMETHOD = 5 };
+enum { NMETHOD = 5, NPART = 2 };
 static const char *const methods[NMETHOD] = {
 	"ilp", "basic", "aggressive", "op-priority", "user-priority",
 };
@@ -30,7 +30,7 @@ static const char *const colours[NMETHOD] = {
 /* One program (a file's chunk): each method's cost and its parts. */
 typedef struct prog {
 	char *key;		/* file and chunk */
-	double cost[NMETHOD], part[NMETHOD][3];
+	double cost[NMETHOD], part[NMETHOD][NPART];
 	bool has[NMETHOD];
 } prog;
 
@@ -143,8 +143,8 @@ read_summary(const char *path, const char *text, table *t)
 	int cf = h ? column(h, nh, "file") : -1, cc = h ? column(h, nh, "chunk") : -1;
 	int cm = h ? column(h, nh, "method") : -1, cs = h ? column(h, nh, "status") : -1;
 	int ck = h ? column(h, nh, "cost") : -1;
-	int cp[3] = {h ? column(h, nh, "memory") : -1, h ? column(h, nh, "communication") : -1,
-	             h ? column(h, nh, "compute") : -1};
+	int cp[NPART] = {h ? column(h, nh, "compute_s") : -1,
+	                 h ? column(h, nh, "comm_s") : -1};
 	if (cf < 0 || cm < 0 || cs < 0 || ck < 0) {
 		fprintf(stderr, "%s:1:1: error: not a summary: the header needs the columns "
 		        "file, method, status and cost\n", path);
@@ -178,7 +178,7 @@ read_summary(const char *path, const char *text, table *t)
 			prog *pr = find(t, key);
 			pr->cost[m] = cost;
 			pr->has[m] = true;
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < NPART; k++)
 				pr->part[m][k] = cp[k] >= 0 ? number(f[cp[k]]) : NAN;
 		}
 		free(f);
@@ -405,9 +405,9 @@ ratios(FILE *o, const table *t, panel *p)
 static void
 breakdown(FILE *o, const table *t, panel *p)
 {
-	static const char *const parts[3] = {"memory", "communication", "compute"};
-	static const char *const pcol[3] = {"#66c2a5", "#fc8d62", "#8da0cb"};
-	double sum[NMETHOD][3] = {{0}}, hi = 0;
+	static const char *const parts[NPART] = {"compute", "communication"};
+	static const char *const pcol[NPART] = {"#8da0cb", "#fc8d62"};
+	double sum[NMETHOD][NPART] = {{0}}, hi = 0;
 	size_t used = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		bool all = true;
@@ -417,7 +417,7 @@ breakdown(FILE *o, const table *t, panel *p)
 			continue;
 		used++;
 		for (int m = 0; m < NMETHOD; m++)
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < NPART; k++)
 				if (!isnan(t->v[i].part[m][k]))
 					sum[m][k] += t->v[i].part[m][k];
 	}
@@ -434,7 +434,7 @@ breakdown(FILE *o, const table *t, panel *p)
 	double bw = p->w / NMETHOD;
 	for (int m = 0; m < NMETHOD; m++) {
 		double base = 0;
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < NPART; k++) {
 			double y0 = ty(p, base), y1 = ty(p, base + sum[m][k]);
 			fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			        "fill=\"%s\"/>\n", p->x + m * bw + bw * 0.15, y1, bw * 0.7, y0 - y1,
@@ -444,7 +444,7 @@ breakdown(FILE *o, const table *t, panel *p)
 		text(o, p->x + m * bw + bw / 2, p->y + p->h + 16, "middle", 11, methods[m]);
 	}
 	/* the parts' legend in one row under the bars */
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < NPART; k++) {
 		double x = p->x + k * p->w / 3;
 		fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
 		        "fill=\"%s\"/>\n", x, p->y + p->h + 27, pcol[k]);
@@ -475,7 +475,7 @@ cmd_plot(int argc, char **argv)
 			      "one SVG of three panels: each greedy strategy's cost against the\n"
 			      "ILP's per program (log axes when the costs span more than 100x),\n"
 			      "the distribution of the ratio greedy / ILP, and each method's cost\n"
-			      "split into memory, communication and compute.\n"
+			      "split into compute and communication (seconds).\n"
 			      "  -o FILE, --output FILE  write to FILE (default: standard output)\n"
 			      "  --title TEXT            a title above the panels\n", stdout);
 			return EXIT_OK;

@@ -21,35 +21,47 @@ static const char usage_short[] =
 	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
-	"cost options (shardlp-cost(7)):\n"
-	"  --memory-weight W     cost per MB of per-device memory (default 0.1)\n"
-	"  --comm-weight W       cost per MB communicated per device (default 1)\n"
-	"  --compute-weight W    cost per Mflop per device (default 0.015625)\n"
-	"  --axis NAME=BW[:LAT]  relative bandwidth and latency of mesh axis NAME\n"
-	"  --memory-budget B     at most B bytes per device (suffixes k, M, G)\n"
+	"cost options (shardlp-cost(7); the cost is a step time in seconds):\n"
+	"  --cluster FILE        the cluster: mesh axes, links, device FLOP/s and\n"
+	"                        HBM, from an XML description (shardlp-xml(5);\n"
+	"                        presets in data/clusters/); --mesh-xml is\n"
+	"                        the same; the options below win over the file\n"
+	"  --axis NAME=BW[:LAT]  bandwidth (bytes/s) and latency (s) of the links\n"
+	"                        of mesh axis NAME, such as x=100G:5u\n"
+	"                        (default 100G:5u)\n"
+	"  --flops F             device peak FLOP/s (default 100T)\n"
+	"  --hbm B               device memory in bytes (default 16G)\n"
+	"  --memory-budget B     peak live bytes per device allowed, or none\n"
+	"                        (default: the HBM)\n"
 	"  --divisible-only      only shardings that divide every dimension they\n"
 	"                        shard, under the conservative sharding rules\n"
 	"                        (--conservative is a deprecated alias)\n"
 	"  --sub-axes            let shardings use sub-axes (prime pieces of\n"
 	"                        the mesh axes, such as \"x\":(1)2 of \"x\"=4)\n"
-	"  --mesh-xml FILE       per-axis bandwidth and latency, weights and budget\n"
-	"                        from an XML mesh description (shardlp-xml(5));\n"
-	"                        the options above win over the file\n";
+	"  numbers take SI suffixes: k M G T P, and m u n for fractions\n";
 
+/*
+ * A non-negative finite number with an optional SI suffix (k M G T P
+ * multiply, m u n divide) into *out.
+ */
 static bool
-parse_double(const char *s, double *out)
+parse_si(const char *s, double *out)
 {
+	static const struct { char c; double f; } si[] = {
+		{'k', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15},
+		{'m', 1e-3}, {'u', 1e-6}, {'n', 1e-9},
+	};
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s)
 		return false;
-	switch (*end) {
-	case 'k': v *= 1e3; end++; break;
-	case 'M': v *= 1e6; end++; break;
-	case 'G': v *= 1e9; end++; break;
-	default: break;
-	}
+	for (size_t i = 0; *end && i < sizeof si / sizeof si[0]; i++)
+		if (*end == si[i].c) {
+			v *= si[i].f;
+			end++;
+			break;
+		}
 	if (*end || !isfinite(v) || v < 0)
 		return false;
 	*out = v;
@@ -62,25 +74,35 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 	sl_cost_params *p = &co->params;
 	double v;
 	switch (c) {
-	case CLI_OPT_MEMORY_WEIGHT:
-	case CLI_OPT_COMM_WEIGHT:
-	case CLI_OPT_COMPUTE_WEIGHT:
+	case CLI_OPT_REMOVED_WEIGHT:
+		fputs("shardlp: the cost weights are gone: the cost is a step time "
+		      "in seconds, priced on the cluster (--cluster FILE, --axis, "
+		      "--flops; shardlp-cost(7)); memory is a budget "
+		      "(--memory-budget)\n", stderr);
+		return -1;
 	case CLI_OPT_MEMORY_BUDGET:
-		if (!parse_double(arg, &v)) {
-			fprintf(stderr, "shardlp: invalid number '%s'\n", arg);
+		if (!strcmp(arg, "none")) {
+			p->memory_budget = 0;
+			co->given |= SL_COST_GIVEN_MEMORY_BUDGET;
+			return 0;
+		}
+		/* fall through */
+	case CLI_OPT_FLOPS:
+	case CLI_OPT_HBM:
+		if (!parse_si(arg, &v) || (c == CLI_OPT_FLOPS && v == 0)) {
+			fprintf(stderr, "shardlp: invalid number '%s'%s\n", arg,
+			        c == CLI_OPT_MEMORY_BUDGET ? " (bytes, or none)" : "");
 			return -1;
 		}
-		if (c == CLI_OPT_MEMORY_WEIGHT) {
-			p->memory_weight = v;
-			co->given |= SL_COST_GIVEN_MEMORY_WEIGHT;
-		} else if (c == CLI_OPT_COMM_WEIGHT) {
-			p->comm_weight = v;
-			co->given |= SL_COST_GIVEN_COMM_WEIGHT;
-		} else if (c == CLI_OPT_COMPUTE_WEIGHT) {
-			p->compute_weight = v;
-			co->given |= SL_COST_GIVEN_COMPUTE_WEIGHT;
+		if (c == CLI_OPT_FLOPS) {
+			p->flops = v;
+			p->ntype_flops = 0;
+			co->given |= SL_COST_GIVEN_FLOPS;
+		} else if (c == CLI_OPT_HBM) {
+			p->hbm = v;
+			co->given |= SL_COST_GIVEN_HBM;
 		} else {
-			p->memory_budget = v;
+			p->memory_budget = v > 0 ? v : 0;
 			co->given |= SL_COST_GIVEN_MEMORY_BUDGET;
 		}
 		return 0;
@@ -107,15 +129,16 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		}
 		sl_cost_axis *a = &p->axes[co->naxes];
 		char *bw = cli_xstrdup(eq + 1), *colon = strchr(bw, ':');
-		double lat = 0;
+		double lat = -1;
 		if (colon)
 			*colon = 0;
-		bool ok = parse_double(bw, &v) && v > 0 &&
-		          (!colon || parse_double(colon + 1, &lat));
+		bool ok = parse_si(bw, &v) && v > 0 &&
+		          (!colon || parse_si(colon + 1, &lat));
 		free(bw);
 		if (!ok) {
-			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY], "
-			        "got '%s'\n", arg);
+			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY] "
+			        "in bytes/s and seconds (such as x=100G:5u), got '%s'\n",
+			        arg);
 			return -1;
 		}
 		co->names[co->naxes] = cli_xstrndup(arg, (size_t)(eq - arg));
@@ -301,11 +324,12 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 		return status;
 	}
 	if (!j->quiet) {
-		fprintf(stderr, "shardlp: %s: %s, cost %.6g (memory %.6g, communication "
-		        "%.6g, compute %.6g), bound %.6g, gap %.2g, %.2f s, %zu binaries, "
-		        "%zu rows", j->path, sl_solve_status_name(r.status),
-		        r.parts.total, r.parts.memory, r.parts.communication,
-		        r.parts.compute, r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
+		fprintf(stderr, "shardlp: %s: %s, step time %.6g s (compute %.6g s, "
+		        "communication %.6g s), peak memory %.6g bytes per device, "
+		        "bound %.6g s, gap %.2g, solved in %.2f s, %zu binaries, %zu rows",
+		        j->path, sl_solve_status_name(r.status), r.parts.total,
+		        r.parts.compute, r.parts.communication, r.parts.peak_bytes,
+		        r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);
 		if (r.nblocks)
 			fprintf(stderr, ", %zu blocks (%zu distinct), %zu solves",
 			        r.nblocks, r.nclasses, r.nsolves);
@@ -407,7 +431,7 @@ cmd_solve(int argc, char **argv)
 		case OPT_TIME:
 		case OPT_GAP: {
 			double v;
-			if (!parse_double(optarg, &v)) {
+			if (!parse_si(optarg, &v)) {
 				fprintf(stderr, "shardlp solve: invalid number '%s'\n", optarg);
 				goto usage;
 			}

@@ -258,3 +258,29 @@ cli_methods_parse(const char *prog, const char *list)
 		p += n + 1;
 	}
 }
+
+const char *const cli_cost_cols[CLI_COST_NCOLS] = {
+	"cost", "compute_s", "comm_s", "peak_mem_bytes", "over_budget",
+	"all_gather_n", "all_gather_bytes", "all_to_all_n", "all_to_all_bytes",
+	"all_reduce_n", "all_reduce_bytes",
+};
+
+void
+cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS])
+{
+	for (int k = 0; k < CLI_COST_NCOLS; k++)
+		v[k] = NAN;
+	if (!r->scored)
+		return;
+	const sl_cost_parts *p = &r->parts;
+	v[0] = p->total;
+	v[1] = p->compute;
+	v[2] = p->communication;
+	v[3] = p->peak_bytes;
+	if (p->budget > 0)
+		v[4] = p->peak_bytes > p->budget;
+	for (int k = 0; k < SL_COLL_KINDS; k++) {
+		v[5 + 2 * k] = p->ncoll[k];
+		v[6 + 2 * k] = p->coll_bytes[k];
+	}
+}

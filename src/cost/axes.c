@@ -241,14 +241,17 @@ sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 	split_axes(cm, ctx, mesh, piece, npiece);
 	cm->naxes = 0;
 	for (uint32_t x = 0; x < mesh->naxes; x++) {
-		double bw = 1, lat = 0;
+		double bw = cm->params.bandwidth > 0 ? cm->params.bandwidth
+		                                     : SLI_COST_DEFAULT_BANDWIDTH;
+		double lat = cm->params.latency;
 		for (uint32_t k = 0; k < cm->params.naxes; k++) {
 			const sli_cost_axis *p = &cm->params.axes[k];
 			if (strcmp(p->name, sl_sym_str(ctx, mesh->axes[x].name)))
 				continue;
 			if (p->bandwidth > 0)
 				bw = p->bandwidth;
-			lat = p->latency;
+			if (p->latency >= 0)
+				lat = p->latency;
 		}
 		int64_t pre = 1;
 		for (uint32_t k = 0; k < npiece[x]; k++) {

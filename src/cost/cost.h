@@ -7,11 +7,14 @@
  * likewise: the factor each axis shards, or -1.  Axes on one dimension or
  * factor are ordered as in the mesh.
  *
- * The evaluator scores a complete assignment of tensor shardings: memory
- * per device, communication (each operand and result resharded to or from
- * what the op's assignment needs, all-reduce over sharded reduction
- * factors) and compute; every op takes its cheapest assignment given its
- * tensors.  The ILP (solver/) builds its objective from the same
+ * The evaluator scores a complete assignment of tensor shardings as an
+ * estimated step time in seconds: compute (each op's FLOPs per device at
+ * the device's FLOP/s) and communication (each operand and result
+ * resharded to or from what the op's assignment needs, all-reduce over
+ * sharded reduction factors, each collective priced by an alpha-beta
+ * model on its axis's link); every op takes its cheapest assignment given
+ * its tensors.  Memory is not a cost but a constraint: the peak live bytes
+ * per device over the program order, held against a budget.  The ILP (solver/) builds its objective from the same
  * primitives (primitives.c, private), through terms.h.
  *
  * Files: model.c builds the model (axes.c its axes, shardings.c reads the
@@ -32,18 +35,41 @@
 #define SLI_COST_MAX_AXES 8
 #define SLI_COST_NONE (-1)	/* an axis on no dimension / no factor */
 
-/* Per-axis link parameters, set by name. */
+/* The links along one mesh axis, set by name (shardlp-cost(7), CLUSTER). */
 typedef struct sli_cost_axis {
 	const char *name;
-	double bandwidth;	/* relative to the reference link (1) */
-	double latency;		/* cost of one collective step on this axis */
+	double bandwidth;	/* bytes/s one device sends along the axis; 0: default */
+	double latency;		/* seconds of one step of a collective on it */
 } sli_cost_axis;
 
+/* A device's peak FLOP/s for one element type ("bf16", "f32", ...). */
+typedef struct sli_cost_flops {
+	const char *type;
+	double flops;
+} sli_cost_flops;
+
+/* Internal prices are in microseconds (the public API: seconds). */
+#define SLI_COST_UNIT 1e6	/* internal units per second */
+
+/* The documented default cluster (shardlp-cost(7), DEFAULT CLUSTER). */
+#define SLI_COST_DEFAULT_BANDWIDTH 100e9	/* bytes/s per axis */
+#define SLI_COST_DEFAULT_LATENCY 5e-6		/* seconds per step */
+#define SLI_COST_DEFAULT_FLOPS 100e12		/* FLOP/s */
+#define SLI_COST_DEFAULT_HBM 16e9		/* bytes per device */
+#define SLI_COST_BUDGET_HBM (-1.0)		/* memory_budget: the HBM */
+
 typedef struct sli_cost_params {
-	double memory_weight;	/* per MB (1e6 bytes) per device; default 0.1 */
-	double comm_weight;	/* per MB moved per device; default 1 */
-	double compute_weight;	/* per Mflop per device; default 1/64 */
-	double memory_budget;	/* bytes per device, 0: none */
+	double bandwidth;	/* bytes/s of an axis without a link of its own */
+	double latency;		/* seconds per collective step, likewise */
+	double flops;		/* FLOP/s of an element type not in type_flops */
+	const sli_cost_flops *type_flops;
+	uint32_t ntype_flops;
+	double hbm;		/* bytes per device; 0: unknown */
+	/*
+	 * peak live bytes per device allowed: SLI_COST_BUDGET_HBM for the
+	 * HBM (none when it is unknown), 0 for none
+	 */
+	double memory_budget;
 	bool conservative;	/* forbid non-divisible sharding */
 	/*
 	 * a function result sharding may grow in its open dims (the solver's
@@ -67,10 +93,21 @@ typedef struct sli_cost_asg {
 	int8_t a[SLI_COST_MAX_AXES];
 } sli_cost_asg;
 
+/* What the collectives of a sharding move, by kind (shardlp-cost(7)). */
+typedef enum sli_cost_coll {
+	SLI_COLL_ALL_GATHER,
+	SLI_COLL_ALL_TO_ALL,
+	SLI_COLL_ALL_REDUCE,
+	SLI_COLL_KINDS
+} sli_cost_coll;
+
 typedef struct sli_cost_parts {
-	double memory, communication, compute;
-	double total;
-	double bytes;		/* per-device bytes of all tensors */
+	double compute, communication;	/* microseconds (SLI_COST_UNIT) */
+	double total;			/* their sum */
+	double peak_bytes;	/* peak live bytes per device */
+	double budget;		/* the budget held against it; 0: none */
+	/* per kind: collectives (one per axis) and bytes sent per device */
+	double ncoll[SLI_COLL_KINDS], coll_bytes[SLI_COLL_KINDS];
 } sli_cost_parts;
 
 /* What the user fixed on one tensor. */
@@ -104,6 +141,12 @@ typedef struct sli_cost_tensor {
 	bool kept;
 	sli_cost_asg *fixed;	/* the one sharding allowed (manual body, kept),
 				 * or NULL */
+	/*
+	 * live range in program positions (liveness.c): from its definition
+	 * to its last use; a function's arguments and results span the whole
+	 * program
+	 */
+	uint32_t live_from, live_to;
 } sli_cost_tensor;
 
 typedef enum sli_cost_opkind {
@@ -120,6 +163,7 @@ typedef struct sli_cost_op {
 	uint32_t *results;	/* likewise per result */
 	uint32_t noperands, nresults;
 	double flop_weight;	/* flops = weight x product of factor sizes */
+	double flop_rate;	/* the device's FLOP/s for its element type */
 	uint32_t forbidden;	/* axes it may not use (manual) */
 	sli_cost_asg *req;	/* fixed operand requirement (or NULL) per operand */
 	/*
@@ -156,6 +200,19 @@ typedef struct sli_cost_model {
 	SL_VEC(sli_cost_tensor) tensors;
 	SL_VEC(sli_cost_op) ops;
 	SL_VEC(sli_cost_tie) ties;
+	/*
+	 * Memory (liveness.c): the budget on peak live bytes per device (0:
+	 * none); whether it can bind at all (the tensors replicated exceed it
+	 * somewhere); the program positions where a maximal set of tensors is
+	 * live, each row the tensors live there (rows[row_start[k] ..
+	 * row_start[k + 1]))
+	 */
+	double budget;
+	bool budget_binds;
+	uint32_t npositions;
+	SL_VEC(uint32_t) row_start;
+	SL_VEC(uint32_t) rows;
+	SL_VEC(sl_loc) row_loc;	/* the op at each row's position */
 	sli_arena arena;	/* rules and index arrays */
 	sli_htab tensor_of;	/* value -> tensor index + 1 */
 } sli_cost_model;
@@ -231,6 +288,18 @@ int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
  * model as ties to the operands), or NULL.
  */
 const sl_sharding *sli_cost_value_sharding(const sl_value *v);
+
+/*
+ * Sets the live ranges, the budget and the live-set rows of a built
+ * model (liveness.c; sli_cost_model_build calls it).
+ */
+void sli_cost_liveness(sli_cost_model *cm);
+/*
+ * Peak live bytes per device of assignment q over the program order
+ * (liveness.c); the position of the peak into *at when at is non-NULL.
+ */
+double sli_cost_peak_bytes(const sli_cost_model *cm, const sli_cost_asg *q,
+                           uint32_t *at);
 
 /* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */
 int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,

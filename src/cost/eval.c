@@ -1,9 +1,10 @@
 /*
- * eval.c - the one evaluator of shardlp-cost(7): the cost of a complete
- * sharding of a module's tensors.  Memory is summed over the tensors;
- * every op takes the factor assignment that makes its own part least
- * (compute, all-reduce, the reshards of its operands and results), all
- * priced by primitives.c as the ILP's terms are.
+ * eval.c - the one evaluator of shardlp-cost(7): the estimated step time
+ * in seconds of a complete sharding of a module's tensors.  Every op takes
+ * the factor assignment that makes its own part least (compute,
+ * all-reduce, the reshards of its operands and results), all priced by
+ * primitives.c as the ILP's terms are; the peak live bytes per device
+ * (liveness.c) are reported beside it, held against the budget.
  */
 #include "cost/cost.h"
 
@@ -16,30 +17,30 @@
 /* The local cost of op o under s given the tensor shardings q. */
 static double
 op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
-         const sli_cost_asg *q, double *compute)
+         const sli_cost_asg *q, double *compute, sli_cost_parts *t)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
-	double c = sli_cost_op_self(cm, o, s, compute);
+	double c = sli_cost_op_self(cm, o, s, compute, t);
 
 	for (uint32_t i = 0; i < co->noperands; i++) {
-		uint32_t t = co->operands[i];
-		if (t == SLI_COST_NO_TENSOR)
+		uint32_t x = co->operands[i];
+		if (x == SLI_COST_NO_TENSOR)
 			continue;
 		if (co->ropt && co->ropt[i]) {
-			c += sli_cost_op_require(cm, o, i, &q[t], NULL);
+			c += sli_cost_op_require(cm, o, i, &q[x], NULL, t);
 			continue;
 		}
 		sli_cost_asg r;
 		sli_cost_op_project(cm, o, false, i, s, &r);
-		c += sli_cost_reshard(cm, &q[t], sli_cost_tensor_bytes(cm, t, &q[t]), &r);
+		c += sli_cost_reshard(cm, &q[x], sli_cost_tensor_bytes(cm, x, &q[x]), &r, t);
 	}
 	for (uint32_t i = 0; i < co->nresults; i++) {
-		uint32_t t = co->results[i];
-		if (t == SLI_COST_NO_TENSOR)
+		uint32_t x = co->results[i];
+		if (x == SLI_COST_NO_TENSOR)
 			continue;
 		sli_cost_asg r;
 		sli_cost_op_project(cm, o, true, i, s, &r);
-		c += sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, t, &r), &q[t]);
+		c += sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, x, &r), &q[x], t);
 	}
 	return c;
 }
@@ -49,11 +50,8 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
                   sli_cost_parts *out, sli_cost_asg *chosen)
 {
 	memset(out, 0, sizeof *out);
-	for (size_t t = 0; t < cm->tensors.n; t++) {
-		double b = sli_cost_tensor_bytes(cm, (uint32_t)t, &q[t]);
-		out->bytes += b;
-		out->memory += sli_cost_memory(cm, b);
-	}
+	out->peak_bytes = sli_cost_peak_bytes(cm, q, NULL);
+	out->budget = cm->budget;
 	int rc = 0;
 	for (size_t o = 0; o < cm->ops.n; o++) {
 		sli_cost_asg *opts;
@@ -62,7 +60,7 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 		size_t bi = 0;
 		for (size_t k = 0; k < n; k++) {
 			double comp;
-			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp);
+			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp, NULL);
 			if (k == 0 || c < best - 1e-12 * fabs(best)) {
 				best = c;
 				bestcomp = comp;
@@ -74,12 +72,13 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 		} else {
 			out->compute += bestcomp;
 			out->communication += best - bestcomp;
+			op_local(cm, (uint32_t)o, &opts[bi], q, NULL, out);	/* tally */
 			if (chosen)
 				chosen[o] = opts[bi];
 		}
 		free(opts);
 	}
-	out->total = out->memory + out->communication + out->compute;
+	out->total = out->communication + out->compute;
 	return rc;
 }
 

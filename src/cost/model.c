@@ -46,9 +46,11 @@ void
 sli_cost_params_init(sli_cost_params *p)
 {
 	memset(p, 0, sizeof *p);
-	p->memory_weight = 0.1;
-	p->comm_weight = 1.0;
-	p->compute_weight = 1.0 / 64;
+	p->bandwidth = SLI_COST_DEFAULT_BANDWIDTH;
+	p->latency = SLI_COST_DEFAULT_LATENCY;
+	p->flops = SLI_COST_DEFAULT_FLOPS;
+	p->hbm = SLI_COST_DEFAULT_HBM;
+	p->memory_budget = SLI_COST_BUDGET_HBM;
 }
 
 /* {====================================================================
@@ -164,6 +166,25 @@ add_tie(builder *b, const sl_value *x, const sl_value *y, sl_loc loc, const char
 	SL_VEC_PUSH(b->cm->ties, t);
 }
 
+/*
+ * The device's FLOP/s for op: by the element type of its first result
+ * (of its first operand when it has none), else the default.
+ */
+static double
+flop_rate(const sli_cost_params *p, sl_context *ctx, const sl_op *op)
+{
+	const sl_type *ty = op->nresults ? op->results[0].type
+	                  : op->noperands ? op->operands[0]->type : NULL;
+	const sl_type *e = ty && ty->kind == SL_TYPE_TENSOR ? ty->elem : ty;
+	if (e && e->kind == SL_TYPE_ELEM) {
+		const char *name = sl_sym_str(ctx, e->text);
+		for (uint32_t i = 0; i < p->ntype_flops; i++)
+			if (!strcmp(p->type_flops[i].type, name) && p->type_flops[i].flops > 0)
+				return p->type_flops[i].flops;
+	}
+	return p->flops > 0 ? p->flops : SLI_COST_DEFAULT_FLOPS;
+}
+
 static double
 flop_weight(sl_op_kind k)
 {
@@ -251,6 +272,7 @@ add_op(builder *b, sl_op *op, sli_cost_opkind kind, const sl_rule *rule,
 	for (uint32_t i = 0; i < op->nresults; i++)
 		co.results[i] = sli_cost_tensor_of(cm, &op->results[i]);
 	co.flop_weight = kind == SLI_COST_RULE ? flop_weight(op->kind) : 0;
+	co.flop_rate = flop_rate(&cm->params, cm->m->ctx, op);
 	co.forbidden = forbidden;
 	SL_VEC_PUSH(cm->ops, co);
 }
@@ -641,6 +663,7 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 		return -1;
 	}
 	sli_cost_compute_major(cm);
+	sli_cost_liveness(cm);
 	return 0;
 }
 
@@ -651,6 +674,9 @@ sli_cost_model_fini(sli_cost_model *cm)
 	SL_VEC_FREE(cm->tensors);
 	SL_VEC_FREE(cm->ops);
 	SL_VEC_FREE(cm->ties);
+	SL_VEC_FREE(cm->row_start);
+	SL_VEC_FREE(cm->rows);
+	SL_VEC_FREE(cm->row_loc);
 	sli_arena_fini(&cm->arena);
 }
 

@@ -1,9 +1,10 @@
 /*
  * primitives.c - the prices of shardlp-cost(7), "The cost of a sharding":
- * per-device bytes and their memory cost, the alpha-beta price of each
- * collective on one axis, a reshard, the projection of an op's factor
+ * per-device bytes, the alpha-beta price in seconds of each collective on
+ * one axis (a ring on the axis's link), a reshard, the projection of an op's factor
  * assignment onto its operands and results, and the op's own compute and
- * all-reduce.  The evaluator (eval.c) and the ILP's cost terms (terms.c)
+ * all-reduce.  Where given a tally (sli_cost_parts), a price also counts
+ * its collectives and the bytes each device sends.  The evaluator (eval.c) and the ILP's cost terms (terms.c)
  * price with these alone, so the two agree on every integral point.
  */
 #include "cost/primitives.h"
@@ -39,55 +40,68 @@ sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *
 	return e;
 }
 
-double
-sli_cost_memory(const sli_cost_model *cm, double bytes)
-{
-	return cm->params.memory_weight * bytes / SLI_COST_MB;
-}
-
 /* }==================================================================== */
 
 /* {====================================================================
  * Collectives on one axis, and a reshard made of them
  * ===================================================================== */
 
+/*
+ * The alpha-beta price of a ring collective on axis a (n devices): n - 1
+ * steps, each paying the link's latency and sending `step` bytes.
+ */
+static double
+ring(const sli_cost_model *cm, uint32_t a, double steps, double step)
+{
+	return steps * (cm->axis_lat[a] + step / cm->axis_bw[a]) * SLI_COST_UNIT;
+}
+
+static void
+tally(sli_cost_parts *t, sli_cost_coll kind, double bytes)
+{
+	if (t) {
+		t->ncoll[kind] += 1;
+		t->coll_bytes[kind] += bytes;
+	}
+}
+
 double
 sli_cost_gather(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
-	return cm->params.comm_weight *
-	       (bytes / SLI_COST_MB * (n - 1) / cm->axis_bw[a] +
-	        cm->axis_lat[a]);
+	return ring(cm, a, n - 1, bytes);
 }
 
 double
 sli_cost_all_to_all(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
-	return cm->params.comm_weight *
-	       (bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] +
-	        cm->axis_lat[a]);
+	return ring(cm, a, n - 1, bytes / n);
 }
 
 double
 sli_cost_all_reduce(const sli_cost_model *cm, uint32_t a, double bytes)
 {
 	double n = (double)cm->axis_size[a];
-	return cm->params.comm_weight *
-	       (2 * bytes / SLI_COST_MB * (n - 1) / n / cm->axis_bw[a] +
-	        cm->axis_lat[a]);
+	return ring(cm, a, 2 * (n - 1), bytes / n);
 }
 
 double
 sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
-                 double bytes, const sli_cost_asg *to)
+                 double bytes, const sli_cost_asg *to, sli_cost_parts *t)
 {
 	double c = 0;
 	for (uint32_t a = 0; a < cm->naxes; a++) {
 		if (from->a[a] < 0 || to->a[a] == from->a[a])
 			continue;
-		c += to->a[a] < 0 ? sli_cost_gather(cm, a, bytes)
-		                  : sli_cost_all_to_all(cm, a, bytes);
+		double n = (double)cm->axis_size[a];
+		if (to->a[a] < 0) {
+			c += sli_cost_gather(cm, a, bytes);
+			tally(t, SLI_COLL_ALL_GATHER, (n - 1) * bytes);
+		} else {
+			c += sli_cost_all_to_all(cm, a, bytes);
+			tally(t, SLI_COLL_ALL_TO_ALL, (n - 1) * bytes / n);
+		}
 	}
 	return c;
 }
@@ -158,7 +172,7 @@ sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
 
 double
 sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
-                 double *compute)
+                 double *compute, sli_cost_parts *t)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	double c = 0, flops = 0;
@@ -170,7 +184,7 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 			flops *= (double)(sli_add_i64_sat(co->rule.factor_sizes[f], n - 1) / n);
 		}
 	}
-	double comp = cm->params.compute_weight * flops / SLI_COST_MB;
+	double comp = flops > 0 ? flops / co->flop_rate * SLI_COST_UNIT : 0;
 	if (compute)
 		*compute = comp;
 	c += comp;
@@ -185,8 +199,10 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 				continue;
 			sli_cost_asg r;
 			sli_cost_op_project(cm, o, true, i, s, &r);
-			c += sli_cost_all_reduce(cm, a,
-			        sli_cost_tensor_bytes(cm, co->results[i], &r));
+			double b = sli_cost_tensor_bytes(cm, co->results[i], &r);
+			double n = (double)cm->axis_size[a];
+			c += sli_cost_all_reduce(cm, a, b);
+			tally(t, SLI_COLL_ALL_REDUCE, 2 * (n - 1) * b / n);
 		}
 	}
 	return c;
@@ -194,7 +210,7 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 
 double
 sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
-                    const sli_cost_asg *q, sli_cost_asg *to)
+                    const sli_cost_asg *q, sli_cost_asg *to, sli_cost_parts *t)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	double bytes = sli_cost_tensor_bytes(cm, co->operands[i], q);
@@ -207,11 +223,13 @@ sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
 	double best = INFINITY;
 	uint32_t bi = 0;
 	for (uint32_t k = 0; k < n; k++) {
-		double c = sli_cost_reshard(cm, q, bytes, &opt[k]);
+		double c = sli_cost_reshard(cm, q, bytes, &opt[k], NULL);
 		if (c < best)
 			best = c, bi = k;
 	}
 	if (to)
 		*to = opt[bi];
+	if (t)
+		sli_cost_reshard(cm, q, bytes, &opt[bi], t);
 	return best;
 }

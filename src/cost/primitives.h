@@ -10,7 +10,11 @@
 
 #include "cost/cost.h"
 
-#define SLI_COST_MB 1e6		/* sizes are priced in MB */
+/*
+ * The model prices in microseconds, so that the ILP's objective is of
+ * order one for the solver's tolerances; the public API reports seconds
+ * (src/api divides by SLI_COST_UNIT).
+ */
 #define SLI_COST_MAX_RANK 16	/* the rank of a pin's per-dim arrays */
 #define SLI_COST_NO_TENSOR UINT32_MAX	/* an operand or result not modelled */
 
@@ -23,16 +27,21 @@ int64_t sli_cost_factor_shards(const sli_cost_model *cm, const sli_cost_asg *s,
 /* Per-device bytes of tensor t under q: pb(t,q). */
 double sli_cost_tensor_bytes(const sli_cost_model *cm, uint32_t t,
                              const sli_cost_asg *q);
-/* Weighted memory cost of those bytes. */
-double sli_cost_memory(const sli_cost_model *cm, double bytes);
 
-/* Per-axis collective costs for a tensor piece of `bytes` per device. */
+/*
+ * Seconds of one collective on one axis for a tensor piece of `bytes` per
+ * device (the input piece; an all-reduce's result).
+ */
 double sli_cost_gather(const sli_cost_model *cm, uint32_t axis, double bytes);
 double sli_cost_all_to_all(const sli_cost_model *cm, uint32_t axis, double bytes);
 double sli_cost_all_reduce(const sli_cost_model *cm, uint32_t axis, double bytes);
-/* Resharding a tensor from `from` (bytes per device `bytes`) to `to`. */
+/*
+ * Resharding a tensor from `from` (bytes per device `bytes`) to `to`:
+ * per axis, an all-gather where `to` leaves it, an all-to-all where it
+ * moves to another dim.  Counted into *t when t is non-NULL.
+ */
 double sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
-                        double bytes, const sli_cost_asg *to);
+                        double bytes, const sli_cost_asg *to, sli_cost_parts *t);
 
 /*
  * The mapping of operand i (result: false) or result i (true) in the
@@ -57,12 +66,18 @@ void sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
 /*
  * The reshard of operand i of o from q to its requirement; where the op
  * may pick among requirements (ropt), the cheapest, ties to the first.
- * The requirement taken goes to *to when to is non-NULL.
+ * The requirement taken goes to *to when to is non-NULL; its collectives
+ * are counted into *t when t is.
  */
 double sli_cost_op_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
-                           const sli_cost_asg *q, sli_cost_asg *to);
-/* Compute and all-reduce cost of s (everything of o not on an edge). */
+                           const sli_cost_asg *q, sli_cost_asg *to,
+                           sli_cost_parts *t);
+/*
+ * Compute and all-reduce seconds of s (everything of o not on an edge),
+ * the compute part into *compute; all-reduces counted into *t.
+ */
 double sli_cost_op_self(const sli_cost_model *cm, uint32_t o,
-                        const sli_cost_asg *s, double *compute);
+                        const sli_cost_asg *s, double *compute,
+                        sli_cost_parts *t);
 
 #endif

@@ -14,15 +14,9 @@ sli_cost_term_bytes(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
 }
 
 double
-sli_cost_term_memory(const sli_cost_model *cm, double bytes)
-{
-	return sli_cost_memory(cm, bytes);
-}
-
-double
 sli_cost_term_op(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s)
 {
-	return sli_cost_op_self(cm, o, s, NULL);
+	return sli_cost_op_self(cm, o, s, NULL, NULL);
 }
 
 double
@@ -39,7 +33,7 @@ double
 sli_cost_term_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
                       double bytes, const sli_cost_asg *to)
 {
-	return sli_cost_reshard(cm, from, bytes, to);
+	return sli_cost_reshard(cm, from, bytes, to, NULL);
 }
 
 void
@@ -63,20 +57,17 @@ double
 sli_cost_term_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
                       const sli_cost_asg *q, sli_cost_asg *to)
 {
-	return sli_cost_op_require(cm, o, i, q, to);
+	return sli_cost_op_require(cm, o, i, q, to, NULL);
 }
 
 double
 sli_cost_term_leaf(const sli_cost_model *cm, uint32_t o, uint32_t i, bool result,
                    const sli_cost_asg *proj, double pb, const sli_cost_asg *opt,
-                   double tb, bool mem)
+                   double tb)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
-	double c = mem ? sli_cost_memory(cm, tb) : 0;
 	if (!result && co->ropt && co->ropt[i])
-		c += sli_cost_op_require(cm, o, i, opt, NULL);
-	else
-		c += result ? sli_cost_reshard(cm, proj, pb, opt)
-		            : sli_cost_reshard(cm, opt, tb, proj);
-	return c;
+		return sli_cost_op_require(cm, o, i, opt, NULL, NULL);
+	return result ? sli_cost_reshard(cm, proj, pb, opt, NULL)
+	              : sli_cost_reshard(cm, opt, tb, proj, NULL);
 }

@@ -10,11 +10,9 @@
 
 #include "cost/cost.h"
 
-/* Per-device bytes of tensor t under q (the budget row, a size class). */
+/* Per-device bytes of tensor t under q (the budget rows, a size class). */
 double sli_cost_term_bytes(const sli_cost_model *cm, uint32_t t,
                            const sli_cost_asg *q);
-/* What a tensor's column pays for holding `bytes` per device. */
-double sli_cost_term_memory(const sli_cost_model *cm, double bytes);
 /* What an op's column pays for assignment s: compute and all-reduce. */
 double sli_cost_term_op(const sli_cost_model *cm, uint32_t o,
                         const sli_cost_asg *s);
@@ -50,11 +48,11 @@ double sli_cost_term_require(const sli_cost_model *cm, uint32_t o, uint32_t i,
                              const sli_cost_asg *q, sli_cost_asg *to);
 /*
  * A leaf tensor folded into its one op: its cost in option opt (tb bytes
- * per device; memory paid when mem) given the op's option whose
- * projection on the edge (operand or result i) is proj (pb bytes).
+ * per device) given the op's option whose projection on the edge
+ * (operand or result i) is proj (pb bytes).
  */
 double sli_cost_term_leaf(const sli_cost_model *cm, uint32_t o, uint32_t i,
                           bool result, const sli_cost_asg *proj, double pb,
-                          const sli_cost_asg *opt, double tb, bool mem);
+                          const sli_cost_asg *opt, double tb);
 
 #endif

@@ -106,12 +106,21 @@ run "$SHARDLP" solve --mesh-xml "$tmp/huge.xml" "$data/mlp.mlir"
 expect_rc 1 "an XML description over the size cap"
 expect_grep "$tmp/err" 'too large for an XML description' "size cap: message"
 
-# an infinite weight is a usage error, not a solver failure later
-for w in inf -inf nan 1e999; do
-	run "$SHARDLP" solve --comm-weight "$w" "$data/mlp.mlir"
-	expect_rc 2 "solve --comm-weight $w"
-	expect_grep "$tmp/err" "invalid number" "--comm-weight $w: says why"
+# an infinite figure is a usage error, not a solver failure later
+for w in inf -inf nan 1e999 0; do
+	run "$SHARDLP" solve --flops "$w" "$data/mlp.mlir"
+	expect_rc 2 "solve --flops $w"
+	expect_grep "$tmp/err" "invalid number" "--flops $w: says why"
 done
+for w in inf x=inf x=-1 x=1G:nan x=0 x=1G:1e999; do
+	run "$SHARDLP" solve --axis "$w" "$data/mlp.mlir"
+	expect_rc 2 "solve --axis $w"
+	expect_grep "$tmp/err" "--axis wants" "--axis $w: says why"
+done
+# the cost weights of old are gone, and say so
+run "$SHARDLP" solve --comm-weight 2 "$data/mlp.mlir"
+expect_rc 2 "solve --comm-weight: a usage error"
+expect_grep "$tmp/err" "weights are gone" "--comm-weight: says what replaced it"
 
 # B10: a solve stopped by --gap is optimal only with no gap left
 "$SHARDLP" gen transformer --layers 8 -o "$tmp/t8.mlir"

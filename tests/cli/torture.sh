@@ -74,10 +74,11 @@ check() {
 	rm -f "$_err"
 }
 
-# xml I: solve with mutant I of the mesh description
+# xml I: solve with mutant I of the mesh description (3: a mutated HBM or
+# memory budget may leave no feasible sharding, which is an answer)
 xml() {
 	_p=$(printf '%s/m%05d.mlir' "$x" "$1")
-	check "x$1-solve" "0 1" "$SHARDLP" solve --time-limit 1 --mesh-xml "$_p" \
+	check "x$1-solve" "0 1 3" "$SHARDLP" solve --time-limit 1 --mesh-xml "$_p" \
 		"$data/mlp.mlir"
 }
 

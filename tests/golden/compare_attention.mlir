@@ -1,15 +1,15 @@
 // shardlp compare --csv on data/attention.mlir, single-head self-attention;
 // pins the cost of the ILP and of each greedy strategy, and its parts.
-// Checked: the same output as the build before the cost.c split
-// (3e0c00a) and as --no-decompose (the whole model) for the ILP row; in
-// every row cost = memory + communication + compute, and the ILP's cost
+// Checked (the cost is a step time in seconds on the default cluster of
+// shardlp-cost(7)): the ILP row as --no-decompose (the whole model)
+// gives it; in every row cost = compute_s + comm_s, and the ILP's cost
 // is at most each greedy strategy's.  Wall-clock seconds read "*".
 // SHARDLP: compare --csv
 // INPUT: data/attention.mlir
 // EXPECT:
-// file,method,status,cost,memory,communication,compute,bound,gap,seconds
-// attention.mlir,ilp,optimal,0.0091512,0.0034952,0.003072,0.002584,0.0091512,0,*
-// attention.mlir,basic,ok,0.0128744,0.0041224,0.006144,0.002608,,,*
-// attention.mlir,aggressive,ok,0.0128744,0.0041224,0.006144,0.002608,,,*
-// attention.mlir,op-priority,ok,0.0128744,0.0041224,0.006144,0.002608,,,*
-// attention.mlir,user-priority,ok,0.0128744,0.0041224,0.006144,0.002608,,,*
+// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds
+// attention.mlir,ilp,optimal,1.00323738e-05,1.65376e-09,1.003072e-05,23560,0,1,2048,1,1024,0,0,1.00323738e-05,0,1,*
+// attention.mlir,basic,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,0,0,0,0,2,6144,,,1.99983669,*
+// attention.mlir,aggressive,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,0,0,0,0,2,6144,,,1.99983669,*
+// attention.mlir,op-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,0,0,0,0,2,6144,,,1.99983669,*
+// attention.mlir,user-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,0,0,0,0,2,6144,,,1.99983669,*

@@ -1,22 +1,21 @@
 // shardlp compare --csv on data/mlp.mlir: the default example; pins the
 // cost of the ILP and of each greedy strategy, and its parts.
-// Checked: the same output as the build before the cost.c split
-// (3e0c00a) and as --no-decompose (the whole model) for the ILP row; in
-// every row cost = memory + communication + compute, and the ILP's cost
+// Checked (the cost is a step time in seconds on the default cluster of
+// shardlp-cost(7)): the ILP row as --no-decompose (the whole model)
+// gives it; in every row cost = compute_s + comm_s, and the ILP's cost
 // is at most each greedy strategy's.  Wall-clock seconds read "*".
-// By hand (shardlp-cost(7)), the ILP row: the solution holds
-// 2048 + 32768 + 512 + 32768 + 128 (arguments) + 4 (%cst) + 5 * 4096
-// (32x256 on x, y) + 3 * 1024 (32x64 on x, y) = 91780 bytes per device,
-// memory 0.1 * 91780 / 1e6 = 0.009178; flops 2*8*64*128 + 1024 + 1024 +
-// 2*8*128*64 + 256 = 264448, compute 264448 / 64 / 1e6 = 0.004132; the
-// second dot_general contracts on y, one all-reduce of its 8x64 f32
-// result: 2 * 2048e-6 * (2 - 1) / 2 = 0.002048.
+// By hand (shardlp-cost(7)), the ILP row: flops 2*8*64*128 + 1024 +
+// 1024 + 2*8*128*64 + 256 = 264448 per device at 1e14 FLOP/s, compute
+// 2.64448e-09 s; one all-to-all over "y" (2 devices) of a 4096-byte
+// piece, (2 - 1) (5e-6 + 4096 / 2 / 100e9) = 5.02048e-06 s, each device
+// sending 2048 bytes (the greedy strategies' all-reduce of the second
+// dot_general's result takes two steps: 1.002e-05 s).
 // SHARDLP: compare --csv
 // INPUT: data/mlp.mlir
 // EXPECT:
-// file,method,status,cost,memory,communication,compute,bound,gap,seconds
-// mlp.mlir,ilp,optimal,0.015358,0.009178,0.002048,0.004132,0.015358,0,*
-// mlp.mlir,basic,ok,0.015682,0.009498,0.002048,0.004136,,,*
-// mlp.mlir,aggressive,ok,0.015682,0.009498,0.002048,0.004136,,,*
-// mlp.mlir,op-priority,ok,0.015682,0.009498,0.002048,0.004136,,,*
-// mlp.mlir,user-priority,ok,0.015682,0.009498,0.002048,0.004136,,,*
+// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds
+// mlp.mlir,ilp,optimal,5.02312448e-06,2.64448e-09,5.02048e-06,142596,0,0,0,1,2048,0,0,5.02312448e-06,0,1,*
+// mlp.mlir,basic,ok,1.0023127e-05,2.64704e-09,1.002048e-05,80644,0,0,0,0,0,1,2048,,,1.9953969,*
+// mlp.mlir,aggressive,ok,1.0023127e-05,2.64704e-09,1.002048e-05,80644,0,0,0,0,0,1,2048,,,1.9953969,*
+// mlp.mlir,op-priority,ok,1.0023127e-05,2.64704e-09,1.002048e-05,80644,0,0,0,0,0,1,2048,,,1.9953969,*
+// mlp.mlir,user-priority,ok,1.0023127e-05,2.64704e-09,1.002048e-05,80644,0,0,0,0,0,1,2048,,,1.9953969,*

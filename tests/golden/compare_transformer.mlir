@@ -1,16 +1,16 @@
 // shardlp compare --csv on data/transformer.mlir, a one-layer transformer
 // block; pins the cost of the ILP and of each greedy strategy, and its
 // parts.
-// Checked: the same output as the build before the cost.c split
-// (3e0c00a) and as --no-decompose (the whole model) for the ILP row; in
-// every row cost = memory + communication + compute, and the ILP's cost
+// Checked (the cost is a step time in seconds on the default cluster of
+// shardlp-cost(7)): the ILP row as --no-decompose (the whole model)
+// gives it; in every row cost = compute_s + comm_s, and the ILP's cost
 // is at most each greedy strategy's.  Wall-clock seconds read "*".
 // SHARDLP: compare --csv
 // INPUT: data/transformer.mlir
 // EXPECT:
-// file,method,status,cost,memory,communication,compute,bound,gap,seconds
-// transformer.mlir,ilp,optimal,0.0694573,0.0291848,0.0144,0.0258725,0.0694573,0,*
-// transformer.mlir,basic,ok,0.0727602,0.0304392,0.016384,0.025937,,,*
-// transformer.mlir,aggressive,ok,0.0727602,0.0304392,0.016384,0.025937,,,*
-// transformer.mlir,op-priority,ok,0.0727602,0.0304392,0.016384,0.025937,,,*
-// transformer.mlir,user-priority,ok,0.0727602,0.0304392,0.016384,0.025937,,,*
+// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds
+// transformer.mlir,ilp,optimal,1.51407802e-05,1.790016e-08,1.512288e-05,188672,0,1,4096,0,0,1,8192,1.51407802e-05,1.64251746e-15,1,*
+// transformer.mlir,basic,ok,2.01804397e-05,1.659968e-08,2.016384e-05,164096,0,0,0,0,0,2,16384,,,1.33285336,*
+// transformer.mlir,aggressive,ok,2.01804397e-05,1.659968e-08,2.016384e-05,164096,0,0,0,0,0,2,16384,,,1.33285336,*
+// transformer.mlir,op-priority,ok,2.01804397e-05,1.659968e-08,2.016384e-05,164096,0,0,0,0,0,2,16384,,,1.33285336,*
+// transformer.mlir,user-priority,ok,2.01804397e-05,1.659968e-08,2.016384e-05,164096,0,0,0,0,0,2,16384,,,1.33285336,*

@@ -59,7 +59,7 @@ shardlp() {
 	shift 2
 	set +e
 	(cd "$_dir" && "$SHARDLP" "$@" "$_file") 2>"$tmp/err" |
-		sed -E -e '/^([^,]*,){9}[^,]*$/s/,[0-9][0-9.e+-]*$/,*/' -e 's/ seconds="[^"]*"/ seconds="*"/' >"$tmp/out"
+		sed -E -e '/^([^,]*,){9,}[^,]*$/s/,[0-9][0-9.e+-]*$/,*/' -e 's/ seconds="[^"]*"/ seconds="*"/' >"$tmp/out"
 	rc=${PIPESTATUS[0]}
 	set -e
 }

@@ -32,35 +32,40 @@ test_params(void)
 {
 	sl_cost_params p;
 	sl_cost_params_init(&p);
-	CU_ASSERT_DOUBLE_EQUAL(p.memory_weight, 0.1, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(p.comm_weight, 1, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(p.compute_weight, 1.0 / 64, 1e-12);
+	/* the default cluster of shardlp-cost(7) */
+	CU_ASSERT_DOUBLE_EQUAL(p.bandwidth, 100e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(p.latency, 5e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(p.flops, 100e12, 1);
+	CU_ASSERT_DOUBLE_EQUAL(p.hbm, 16e9, 1);
+	CU_ASSERT_EQUAL(p.memory_budget, SL_COST_BUDGET_HBM);
 	CU_ASSERT_EQUAL(p.naxes, 0);
 
 	/* the file's links come first, so an axis given by the user wins;
-	 * a weight the user gave stays */
+	 * a figure the user gave stays */
 	sl_context *ctx = sl_context_new();
 	sl_module *m = data(ctx, "mlp.mlir");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	p.comm_weight = 3;
-	p.axes[0] = (sl_cost_axis){"x", 0.5, 2};
+	p.hbm = 3e9;
+	p.axes[0] = (sl_cost_axis){"x", 0.5e9, 2e-6};
 	p.naxes = 1;
 	char path[4096];
 	snprintf(path, sizeof path, "%s/data/mesh-4x2.xml", srcdir());
 	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, path, m, &p,
-	                SL_COST_GIVEN_COMM_WEIGHT), 0);
-	CU_ASSERT_DOUBLE_EQUAL(p.comm_weight, 3, 1e-12);
+	                SL_COST_GIVEN_HBM), 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.hbm, 3e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(p.flops, 100e12, 1);
 	CU_ASSERT_EQUAL_FATAL(p.naxes, 3);
 	CU_ASSERT_STRING_EQUAL(p.axes[0].name, "x");
-	CU_ASSERT_DOUBLE_EQUAL(p.axes[0].bandwidth, 0.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(p.axes[0].bandwidth, 25e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(p.axes[0].latency, 10e-6, 1e-15);
 	CU_ASSERT_STRING_EQUAL(p.axes[1].name, "y");
-	CU_ASSERT_DOUBLE_EQUAL(p.axes[2].bandwidth, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(p.axes[2].bandwidth, 0.5e9, 1);
 
 	/* read again into the same params: the same list, not the file's
 	 * links twice */
 	sl_cost_params again = p;
 	CU_ASSERT_EQUAL(sl_cost_params_read_mesh_xml(ctx, path, m, &again,
-	                SL_COST_GIVEN_COMM_WEIGHT), 0);
+	                SL_COST_GIVEN_HBM), 0);
 	CU_ASSERT_EQUAL(again.naxes, p.naxes);
 
 	/* a missing file: -1 and p untouched */
@@ -92,7 +97,7 @@ test_params_misuse(void)
 	sl_cost_params p;
 	sl_cost_params_init(&p);
 	for (uint32_t i = 0; i < 2 * SL_COST_MAX_AXES; i++)
-		p.axes[i] = (sl_cost_axis){"x", 0.5, 2};
+		p.axes[i] = (sl_cost_axis){"x", 0.5e9, 2e-6};
 	p.naxes = 2 * SL_COST_MAX_AXES + 5;
 	sl_cost_parts a, b;
 	CU_ASSERT_EQUAL(sl_cost_eval(m, &p, &a), 0);
@@ -111,7 +116,7 @@ test_params_misuse(void)
 	ndiag = 0;
 	CU_ASSERT_EQUAL(sl_cost_eval(m, &p, &a), -1);
 	CU_ASSERT_DOUBLE_EQUAL(a.total, 0, 0);
-	CU_ASSERT_DOUBLE_EQUAL(a.memory, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.peak_bytes, 0, 0);
 	CU_ASSERT(ndiag > 0);
 	sl_module_free(m);
 	sl_context_free(ctx);
@@ -129,7 +134,8 @@ test_solve_and_compare(void)
 	                                  sizeof err), 0);
 	sl_cost_parts g;
 	CU_ASSERT_EQUAL_FATAL(sl_cost_eval(greedy, NULL, &g), 0);
-	CU_ASSERT_DOUBLE_EQUAL(g.total, g.memory + g.communication + g.compute, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(g.total, g.communication + g.compute, 1e-15);
+	CU_ASSERT(g.peak_bytes > 0);
 
 	sl_solve_opts so;
 	sl_solve_result r;

@@ -2,11 +2,14 @@
  * test_cost.c - src/cost: the evaluator against costs computed by hand
  * from the formulas of shardlp-cost(7), one tiny module per collective
  * the model prices (all-gather, all-to-all, all-reduce, the free local
- * slice and axis permutation), plus memory, compute and the per-axis
+ * slice and axis permutation), plus peak memory, compute and the per-axis
  * bandwidth and latency; and the ILP's edge terms against the reshard.
  *
- * Defaults: w_mem = 0.1 per MB, w_comm = 1, w_comp = 1/64 per Mflop,
- * every bandwidth 1, every latency 0; 1 MB = 1e6 bytes; f32 is 4 bytes.
+ * The cluster of these tests (unit_cluster): every link 1e6 bytes/s with
+ * no latency, so that a collective on an axis of n devices costs its
+ * steps times its step's bytes in microseconds (the model's unit); the
+ * device 1e6 FLOP/s, so that a flop costs 1 us; no memory budget.  f32
+ * is 4 bytes.
  */
 #include "tests.h"
 
@@ -21,10 +24,25 @@
 #define MESH4 "sdy.mesh @mesh = <[\"a\"=4]>\n"
 #define T88 "tensor<8x8xf32>"
 
-/* The evaluator's parts of text under p (NULL: defaults); asserts it ran. */
+static void
+unit_cluster(sli_cost_params *p)
+{
+	sli_cost_params_init(p);
+	p->bandwidth = 1e6;
+	p->latency = 0;
+	p->flops = 1e6;
+	p->hbm = 0;
+}
+
+/* The evaluator's parts of text under p (NULL: unit_cluster); asserts it ran. */
 static sli_cost_parts
 score(const char *text, const sli_cost_params *p)
 {
+	sli_cost_params unit;
+	if (!p) {
+		unit_cluster(&unit);
+		p = &unit;
+	}
 	sli_cost_parts parts;
 	memset(&parts, 0, sizeof parts);
 	sl_context *ctx = sl_context_new();
@@ -39,21 +57,24 @@ score(const char *text, const sli_cost_params *p)
 	return parts;
 }
 
-/* Each part within a relative 1e-12 of the hand-computed value. */
+/*
+ * Each part within a relative 1e-12 of the hand-computed value: peak live
+ * bytes per device, communication and compute in microseconds.
+ */
 static void
-expect(const sli_cost_parts *got, double memory, double comm, double compute)
+expect(const sli_cost_parts *got, double peak, double comm, double compute)
 {
-	CU_ASSERT_DOUBLE_EQUAL(got->memory, memory, 1e-12 * memory + 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(got->peak_bytes, peak, 1e-12 * peak);
 	CU_ASSERT_DOUBLE_EQUAL(got->communication, comm, 1e-12 * comm + 1e-18);
 	CU_ASSERT_DOUBLE_EQUAL(got->compute, compute, 1e-12 * compute + 1e-18);
-	CU_ASSERT_DOUBLE_EQUAL(got->total, memory + comm + compute,
-	                       1e-12 * (memory + comm + compute) + 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(got->total, comm + compute,
+	                       1e-12 * (comm + compute) + 1e-18);
 }
 
 /*
  * Memory: one argument 8x16xf32 on [{"a"}, {"b"}] of a 4x2 mesh.
- * pb = 4 * ceil(8/4) * ceil(16/2) = 4 * 2 * 8 = 64 bytes;
- * memory = 0.1 * 64 / 1e6 = 6.4e-6; nothing else.
+ * pb = 4 * ceil(8/4) * ceil(16/2) = 4 * 2 * 8 = 64 bytes, the peak;
+ * nothing else.
  */
 static void
 test_memory(void)
@@ -63,15 +84,14 @@ test_memory(void)
 		"func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = "
 		"#sdy.sharding<@mesh, [{\"a\"}, {\"b\"}]>}) -> tensor<8x16xf32> {\n"
 		"  return %arg0 : tensor<8x16xf32>\n}\n", NULL);
-	expect(&p, 6.4e-6, 0, 0);
-	CU_ASSERT_DOUBLE_EQUAL(p.bytes, 64, 1e-12);
+	expect(&p, 64, 0, 0);
 }
 
 /*
  * All-gather: sdy.all_gather of "a" (n_a = 4) from dim 0 of an 8x8xf32.
  * Operand pb = 4 * 2 * 8 = 64 bytes, result (replicated) 4 * 8 * 8 = 256.
- * memory = 0.1 * (64 + 256) / 1e6 = 3.2e-5;
- * all-gather = p (n_a - 1) / bw_a + lat_a = 64e-6 * 3 / 1 + 0 = 1.92e-4;
+ * Both live to the end (an argument, a returned value): peak 320;
+ * all-gather = (n_a - 1) (lat_a + p / bw_a) = 3 * 64 us = 192 us;
  * compute 0 (an sdy op moves data).
  */
 static void
@@ -82,19 +102,19 @@ test_all_gather(void)
 		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
 		"  %0 = sdy.all_gather [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 3.2e-5, 1.92e-4, 0);
+	expect(&p, 320, 192, 0);
 }
 
 /*
- * The same all-gather with --axis a=2:0.5 (bandwidth 2, latency 0.5):
- * all-gather = 64e-6 * 3 / 2 + 0.5 = 0.500096; memory as above, 3.2e-5.
+ * The same all-gather with --axis a=2M:0.5u (2e6 bytes/s, 0.5 us):
+ * all-gather = 3 * (0.5 + 64 / 2) us = 97.5 us; peak as above, 320.
  */
 static void
 test_bandwidth_latency(void)
 {
 	sli_cost_params cp;
-	sli_cost_axis ax = {"a", 2, 0.5};
-	sli_cost_params_init(&cp);
+	sli_cost_axis ax = {"a", 2e6, 0.5e-6};
+	unit_cluster(&cp);
 	cp.axes = &ax;
 	cp.naxes = 1;
 	sli_cost_parts p = score(MESH4
@@ -102,14 +122,14 @@ test_bandwidth_latency(void)
 		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
 		"  %0 = sdy.all_gather [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", &cp);
-	expect(&p, 3.2e-5, 0.500096, 0);
+	expect(&p, 320, 97.5, 0);
 }
 
 /*
  * All-to-all: "a" moves from dim 0 to dim 1 of an 8x8xf32.
  * Operand and result pb = 4 * 2 * 8 = 64 bytes each:
- * memory = 0.1 * 128 / 1e6 = 1.28e-5;
- * all-to-all = p (n_a - 1) / n_a / bw_a + lat_a = 64e-6 * 3 / 4 = 4.8e-5.
+ * peak 128; all-to-all = (n_a - 1) (lat_a + p / n_a / bw_a) = 3 * 16 us
+ * = 48 us.
  */
 static void
 test_all_to_all(void)
@@ -119,12 +139,12 @@ test_all_to_all(void)
 		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
 		"  %0 = sdy.all_to_all [{\"a\"}: 0->1] %arg0 out_sharding=<@mesh, [{}, {\"a\"}]> : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 1.28e-5, 4.8e-5, 0);
+	expect(&p, 128, 48, 0);
 }
 
 /*
  * Local slice: sdy.all_slice of a replicated 8x8xf32 onto "a" is free.
- * memory = 0.1 * (256 + 64) / 1e6 = 3.2e-5; communication 0.
+ * peak 256 + 64 = 320; communication 0.
  */
 static void
 test_all_slice(void)
@@ -133,14 +153,14 @@ test_all_slice(void)
 		"func.func @f(%arg0: " T88 ") -> " T88 " {\n"
 		"  %0 = sdy.all_slice [{\"a\"}, {}] %arg0 out_sharding=<@mesh, [{\"a\"}, {}]> : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 3.2e-5, 0, 0);
+	expect(&p, 320, 0, 0);
 }
 
 /*
  * Collective permute: [{"a", "b"}, {}] to [{"b", "a"}, {}] on a 2x2 mesh
  * keeps the set of axes of each dim, which the model prices as free
  * (shardlp-cost(7), CAVEATS).  pb = 4 * 2 * 8 = 64 bytes each:
- * memory = 0.1 * 128 / 1e6 = 1.28e-5; communication 0.
+ * peak 128; communication 0.
  */
 static void
 test_collective_permute(void)
@@ -151,7 +171,7 @@ test_collective_permute(void)
 		"#sdy.sharding<@mesh, [{\"a\", \"b\"}, {}]>}) -> " T88 " {\n"
 		"  %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{\"b\", \"a\"}, {}]> : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 1.28e-5, 0, 0);
+	expect(&p, 128, 0, 0);
 }
 
 /*
@@ -159,11 +179,11 @@ test_collective_permute(void)
  * contracting factor (16) both operands shard on "a".  The cheapest
  * assignment puts "a" on it: no reshard, one all-reduce of the result
  * at its projected size, 4 * 8 * 4 = 128 bytes:
- * all-reduce = 2 p (n_a - 1) / n_a / bw_a = 2 * 128e-6 * 3 / 4 = 1.92e-4;
- * flops = 2 * 8 * ceil(16/4) * 4 = 256, compute = 256 / 64 / 1e6 = 4e-6;
- * memory: 4*8*4 + 4*4*4 + 128 = 128 + 64 + 128 = 320 bytes, 3.2e-5.
- * (Replicating instead gathers both operands, 128e-6*3 + 64e-6*3 =
- * 5.76e-4, and computes 1024 flops: dearer.)
+ * all-reduce = 2 (n_a - 1) (lat_a + p / n_a / bw_a) = 6 * 32 us = 192 us;
+ * flops = 2 * 8 * ceil(16/4) * 4 = 256, compute 256 us;
+ * peak: 4*8*4 + 4*4*4 + 128 = 128 + 64 + 128 = 320 bytes (all live to
+ * the end).  (Replicating instead gathers both operands, 3 * 128 + 3 * 64
+ * = 576 us, and computes 1024 flops: dearer.)
  */
 static void
 test_all_reduce(void)
@@ -176,13 +196,13 @@ test_all_reduce(void)
 		"{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : "
 		"(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>\n"
 		"  return %0 : tensor<8x4xf32>\n}\n", NULL);
-	expect(&p, 3.2e-5, 1.92e-4, 4e-6);
+	expect(&p, 320, 192, 256);
 }
 
 /*
  * Compute of an elementwise op: add of two 8x8xf32 on [{"a"}, {}] into
- * the same.  flops = 1 * ceil(8/4) * 8 = 16, compute = 16 / 64 / 1e6 =
- * 2.5e-7; memory = 0.1 * 3 * 64 / 1e6 = 1.92e-5; no reshard.
+ * the same.  flops = 1 * ceil(8/4) * 8 = 16, compute 16 us; peak 3 * 64
+ * = 192; no reshard.
  */
 static void
 test_compute(void)
@@ -193,7 +213,7 @@ test_compute(void)
 		"  %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = "
 		"#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>} : " T88 "\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 1.92e-5, 0, 2.5e-7);
+	expect(&p, 192, 0, 16);
 }
 
 /*
@@ -212,7 +232,9 @@ test_terms_match_reshard(void)
 		"  return %arg0 : " T88 "\n}\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	sli_cost_model cm;
-	CU_ASSERT_FATAL(sli_cost_model_build(m, NULL, &cm) == 0);
+	sli_cost_params cp;
+	unit_cluster(&cp);
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &cp, &cm) == 0);
 	sli_cost_asg *opt;
 	size_t n = sli_cost_tensor_options(&cm, 0, &opt);
 	CU_ASSERT_EQUAL(n, 9);	/* each of 2 axes on dim 0, dim 1 or none */
@@ -227,7 +249,7 @@ test_terms_match_reshard(void)
 				if (from >= 0 && to >= 0)
 					c -= sli_cost_term_refund(&cm, a, bytes, false);
 			}
-			double want = sli_cost_reshard(&cm, &opt[i], bytes, &opt[j]);
+			double want = sli_cost_reshard(&cm, &opt[i], bytes, &opt[j], NULL);
 			CU_ASSERT_DOUBLE_EQUAL(c, want, 1e-15);
 			CU_ASSERT_DOUBLE_EQUAL(sli_cost_term_reshard(&cm, &opt[i], bytes,
 			                                             &opt[j]), want, 0);
@@ -241,8 +263,8 @@ test_terms_match_reshard(void)
 /*
  * A data-flow edge (as the import steps add it) is its owner's tensor,
  * read through the edge: an optimization_barrier's result on [{"a"}, {}]
- * by its edge, and the argument on the same.  Memory = 0.1 * (64 + 64)
- * / 1e6 = 1.28e-5 (no third tensor for the edge); no reshard.
+ * by its edge, and the argument on the same.  Peak 64 + 64 = 128 (no
+ * third tensor for the edge); no reshard.
  */
 static void
 test_edge_is_its_owner(void)
@@ -253,15 +275,17 @@ test_edge_is_its_owner(void)
 		"  %0 = stablehlo.optimization_barrier %arg0 : " T88 "\n"
 		"  %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{\"a\"}, {}]> : " T88 "\n"
 		"  return %1 : " T88 "\n}\n", NULL);
-	expect(&p, 1.28e-5, 0, 0);
+	expect(&p, 128, 0, 0);
 }
 
 /*
  * A loop whose operand is on [{"a"}, {}] and whose carried value is
  * replicated: the operand is resharded into it, an all-gather of 64
- * bytes per device over "a": 64e-6 * 3 = 1.92e-4.  Memory: the argument
- * 64 bytes, the result and the two regions' arguments 256 each, the
- * condition's i1 constant 1: 0.1 * 833 / 1e6 = 8.33e-5.
+ * bytes per device over "a": 3 * 64 us = 192 us.  Peak: in program
+ * order (regions before their op) the condition's argument (256 bytes,
+ * unused) and its i1 constant (1) live with the argument (64): 321; the
+ * body's argument and then the loop's result (256 each) live with the
+ * argument alone: 320.
  */
 static void
 test_loop_operand_reshards(void)
@@ -278,22 +302,74 @@ test_loop_operand_reshards(void)
 		"    stablehlo.return %iterArg : " T88 "\n"
 		"  }\n"
 		"  return %0 : " T88 "\n}\n", NULL);
-	expect(&p, 8.33e-5, 1.92e-4, 0);
+	expect(&p, 321, 192, 0);
+}
+
+/*
+ * Peak memory over the program order: a chain of three negates of an
+ * 8x8xf32 on [{"a"}, {}] (64 bytes each).  The argument lives throughout;
+ * %0 dies at %1, %1 at %2: at most three tensors live at once, 192
+ * bytes, though the four sum to 256.
+ */
+static void
+test_peak_is_live(void)
+{
+	static const char text[] = MESH4
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = stablehlo.negate %arg0 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>} : " T88 "\n"
+		"  %1 = stablehlo.negate %0 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>} : " T88 "\n"
+		"  %2 = stablehlo.negate %1 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>} : " T88 "\n"
+		"  return %2 : " T88 "\n}\n";
+	sli_cost_parts p = score(text, NULL);
+	expect(&p, 192, 0, 3 * 16);
+
+	/* a budget of 200 bytes binds (replicated, three live tensors take
+	 * 3 * 256); the model keeps one row per maximal live set */
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sli_cost_params cp;
+	unit_cluster(&cp);
+	cp.memory_budget = 200;
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &cp, &cm) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(cm.budget, 200, 0);
+	CU_ASSERT(cm.budget_binds);	/* replicated: 3 * 256 > 200 */
+	/* live sets {arg, %0} at the first negate, {arg, %0, %1}, {arg, %1,
+	 * %2}: the maximal ones are the last two */
+	CU_ASSERT_EQUAL(cm.row_start.n, 3);
+	for (size_t r = 0; r + 1 < cm.row_start.n; r++)
+		CU_ASSERT_EQUAL(cm.row_start.v[r + 1] - cm.row_start.v[r], 3);
+	sli_cost_model_fini(&cm);
+	/* a budget above the replicated peak never binds: no rows */
+	cp.memory_budget = 1e6;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &cp, &cm) == 0);
+	CU_ASSERT(!cm.budget_binds);
+	CU_ASSERT_EQUAL(cm.rows.n, 0);
+	sli_cost_model_fini(&cm);
+	sl_module_free(m);
+	sl_context_free(ctx);
 }
 
 CU_TestInfo tests_cost[] = {
-	{"memory is w_mem times the per-device bytes", test_memory},
-	{"an all-gather costs p (n - 1) / bw + lat", test_all_gather},
+	{"the peak is the per-device bytes of what is live", test_memory},
+	{"an all-gather costs (n - 1) (lat + p / bw)", test_all_gather},
 	{"bandwidth and latency of an axis scale its collectives",
 	 test_bandwidth_latency},
-	{"an all-to-all costs p (n - 1) / n / bw + lat", test_all_to_all},
+	{"an all-to-all costs (n - 1) (lat + p / n / bw)", test_all_to_all},
 	{"a local slice is free", test_all_slice},
 	{"a permutation of the axes of a dim is free", test_collective_permute},
-	{"an all-reduce costs 2 p (n - 1) / n / bw + lat", test_all_reduce},
-	{"compute is w_comp times the per-device flops", test_compute},
+	{"an all-reduce costs 2 (n - 1) (lat + p / n / bw)", test_all_reduce},
+	{"compute is the per-device flops at the device's FLOP/s", test_compute},
 	{"the ILP's edge terms add up to the reshard", test_terms_match_reshard},
 	{"a data-flow edge is its owner's tensor", test_edge_is_its_owner},
 	{"a loop's operand is resharded into its carried value",
 	 test_loop_operand_reshards},
+	{"peak memory counts only what is live; budget rows at maximal sets",
+	 test_peak_is_live},
 	CU_TEST_INFO_NULL,
 };

@@ -114,7 +114,23 @@ rand_program(char *buf, size_t cap, unsigned naxes, unsigned nargs, unsigned nop
 	snprintf(buf + k, cap - k, "  return %s : " T44 "\n}\n", names[nvals - 1]);
 }
 
-/* Least cost over every combination of valid tensor shardings and ties. */
+/*
+ * A cluster where compute and communication weigh alike on these small
+ * programs: links of 1e6 bytes/s and 1 us, a device of 1e6 FLOP/s, no HBM.
+ */
+static void
+test_cluster(sli_cost_params *p)
+{
+	p->bandwidth = 1e6;
+	p->latency = 1e-6;
+	p->flops = 1e6;
+	p->hbm = 0;
+}
+
+/*
+ * Least cost over every combination of valid tensor shardings and ties
+ * whose peak live bytes fit the budget.
+ */
 static double
 brute_force(const sli_cost_model *cm, size_t *ncombos)
 {
@@ -136,10 +152,7 @@ brute_force(const sli_cost_model *cm, size_t *ncombos)
 		bool ok = true;
 		for (size_t i = 0; i < cm->ties.n && ok; i++)
 			ok = !memcmp(&q[cm->ties.v[i].a], &q[cm->ties.v[i].b], sizeof *q);
-		double bytes = 0;
-		for (size_t t = 0; t < nt && ok && cm->params.memory_budget > 0; t++)
-			bytes += sli_cost_tensor_bytes(cm, (uint32_t)t, &q[t]);
-		if (cm->params.memory_budget > 0 && bytes > cm->params.memory_budget)
+		if (ok && cm->budget > 0 && sli_cost_peak_bytes(cm, q, NULL) > cm->budget)
 			ok = false;
 		if (ok) {
 			sli_cost_parts p;
@@ -184,6 +197,7 @@ test_brute_force(void)
 		}
 		sli_solve_opts so;
 		sli_solve_opts_init(&so);
+		test_cluster(&so.cost);
 		if (iter % 5 == 4)
 			so.cost.memory_budget = 4 * 16 + rnd(4) * 64;
 		sli_cost_model cm;
@@ -293,6 +307,7 @@ test_brute_force_sub_axes(void)
 		}
 		sli_solve_opts so;
 		sli_solve_opts_init(&so);
+		test_cluster(&so.cost);
 		so.cost.sub_axes = true;
 		so.cost.report = true;
 		sli_cost_model cm;
@@ -308,6 +323,7 @@ test_brute_force_sub_axes(void)
 			sl_module *m0 = test_parse(ctx, text);
 			sli_solve_opts s0;
 			sli_solve_opts_init(&s0);
+			test_cluster(&s0.cost);
 			sli_solve_result r0;
 			if (m0 && sli_solve(m0, &s0, &r0) == 0)
 				base = r0.objective;
@@ -397,12 +413,15 @@ test_reshard_prices(void)
 	q.a[0] = 0;	/* "a" on dim 0: 64 bytes per device */
 	double b = sli_cost_tensor_bytes(&cm, 0, &q);
 	CU_ASSERT_DOUBLE_EQUAL(b, 64, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 64e-6 * 3, 1e-15);
+	/* the default cluster: 100e9 bytes/s, 5 us; in microseconds */
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r, NULL),
+	                       3 * (5 + 64 / 100e9 * 1e6), 1e-12);
 	r.a[0] = 1;
-	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 64e-6 * 3 / 4, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r, NULL),
+	                       3 * (5 + 16 / 100e9 * 1e6), 1e-12);
 	r.a[0] = 0;
 	r.a[1] = 1;
-	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r), 0, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(sli_cost_reshard(&cm, &q, b, &r, NULL), 0, 1e-15);
 	sli_cost_model_fini(&cm);
 	sl_module_free(m);
 	sl_context_free(ctx);
@@ -694,7 +713,8 @@ test_decompose_symmetry(void)
 	CU_ASSERT_EQUAL(rw.nsym, 0);
 }
 
-/* A memory budget couples every tensor: the whole model is solved. */
+/* A memory budget that can bind couples every tensor: the whole model
+ * is solved. */
 static void
 test_decompose_fallback(void)
 {
@@ -706,10 +726,22 @@ test_decompose_fallback(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	sli_solve_opts so;
 	sli_solve_opts_init(&so);
-	so.cost.memory_budget = 1e9;
+	/* a budget just under the replicated peak binds: no blocks */
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+	sli_cost_asg *rep = calloc(cm.tensors.n + 1, sizeof *rep);
+	memset(rep, -1, (cm.tensors.n + 1) * sizeof *rep);
+	so.cost.memory_budget = sli_cost_peak_bytes(&cm, rep, NULL) - 1;
+	free(rep);
+	sli_cost_model_fini(&cm);
 	sli_solve_result r;
 	CU_ASSERT_EQUAL(sli_solve(m, &so, &r), 0);
 	CU_ASSERT_EQUAL(r.nblocks, 0);
+	CU_ASSERT(r.parts.peak_bytes <= so.cost.memory_budget);
+	/* one that cannot bind leaves the chain to the blocks */
+	so.cost.memory_budget = 1e12;
+	CU_ASSERT_EQUAL(sli_solve(m, &so, &r), 0);
+	CU_ASSERT(r.nblocks > 0);
 	sl_module_free(m);
 	sl_context_free(ctx);
 }

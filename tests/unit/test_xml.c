@@ -77,8 +77,10 @@ srcdir(void)
 	"<shardlp-mesh name=\"mesh\">\n" \
 	"  <axis name=\"x\" size=\"4\"/>\n" \
 	"  <axis name=\"y\" size=\"2\"/>\n" \
-	"  <link axis=\"x\" bandwidth=\"0.25\" latency=\"3\"/>\n" \
-	"  <cost comm-weight=\"2\" memory-budget=\"1e6\"/>\n" \
+	"  <link axis=\"x\" bandwidth=\"25e9\" latency=\"3e-6\"/>\n" \
+	"  <device flops=\"2e14\" memory-budget=\"1e6\">\n" \
+	"    <flops type=\"bf16\" value=\"4e14\"/>\n" \
+	"  </device>\n" \
 	"</shardlp-mesh>\n"
 
 static void
@@ -94,35 +96,40 @@ test_read_valid(void)
 	CU_ASSERT_EQUAL_FATAL(mesh.naxes, 2);
 	CU_ASSERT_STRING_EQUAL(sl_sym_str(ctx, mesh.axes[0].name), "x");
 	CU_ASSERT_EQUAL(mesh.axes[0].size, 4);
-	CU_ASSERT_EQUAL(mesh.axes[0].bandwidth, 0.25);
-	CU_ASSERT_EQUAL(mesh.axes[0].latency, 3);
+	CU_ASSERT_EQUAL(mesh.axes[0].bandwidth, 25e9);
+	CU_ASSERT_EQUAL(mesh.axes[0].latency, 3e-6);
 	CU_ASSERT_EQUAL(mesh.axes[0].loc.line, 3);
 	CU_ASSERT_EQUAL(mesh.axes[0].loc.col, 3);
 	CU_ASSERT_EQUAL(mesh.axes[1].size_loc.col, 18);
 	CU_ASSERT_STRING_EQUAL(sl_sym_str(ctx, mesh.axes[1].name), "y");
-	CU_ASSERT_EQUAL(mesh.axes[1].bandwidth, 1);	/* no <link>: defaults */
-	CU_ASSERT_EQUAL(mesh.axes[1].latency, 0);
-	CU_ASSERT_EQUAL(mesh.set, SLI_XML_MESH_COMM_WEIGHT | SLI_XML_MESH_MEMORY_BUDGET);
+	CU_ASSERT_EQUAL(mesh.axes[1].bandwidth, 0);	/* no <link>: defaults */
+	CU_ASSERT_EQUAL(mesh.axes[1].latency, -1);
+	CU_ASSERT_EQUAL(mesh.set, SLI_XML_MESH_FLOPS | SLI_XML_MESH_MEMORY_BUDGET);
+	CU_ASSERT_EQUAL_FATAL(mesh.ntypes, 1);
+	CU_ASSERT_STRING_EQUAL(mesh.types[0].type, "bf16");
+	CU_ASSERT_EQUAL(mesh.types[0].flops, 4e14);
 
 	/* applied on top of an --axis option: the option wins for its axis */
 	sli_cost_params p;
 	sli_cost_params_init(&p);
-	sli_cost_axis opt = {"y", 0.5, 7};
+	sli_cost_axis opt = {"y", 0.5e9, 7e-6};
 	p.axes = &opt;
 	p.naxes = 1;
-	p.comm_weight = 5;	/* given as an option too: kept */
-	sli_xml_mesh_apply(&mesh, &p, SLI_XML_MESH_COMM_WEIGHT);
-	CU_ASSERT_EQUAL(p.comm_weight, 5);
+	p.flops = 5e12;	/* given as an option too: kept */
+	sli_xml_mesh_apply(&mesh, &p, SLI_XML_MESH_FLOPS);
+	CU_ASSERT_EQUAL(p.flops, 5e12);
+	CU_ASSERT_EQUAL(p.ntype_flops, 0);
 	CU_ASSERT_EQUAL(p.memory_budget, 1e6);
-	CU_ASSERT_EQUAL(p.memory_weight, 0.1);	/* not in the file: kept */
+	CU_ASSERT_EQUAL(p.hbm, SLI_COST_DEFAULT_HBM);	/* not in the file: kept */
 	CU_ASSERT_EQUAL_FATAL(p.naxes, 3);
 	CU_ASSERT_STRING_EQUAL(p.axes[0].name, "x");
-	CU_ASSERT_EQUAL(p.axes[0].bandwidth, 0.25);
+	CU_ASSERT_EQUAL(p.axes[0].bandwidth, 25e9);
 	CU_ASSERT_STRING_EQUAL(p.axes[2].name, "y");
-	CU_ASSERT_EQUAL(p.axes[2].bandwidth, 0.5);
+	CU_ASSERT_EQUAL(p.axes[2].bandwidth, 0.5e9);
 	sli_xml_mesh_apply(&mesh, &p, 0);	/* twice: the links once */
 	CU_ASSERT_EQUAL(p.naxes, 3);
-	CU_ASSERT_EQUAL(p.comm_weight, 2);
+	CU_ASSERT_EQUAL(p.flops, 2e14);
+	CU_ASSERT_EQUAL(p.ntype_flops, 1);
 
 	/* the evaluator sees the slow axis */
 	const char *mlir = "sdy.mesh @mesh = <[\"x\"=4, \"y\"=2]>\n";
@@ -166,7 +173,7 @@ test_read_example(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	sli_cost_model cm;
 	CU_ASSERT_EQUAL_FATAL(sli_cost_model_build(m, &p, &cm), 0);
-	CU_ASSERT_EQUAL(cm.axis_bw[0], 0.25);
+	CU_ASSERT_EQUAL(cm.axis_bw[0], 25e9);
 	CU_ASSERT(sli_cost_gather(&cm, 0, 1e6) > sli_cost_gather(&cm, 1, 1e6));
 	sli_cost_model_fini(&cm);
 	sl_module_free(m);
@@ -203,7 +210,7 @@ test_schema_violation(void)
 	        "t.xml:2:3: error: element 'axis': The attribute 'size' is required "
 	        "but missing\n"
 	        "t.xml:3:3: error: element 'axes': This element is not expected. "
-	        "Expected is one of ( axis, link, cost )\n");
+	        "Expected is one of ( axis, link, device )\n");
 	CU_ASSERT_STRING_EQUAL(mesh_diags(
 	        "<shardlp-mesh>\n"
 	        "  <axis name=\"x\" size=\"4\"/>\n"
@@ -222,8 +229,8 @@ test_schema_violation(void)
 	CU_ASSERT_STRING_EQUAL(mesh_diags(
 	        "<?xml version=\"1.0\"?>\n"
 	        "<shardlp-solve file=\"f.mlir\">\n"
-	        " <result status=\"optimal\" cost=\"1\" memory=\"1\" communication=\"0\" "
-	        "compute=\"0\" bytes-per-device=\"8\" bound=\"1\" gap=\"0\" seconds=\"0\" "
+	        " <result status=\"optimal\" cost=\"1\" compute=\"0\" communication=\"1\" "
+	        "peak-bytes=\"8\" bound=\"1\" gap=\"0\" seconds=\"0\" "
 	        "binaries=\"1\" rows=\"1\"/>\n"
 	        "</shardlp-solve>\n"),
 	        "t.xml:2:1: error: expected a mesh description <shardlp-mesh>, found "
