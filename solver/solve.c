@@ -77,12 +77,12 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
 		ds->axes.n = (uint32_t)refs.n;
 		if (refs.n)
 			memcpy(ds->axes.v, refs.v, refs.n * sizeof *refs.v);
+		/* priorities only order greedy propagation: spent, as the
+		 * pipeline's user-priority propagation leaves them */
 		ds->open = true;
 		ds->priority = SL_NO_PRIORITY;
-		if (old && old->rank == rank) {
+		if (old && old->rank == rank)
 			ds->open = old->dims[d].open;
-			ds->priority = old->dims[d].priority;
-		}
 	}
 	SL_VEC_FREE(refs);
 	if (old) {
@@ -226,11 +226,41 @@ decode_open_results(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *
 	}
 }
 
+/*
+ * Function results the solution left as written lose their priorities,
+ * as the pipeline's user-priority propagation spends them.
+ */
+static void
+spend_result_priorities(sl_module *m)
+{
+	sl_block *body = sli_module_body(m);
+	for (sl_op *f = body ? body->first : NULL; f; f = f->next) {
+		if (f->kind != SL_OP_FUNC)
+			continue;
+		for (uint32_t i = 0; i < sli_func_nresults(f); i++) {
+			const sl_sharding *old = sli_func_res_sharding(f, i);
+			bool any = false;
+			for (uint32_t d = 0; old && d < old->rank; d++)
+				any |= old->dims[d].priority != SL_NO_PRIORITY;
+			if (!any)
+				continue;
+			sl_sharding *n = SL_NEW(&m->arena, sl_sharding);
+			*n = *old;
+			n->dims = SL_NEWN(&m->arena, sl_dim_sharding, old->rank + 1);
+			memcpy(n->dims, old->dims, old->rank * sizeof *n->dims);
+			for (uint32_t d = 0; d < n->rank; d++)
+				n->dims[d].priority = SL_NO_PRIORITY;
+			sli_func_set_res_sharding(m, f, i, n);
+		}
+	}
+}
+
 static void
 decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 {
 	decode_results(m, cm, q);
 	decode_open_results(m, cm, q);
+	spend_result_priorities(m);
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		sl_value *v = cm->tensors.v[t].v;
 		sl_sharding **list;

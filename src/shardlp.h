@@ -128,8 +128,9 @@ const char *sl_pass_name(size_t i, const char **summary);
  * then runs one method on m (a propagation pass with sl_pass_run, or
  * sl_solve), and sl_run_export runs the pipeline's export steps (0, or -1
  * after diagnostics).  Every method sees the same imported program, and
- * its output is the module Shardy's pipeline would print.  sl_run_free
- * frees the run (not m), exported or not.
+ * its output is the module Shardy's pipeline would print.  A module that
+ * holds sdy.data_flow_edge ops is taken as imported already and skips the
+ * import steps.  sl_run_free frees the run (not m), exported or not.
  */
 typedef struct sl_run sl_run;
 sl_run *sl_run_import(sl_module *m);

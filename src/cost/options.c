@@ -44,11 +44,13 @@ sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 	}
 	for (uint32_t d = 0; d < ct->rank; d++) {
 		int64_t n = sli_cost_dim_shards(cm, q, d);
-		if (n > 1 && (cm->params.conservative ? ct->dims[d] % n != 0
-		                                      : n > ct->dims[d]))
-			return false;
-		if (!pin->any)
+		bool fits = n <= 1 || (cm->params.conservative ? ct->dims[d] % n == 0
+		                                               : n <= ct->dims[d]);
+		if (!pin->any) {
+			if (!fits)
+				return false;
 			continue;
+		}
 		/* the axes on d as written start with the user's (are all of
 		 * them when closed) */
 		int8_t w[SLI_COST_MAX_AXES];
@@ -57,6 +59,10 @@ sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 			if (k >= nw || w[k] != pin->axes[d][k])
 				return false;
 		if (pin->closed[d] && nw != k)
+			return false;
+		/* the user's own axes may overflow the dim (or shard a
+		 * dim of size 0), as Shardy lets them; none may be added */
+		if (!fits && !(k > 0 && nw == k))
 			return false;
 	}
 	return true;

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""ilp_vs_greedy.py - issue 14's measure on Shardy's propagation cases: on
+every case of ../shared/conformance whose flags run a propagation pass (and
+that expects no diagnostics), where some greedy strategy gives a result:
+does the ILP give one (answered), is its cost at most every greedy
+strategy's (<= greedy), and is `shardlp solve`'s output left unchanged by
+`shardlp-opt -sdy-propagation-pipeline` in every sharding (stable: the
+texts are compared with what is no sharding left out: the symbol suffixes
+the pipeline's function dedup renames, sharding rules the export drops,
+stablehlo.mesh annotations, and replicated shardings of rank-0 values).  Prints N of M for each
+and the cases that fail, one per line; exit 0 always (a report, not a
+test).  Usage: ilp_vs_greedy.py BUILDDIR CONFORMANCEDIR [-j N]"""
+import concurrent.futures, csv, io, os, re, subprocess, sys
+
+PASSES = ("propagate", "propagation-pipeline")
+
+
+def cases(conf):
+    with open(os.path.join(conf, "manifest.tsv")) as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for r in rows:
+        if any(p in r["flags"] for p in PASSES) and "verify-diagnostics" not in r["flags"] \
+                and r["expected_diags"] in ("", "0"):
+            yield os.path.join(conf, r["path"])
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, **kw)
+
+
+NOISE = [
+    (re.compile(r" \{stablehlo\.mesh = \{.*\}\}$", re.M), ""),
+    (re.compile(r",? sdy\.sharding_rule = #sdy\.op_sharding_rule<.*?\}>"), ""),
+    (re.compile(r" \{\}"), ""),
+    (re.compile(r" \{sdy\.sharding = #sdy\.sharding<@\w+, \[\]>\}"), ""),
+    (re.compile(r"(@[A-Za-z]\w*?)(_\d+)+\b"), r"\1"),
+]
+
+
+def shardings(text):
+    for rx, rep in NOISE:
+        text = rx.sub(rep, text)
+    return text
+
+
+def one(build, path):
+    shardlp = os.path.join(build, "shardlp")
+    opt = os.path.join(build, "shardlp-opt")
+    out = {"path": path, "greedy": False, "answered": False, "le": False,
+           "stable": False, "why": ""}
+    c = run([shardlp, "compare", "--csv", "--time-limit", "60", path])
+    rows = list(csv.DictReader(io.StringIO(c.stdout)))
+    greedy = [float(r["cost"]) for r in rows if r["method"] != "ilp" and r["status"] == "ok"
+              and r["cost"]]
+    ilp = [r for r in rows if r["method"] == "ilp"]
+    out["greedy"] = bool(greedy)
+    if not greedy:
+        return out
+    if not ilp or ilp[0]["status"] not in ("optimal", "feasible") or not ilp[0]["cost"]:
+        out["why"] = "ilp %s: %s" % (ilp[0]["status"] if ilp else "missing",
+                                     c.stderr.strip().splitlines()[-1:] if c.stderr.strip() else "")
+        return out
+    out["answered"] = True
+    cost = float(ilp[0]["cost"])
+    out["le"] = cost <= min(greedy) * (1 + 1e-9) + 1e-18
+    if not out["le"]:
+        out["why"] = "ilp %.9g > greedy %.9g" % (cost, min(greedy))
+    s = run([shardlp, "solve", "-q", "--time-limit", "60", path])
+    if s.returncode != 0:
+        out["why"] += " solve exit %d" % s.returncode
+        return out
+    a = run([opt, "-sdy-propagation-pipeline", "-"], input=s.stdout)
+    b = run([opt, "-"], input=s.stdout)
+    out["stable"] = a.returncode == 0 and shardings(a.stdout) == shardings(b.stdout)
+    if not out["stable"]:
+        out["why"] += " unstable"
+    return out
+
+
+def main():
+    build, conf = sys.argv[1], sys.argv[2]
+    jobs = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "-j" else 2
+    paths = sorted(cases(conf))
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        res = list(ex.map(lambda p: one(build, p), paths))
+    g = [r for r in res if r["greedy"]]
+    print("cases run: %d; greedy gives a result on %d" % (len(res), len(g)))
+    for key, what in (("answered", "answered"), ("le", "<= greedy"), ("stable", "stable")):
+        print("%-10s %d of %d" % (what, sum(r[key] for r in g), len(g)))
+    for r in g:
+        if not (r["answered"] and r["le"] and r["stable"]):
+            print("  %s: %s" % (os.path.relpath(r["path"], conf), r["why"].strip()))
+
+
+main()
