@@ -431,7 +431,8 @@ form_init(sli_form *f, const sli_cost_model *cm, size_t nt, size_t no)
 
 /*
  * The memory budget: per tensor of several options a continuous column
- * of its bytes per device (the one-hot sum of its options' bytes), and
+ * of its bytes per device in units of the budget (the one-hot sum of its
+ * options' bytes), and
  * per maximal live set (cost/liveness.c) the sum of those columns (and
  * of the fixed tensors' bytes) at most the budget; nothing when the
  * budget cannot bind.  Summing columns rather than options keeps a row
@@ -453,7 +454,8 @@ budget_rows(sli_form *f)
 		double lo = INFINITY, hi = 0;
 		cols.n = vals.n = 0;
 		for (size_t j = 0; j < f->t[t].n; j++) {
-			double b = sli_cost_term_bytes(cm, t, &f->t[t].opt[j]);
+			/* in units of the budget: rows of order one */
+			double b = sli_cost_term_bytes(cm, t, &f->t[t].opt[j]) / cm->budget;
 			lo = fmin(lo, b);
 			hi = fmax(hi, b);
 			SL_VEC_PUSH(cols, f->t[t].col + (uint32_t)j);
@@ -482,17 +484,17 @@ budget_rows(sli_form *f)
 			SL_VEC_PUSH(cols, f->bytes_col[t]);
 			SL_VEC_PUSH(vals, 1.0);
 		}
-		if (floor > cm->budget) {
+		if (floor > 1) {
 			sli_error(cm->m->ctx, cm->row_loc.v[r], "infeasible: the tensors "
 			          "live here need at least %.0f bytes per device, over "
-			          "the memory budget of %.0f bytes", floor, cm->budget);
+			          "the memory budget of %.0f bytes", floor * cm->budget,
+			          cm->budget);
 			rc = -1;
 			break;
 		}
 		char name[48];
 		snprintf(name, sizeof name, "memory_budget_%zu", r);
-		sli_lp_row_add(&f->lp, cols.n, cols.v, vals.v, SLI_LP_LE,
-		               cm->budget - fixed, name);
+		sli_lp_row_add(&f->lp, cols.n, cols.v, vals.v, SLI_LP_LE, 1 - fixed, name);
 	}
 	free(least);
 	SL_VEC_FREE(cols);
@@ -623,7 +625,8 @@ sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x)
 	free(s);
 	for (size_t t = 0; f->bytes_col && t < cm->tensors.n; t++)
 		if (f->bytes_col[t] != UINT32_MAX)
-			x[f->bytes_col[t]] = sli_cost_term_bytes(cm, (uint32_t)t, &q[t]);
+			x[f->bytes_col[t]] = sli_cost_term_bytes(cm, (uint32_t)t, &q[t]) /
+			                     cm->budget;
 	/* refunds: as large as their two rows let them be */
 	double *act = sli_xcalloc(lp->rows.n + 1, sizeof *act);
 	for (size_t r = 0; r < lp->rows.n; r++)

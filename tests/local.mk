@@ -62,6 +62,7 @@ TESTS += \
 	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
+	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \
@@ -84,6 +85,7 @@ EXTRA_DIST += \
 	%reldir%/cli/iopddl.sh \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
+	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \

@@ -37,6 +37,24 @@ put_header(void)
 	puts(",bound,gap,ratio,seconds");
 }
 
+/* A line under the table naming the methods whose peak breaks the budget. */
+static void
+note_over_budget(const cli_method_row *rows)
+{
+	bool any = false;
+	for (size_t g = 0; g < CLI_NMETHODS; g++) {
+		const cli_method_row *r = &rows[g];
+		if (!r->scored || r->parts.budget <= 0 || r->parts.peak_bytes <= r->parts.budget)
+			continue;
+		if (!any)
+			printf("  over the memory budget of %.4g bytes per device:", r->parts.budget);
+		printf(" %s", r->method);
+		any = true;
+	}
+	if (any)
+		putchar('\n');
+}
+
 static int
 compare_src(sl_context *ctx, const cli_src *src, const char *path,
             const sl_solve_opts *opts, cli_cost_opts *co, bool csv, unsigned methods)
@@ -109,6 +127,8 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 			printf(" %s", "-");
 		putchar('\n');
 	}
+	if (!csv)
+		note_over_budget(rows);
 	return status;
 }
 
