@@ -63,15 +63,33 @@ env_lost(void)
 	env_generation++;
 }
 
-/* Loads lp into a new GLPK problem (1-based arrays at this boundary). */
+/* The scale of lp's objective as the solver sees it. */
+static double
+scale_of(const sli_lp *lp)
+{
+	return lp->obj_scale > 0 && isfinite(lp->obj_scale) ? lp->obj_scale : 1;
+}
+
+/* A result in the solver's units back in the lp's. */
+static void
+unscale(sli_lp_result *r, double k)
+{
+	if (k == 1)
+		return;
+	r->objective /= k;
+	r->bound /= k;
+}
+
+/* Loads lp into a new GLPK problem (1-based arrays at this boundary),
+ * its objective times k. */
 static glp_prob *
-load(const sli_lp *lp)
+load(const sli_lp *lp, double k)
 {
 	glp_prob *P = glp_create_prob();
 	size_t nc = sli_lp_ncols(lp), nr = lp->rows.n, nz = lp->idx.n;
 
 	glp_set_obj_dir(P, GLP_MIN);
-	glp_set_obj_coef(P, 0, lp->obj_const);
+	glp_set_obj_coef(P, 0, lp->obj_const * k);
 	if (lp->prob_name)
 		glp_set_prob_name(P, lp->prob_name);
 	if (lp->obj_name)
@@ -89,7 +107,7 @@ load(const sli_lp *lp)
 			glp_set_col_bnds(P, c, GLP_FX, lb, ub);
 		else
 			glp_set_col_bnds(P, c, isinf(lb) ? GLP_UP : GLP_DB, lb, ub);
-		glp_set_obj_coef(P, c, lp->obj.v[j]);
+		glp_set_obj_coef(P, c, lp->obj.v[j] * k);
 		if (j < lp->colnames.n && lp->colnames.v[j] && strlen(lp->colnames.v[j]) < 255)
 			glp_set_col_name(P, c, lp->colnames.v[j]);
 	}
@@ -532,14 +550,16 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
-	P = load(lp);
+	double k = scale_of(lp);
+	P = load(lp, k);
 	if (o->start) {
 		start = sli_xmalloc((nc + 1) * sizeof *start);
 		start[0] = 0;
 		memcpy(start + 1, o->start, nc * sizeof *start);
 	}
-	optimize(P, nc, lp->binary.v, &g, lp->obj_const, o, false, start,
+	optimize(P, nc, lp->binary.v, &g, lp->obj_const * k, o, false, start,
 	         sli_lp_deadline(o, t0), r);
+	unscale(r, k);
 	glp_delete_prob(P);
 	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
@@ -557,7 +577,8 @@ struct sli_lp_session {
 	size_t nc;
 	unsigned char *binary;
 	groups g;
-	double obj_const;
+	double obj_const;	/* scaled */
+	double k;		/* the objective's scale */
 	bool solved;		/* P holds an optimal basis to start from */
 	bool obj_changed;	/* since then: the basis stays primal feasible */
 	unsigned long env;	/* env_generation when P was made */
@@ -588,7 +609,8 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 	s->binary = sli_xmalloc(s->nc + 1);
 	if (s->nc)
 		memcpy(s->binary, lp->binary.v, s->nc);
-	s->obj_const = lp->obj_const;
+	s->k = scale_of(lp);
+	s->obj_const = lp->obj_const * s->k;
 	groups_init(&s->g, lp);
 	log_to(NULL);
 	glp_error_hook(on_error, &h);
@@ -601,7 +623,7 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 		return NULL;
 	}
 	s->env = env_generation;
-	s->P = load(lp);
+	s->P = load(lp, s->k);
 	glp_error_hook(NULL, NULL);
 	return s;
 }
@@ -612,6 +634,7 @@ session_set_col(sli_lp_session *s, uint32_t col, double obj, double lb, double u
 	if (s->env != env_generation || col >= s->nc || lb > ub)
 		return;
 	int c = (int)col + 1;
+	obj *= s->k;
 	if (glp_get_obj_coef(s->P, c) != obj)
 		s->obj_changed = true;
 	glp_set_obj_coef(s->P, c, obj);
@@ -642,6 +665,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	}
 	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
 	         s->solved && s->obj_changed, NULL, sli_lp_deadline(o, t0), r);
+	unscale(r, s->k);
 	s->obj_changed = false;
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
@@ -682,7 +706,7 @@ write(const sli_lp *lp, sli_lp_format f, const char *path, char *err, size_t err
 		snprintf(err, errlen, "GLPK aborted while writing '%s'", path);
 		return -1;
 	}
-	P = load(lp);
+	P = load(lp, 1);	/* the exports: unscaled */
 	int rc = f == SLI_LP_FORMAT_MPS ? glp_write_mps(P, GLP_MPS_FILE, NULL, path)
 	                                : glp_write_lp(P, NULL, path);
 	glp_delete_prob(P);

@@ -229,6 +229,12 @@ op_sig(const dec *d, uint32_t o)
 	const sli_cost_op *co = &d->cm->ops.v[o];
 	uint64_t h = mix((uint64_t)co->op->kind, (uint64_t)co->kind);
 	h = mix(h, (uint64_t)co->noperands << 32 | co->nresults);
+	h = mix(h, co->forbidden);
+	for (uint32_t a = 0; co->extra && a < d->cm->naxes; a++)
+		h = mix(h, (uint64_t)(co->extra->a[a] + 2));
+	for (uint32_t i = 0; co->req && i < co->noperands; i++)
+		for (uint32_t a = 0; a < d->cm->naxes; a++)
+			h = mix(h, (uint64_t)(co->req[i].a[a] + 2));
 	for (uint32_t i = 0; i < co->noperands; i++)
 		h = mix(h, tensor_sig(d, co->operands[i], o));
 	for (uint32_t i = 0; i < co->nresults; i++)

@@ -33,6 +33,12 @@ typedef struct sli_lp {
 	/* the names the exports give the problem and its objective (static
 	 * strings; NULL: none) */
 	const char *prob_name, *obj_name;
+	/*
+	 * the solver sees the objective times obj_scale (0: 1), so that its
+	 * tolerances meet coefficients of order one; results come back in
+	 * the lp's own units, and the exports are written unscaled
+	 */
+	double obj_scale;
 } sli_lp;
 
 void sli_lp_init(sli_lp *lp);

@@ -308,10 +308,27 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
  */
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-       const sli_cost_asg *q, sli_solve_result *r)
+       const sli_cost_asg *q, const sli_cost_asg *q0, sli_solve_result *r)
 {
 	sl_context *ctx = m->ctx;
 	int rc = 0;
+	if (fabs(r->gap) < 1e-12)	/* rounding noise of a proven optimum */
+		r->gap = 0;
+	/*
+	 * The solver tells apart costs to about 1e-7 of its largest
+	 * coefficient; below that the incumbent may be cheaper than its
+	 * point, and is then the answer (the bound holds within the same
+	 * tolerance), so that the ILP is never above its incumbent.
+	 */
+	sli_cost_parts pq, p0;
+	if (q0 && q != q0 && !sli_cost_eval_asg(cm, q, &pq, NULL) &&
+	    !sli_cost_eval_asg(cm, q0, &p0, NULL) && p0.total < pq.total) {
+		q = q0;
+		r->objective = p0.total;
+		if (r->bound > r->objective)
+			r->bound = r->objective;
+		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
+	}
 	sli_check_snap snap;
 	sli_check_snapshot(m, &snap);
 	decode_into(m, cm, q);
@@ -330,7 +347,7 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		          sli_buf_cstr(&why));
 		rc = -1;
 	} else if (fabs(r->parts.total - r->objective) >
-	           1e-6 * fmax(1, fabs(r->objective)) &&
+	           1e-6 * fmax(sli_cost_term_scale(cm), fabs(r->objective)) &&
 	           (r->status == SLI_LP_OPTIMAL || r->from_start)) {
 		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g us differs "
 		          "from the ILP objective %.9g us (a bug in shardlp)",
@@ -391,7 +408,7 @@ use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		r->bound = r->objective;
 	r->gap = isinf(r->bound) ? INFINITY
 	       : (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
-	return finish(m, cm, o, q0, r);
+	return finish(m, cm, o, q0, NULL, r);
 }
 
 static void
@@ -435,7 +452,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	case SLI_LP_FEASIBLE:
 		r->objective = dr.objective;
 		r->gap = dr.gap;
-		rc = finish(m, cm, o, q, r);
+		rc = finish(m, cm, o, q, q0, r);
 		break;
 	case SLI_LP_NO_SOLUTION:
 		if (q0) {
@@ -455,19 +472,19 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 }
 
 /*
- * The incumbent o->start as an assignment of cm (heap, caller frees):
- * the shardings of another module of the same program, each one of its
- * tensor's options in cm, scored by the evaluator.  NULL, with the
- * reason in r->start_note, when it is not such a point.
+ * The shardings of pt, another module of the same program, as an
+ * assignment of cm (heap, caller frees): each one of its tensor's options
+ * in cm, scored by the evaluator.  NULL, with the reason in note, when it
+ * is not such a point.
  */
 static sli_cost_asg *
-read_start(const sli_cost_model *cm, const sli_solve_opts *o,
-           sli_solve_result *r)
+read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
+           char *note, size_t cap)
 {
 	sli_cost_model sm;
 	sli_cost_asg *q = NULL;
 	const char *why = NULL;
-	if (sli_cost_model_build(o->start, &o->cost, &sm))
+	if (sli_cost_model_build(pt, cost, &sm))
 		return NULL;
 	if (sm.tensors.n != cm->tensors.n) {
 		why = "not the same program";
@@ -482,21 +499,69 @@ read_start(const sli_cost_model *cm, const sli_solve_opts *o,
 			if (!memcmp(&opt[k], &q[t], sizeof q[t]))
 				break;
 		free(opt);
-		if (k == n)
-			why = "uses a sharding the model cannot express (pins it "
-			      "breaks, sub-axes)";
+		if (k == n) {
+			sl_loc l = cm->tensors.v[t].v->loc;
+			snprintf(note, cap, "the sharding of the value at %u:%u is "
+			         "none of its options in the model (a pin it breaks, "
+			         "sub-axes)", l.line, l.col);
+			free(q);
+			q = NULL;
+			goto done;
+		}
 	}
 	sli_cost_parts p;
 	if (!why && sli_cost_eval_asg(cm, q, &p, NULL))
 		why = "some op has no valid assignment under it";
 out:
 	if (why) {
-		snprintf(r->start_note, sizeof r->start_note, "%s", why);
+		snprintf(note, cap, "%s", why);
 		free(q);
 		q = NULL;
 	}
+done:
 	sli_cost_model_fini(&sm);
 	return q;
+}
+
+/* The incumbent o->start as a point of cm (read_point), or NULL with the
+ * reason in r->start_note. */
+static sli_cost_asg *
+read_start(const sli_cost_model *cm, const sli_solve_opts *o,
+           sli_solve_result *r)
+{
+	return read_point(cm, &o->cost, o->start, r->start_note, sizeof r->start_note);
+}
+
+int
+sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
+                 size_t n, int *in, char (*why)[128])
+{
+	sli_cost_model cm;
+	sli_form f;
+	sli_cost_params cp = o->cost;
+	cp.extend_results = true;
+	cp.memory_budget = 0;	/* the evaluator flags a peak over it */
+	if (sli_cost_model_build(m, &cp, &cm))
+		return -1;
+	bool built = sli_form_build(&f, &cm) == 0;
+	double *x = sli_xcalloc(sli_lp_ncols(&f.lp) + 1, sizeof *x);
+	for (size_t i = 0; i < n; i++) {
+		why[i][0] = 0;
+		sli_cost_asg *q = pts[i] ? read_point(&cm, &o->cost, pts[i], why[i],
+		                                      sizeof why[i]) : NULL;
+		in[i] = q && built && !sli_form_encode(&f, q, x) &&
+		        sli_lp_feasible(&f.lp, x, 1e-9);
+		if (q && !in[i])
+			snprintf(why[i], sizeof why[i], "%s", built ? "breaks a row of "
+			         "the model (a tie)" : "the model has no point at all");
+		else if (!pts[i])
+			snprintf(why[i], sizeof why[i], "no result");
+		free(q);
+	}
+	free(x);
+	sli_form_fini(&f);
+	sli_cost_model_fini(&cm);
+	return 0;
 }
 
 int
@@ -630,7 +695,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	sli_form_decode(&f, lr.x, q, NULL);
 	free(lr.x);
-	rc = finish(m, &cm, o, q, r);
+	rc = finish(m, &cm, o, q, q0, r);
 	free(q);
 out:
 	if (whole)

@@ -56,6 +56,16 @@ typedef struct sli_solve_result {
 int sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r);
 
 /*
+ * Whether each of the modules pts[0..n) (results of greedy strategies on
+ * the same imported program as m) is a point of the model the solver
+ * builds for m under o->cost, the memory budget aside (the evaluator
+ * flags a peak over it): in[i] 1 or 0, with the reason in why[i] when 0.
+ * Returns 0, or -1 when m has no model (diagnostics).
+ */
+int sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
+                     size_t n, int *in, char (*why)[128]);
+
+/*
  * The independent checker.  sli_check_snapshot records the sharding of
  * every value of m (heap array, caller frees); after m was annotated,
  * sli_check holds it against that record: the verifier passes, closed

@@ -320,6 +320,17 @@ typedef struct sl_solve_result {
 int sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r);
 
 /*
+ * Whether each of pts[0..n) (modules of the same program as m, after the
+ * same import steps: greedy results) is a point of the model sl_solve
+ * builds for m under p, the memory budget aside: in[i] 1 or 0, with the
+ * reason in why[i] when 0 (a NULL module: 0).  The ILP is at most the
+ * cost of every such point.  Returns 0, or -1 after diagnostics when m
+ * has no model.
+ */
+int sl_solve_in_model(sl_module *m, const sl_cost_params *p, sl_module *const *pts,
+                      size_t n, int *in, char (*why)[128]);
+
+/*
  * Writes the XML report (shardlp-xml(5)) of r on the solved module m to
  * out: the result and every tensor of the cost model under p (NULL:
  * defaults) with its sharding; file names the input.  Returns 0, or -1

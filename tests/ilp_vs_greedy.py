@@ -3,7 +3,8 @@
 every case of ../shared/conformance whose flags run a propagation pass (and
 that expects no diagnostics), where some greedy strategy gives a result:
 does the ILP give one (answered), is its cost at most every greedy
-strategy's (<= greedy), and is `shardlp solve`'s output left unchanged by
+strategy's (<= greedy), is every greedy result a point of the ILP's model
+(in model: compare's in_model column), and is `shardlp solve`'s output left unchanged by
 `shardlp-opt -sdy-propagation-pipeline` in every sharding (stable: the
 texts are compared with what is no sharding left out: the symbol suffixes
 the pipeline's function dedup renames, sharding rules the export drops,
@@ -47,13 +48,15 @@ def one(build, path):
     shardlp = os.path.join(build, "shardlp")
     opt = os.path.join(build, "shardlp-opt")
     out = {"path": path, "greedy": False, "answered": False, "le": False,
-           "stable": False, "why": ""}
+           "stable": False, "in_model": False, "why": ""}
     c = run([shardlp, "compare", "--csv", "--time-limit", "60", path])
     rows = list(csv.DictReader(io.StringIO(c.stdout)))
     greedy = [float(r["cost"]) for r in rows if r["method"] != "ilp" and r["status"] == "ok"
               and r["cost"]]
     ilp = [r for r in rows if r["method"] == "ilp"]
     out["greedy"] = bool(greedy)
+    ins = [r["in_model"] for r in rows if r["method"] != "ilp" and r["status"] == "ok"]
+    out["in_model"] = bool(ins) and all(v == "1" for v in ins)
     if not greedy:
         return out
     if not ilp or ilp[0]["status"] not in ("optimal", "feasible") or not ilp[0]["cost"]:
@@ -85,10 +88,11 @@ def main():
         res = list(ex.map(lambda p: one(build, p), paths))
     g = [r for r in res if r["greedy"]]
     print("cases run: %d; greedy gives a result on %d" % (len(res), len(g)))
-    for key, what in (("answered", "answered"), ("le", "<= greedy"), ("stable", "stable")):
+    for key, what in (("answered", "answered"), ("le", "<= greedy"), ("stable", "stable"),
+                      ("in_model", "in model")):
         print("%-10s %d of %d" % (what, sum(r[key] for r in g), len(g)))
     for r in g:
-        if not (r["answered"] and r["le"] and r["stable"]):
+        if not (r["answered"] and r["le"] and r["stable"] and r["in_model"]):
             print("  %s: %s" % (os.path.relpath(r["path"], conf), r["why"].strip()))
 
 

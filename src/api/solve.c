@@ -49,6 +49,18 @@ sl_solve_opts_init(sl_solve_opts *o)
 }
 
 int
+sl_solve_in_model(sl_module *m, const sl_cost_params *p, sl_module *const *pts,
+                  size_t n, int *in, char (*why)[128])
+{
+	sli_api_cost c;
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	sli_api_cost_from(&c, p);
+	so.cost = c.p;
+	return sli_solve_points(m, &so, pts, n, in, why);
+}
+
+int
 sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 {
 	sli_api_cost c;

@@ -122,6 +122,9 @@ typedef struct cli_method_row {
 	double seconds;
 	bool scored;
 	long differ;		/* tensors sharded unlike the ILP's; -1: unknown */
+	int in_model;		/* a greedy result: a point of the ILP's model
+				 * (1, 0); -1: unknown, or the ILP's row */
+	char not_in_model[128];	/* why not, when in_model is 0 */
 } cli_method_row;
 
 typedef struct cli_compare_out {
@@ -148,11 +151,13 @@ int cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *op
 /*
  * The cost columns of compare's and batch's CSV (shardlp(1)), in order:
  * the step time and its parts in seconds, the peak live bytes per device,
- * whether they exceed the budget (1/0; none without one), and per kind of
+ * whether they exceed the budget (1/0; none without one), whether a
+ * greedy result is a point of the ILP's model (1/0; none for the ILP),
+ * and per kind of
  * collective its count (one per mesh axis) and the bytes each device
  * sends.  cli_cost_values gives a row's values, NAN where unknown.
  */
-#define CLI_COST_NCOLS 11
+#define CLI_COST_NCOLS 12
 extern const char *const cli_cost_cols[CLI_COST_NCOLS];
 void cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS]);
 

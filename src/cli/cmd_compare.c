@@ -67,9 +67,6 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 	if (status == EXIT_INPUT)
 		return status;
 	const cli_method_row *rows = o.rows, *ilp = &rows[0];
-	if (!csv && o.start_note[0])
-		printf("note: the best greedy result is not a point of the model: %s\n",
-		       o.start_note);
 	if (!csv && o.changed[0])
 		printf("note: the export steps change the score of the module of %s; "
 		       "the costs are those of the imported program\n", o.changed);
@@ -129,6 +126,10 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 	}
 	if (!csv)
 		note_over_budget(rows);
+	for (size_t g = 1; !csv && g < CLI_NMETHODS; g++)
+		if (rows[g].in_model == 0)
+			printf("  note: the %s result is not a point of the ILP's model: %s\n",
+			       rows[g].method, rows[g].not_in_model);
 	return status;
 }
 
@@ -203,7 +204,7 @@ cmd_compare(int argc, char **argv)
 			      "shardings.\n"
 			      "  --csv           one row per file and method, with the header\n"
 			      "                  file,method,status,cost,compute_s,comm_s,\n"
-			      "                  peak_mem_bytes,over_budget,all_gather_n,\n"
+			      "                  peak_mem_bytes,over_budget,in_model,all_gather_n,\n"
 			      "                  all_gather_bytes,all_to_all_n,all_to_all_bytes,\n"
 			      "                  all_reduce_n,all_reduce_bytes,bound,gap,ratio,\n"
 			      "                  seconds\n"

@@ -123,6 +123,27 @@ rows_failed(cli_method_row *rows)
 	}
 }
 
+/* Whether each greedy result is a point of the ILP's model of m. */
+static void
+points_in_model(sl_module *m, const sl_cost_params *cost, const slot *slots,
+                cli_method_row *rows)
+{
+	sl_module *pts[CLI_NGREEDY];
+	int in[CLI_NGREEDY];
+	char why[CLI_NGREEDY][128];
+	for (size_t g = 0; g < CLI_NGREEDY; g++)
+		pts[g] = rows[g + 1].scored ? slots[g + 1].m : NULL;
+	if (sl_solve_in_model(m, cost, pts, CLI_NGREEDY, in, why))
+		return;
+	for (size_t g = 0; g < CLI_NGREEDY; g++) {
+		if (!pts[g])
+			continue;
+		rows[g + 1].in_model = in[g];
+		snprintf(rows[g + 1].not_in_model, sizeof rows[g + 1].not_in_model,
+		         "%s", in[g] ? "" : why[g]);
+	}
+}
+
 int
 cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
                 cli_cost_opts *co, cli_compare_out *out)
@@ -141,6 +162,7 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		slots[i].r = &rows[i];
 		rows[i].bound = rows[i].gap = NAN;
 		rows[i].differ = -1;
+		rows[i].in_model = -1;
 	}
 
 	/* the program read and prepared once to report on the options and
@@ -193,6 +215,8 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	sl_solve_result sr;
 	memset(&sr, 0, sizeof sr);
 	slots[0].run = sl_run_import(m);
+	if (slots[0].run)
+		points_in_model(m, &local.cost, slots, rows);
 	int rc = slots[0].run ? sl_solve(m, &so, &sr) : -1;
 	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
 	ilp->seconds = sr.seconds;
@@ -260,7 +284,7 @@ cli_methods_parse(const char *prog, const char *list)
 }
 
 const char *const cli_cost_cols[CLI_COST_NCOLS] = {
-	"cost", "compute_s", "comm_s", "peak_mem_bytes", "over_budget",
+	"cost", "compute_s", "comm_s", "peak_mem_bytes", "over_budget", "in_model",
 	"all_gather_n", "all_gather_bytes", "all_to_all_n", "all_to_all_bytes",
 	"all_reduce_n", "all_reduce_bytes",
 };
@@ -270,6 +294,8 @@ cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS])
 {
 	for (int k = 0; k < CLI_COST_NCOLS; k++)
 		v[k] = NAN;
+	if (r->in_model >= 0)
+		v[5] = r->in_model;
 	if (!r->scored)
 		return;
 	const sl_cost_parts *p = &r->parts;
@@ -280,7 +306,7 @@ cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS])
 	if (p->budget > 0)
 		v[4] = p->peak_bytes > p->budget;
 	for (int k = 0; k < SL_COLL_KINDS; k++) {
-		v[5 + 2 * k] = p->ncoll[k];
-		v[6 + 2 * k] = p->coll_bytes[k];
+		v[6 + 2 * k] = p->ncoll[k];
+		v[7 + 2 * k] = p->coll_bytes[k];
 	}
 }

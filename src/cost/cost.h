@@ -167,6 +167,11 @@ typedef struct sli_cost_op {
 	uint32_t forbidden;	/* axes it may not use (manual) */
 	sli_cost_asg *req;	/* fixed operand requirement (or NULL) per operand */
 	/*
+	 * or NULL: axes added to the projection on operand 0 (a manual
+	 * computation's entry: its manual axes, which its body never sees)
+	 */
+	sli_cost_asg *extra;
+	/*
 	 * per operand, or NULL: the requirements it may take instead (a
 	 * function result extended in its open dims; req first) and their count
 	 */

@@ -392,6 +392,148 @@ alias_edge(builder *b, sl_op *op)
 	return true;
 }
 
+/*
+ * Per argument of block e, whether a data-flow edge of e holds it (the
+ * import steps put the local view of a manual computation's in_sharding
+ * there).  Heap array.
+ */
+static bool *
+edged_args(const sl_block *e)
+{
+	bool *edged = sli_xcalloc(e->nargs + 1, sizeof *edged);
+	for (const sl_op *o = e->first; o; o = o->next)
+		if (o->kind == SL_OP_SDY_DATA_FLOW_EDGE && o->noperands == 1 &&
+		    !o->operands[0]->def && o->operands[0]->block == e)
+			edged[o->operands[0]->index] = true;
+	return edged;
+}
+
+/*
+ * The entry of operand i (tensor tin) into the body argument of a manual
+ * computation (tensor targ, its local view): one factor per dimension of
+ * the argument; the operand needs the factors' axes plus the manual axes
+ * of its in_sharding (manual, the only axes inner forbids the factors),
+ * the argument takes the factors' axes.  So the argument may grow in its
+ * open dims as greedy propagation grows it, and the operand pays the
+ * reshard to whatever in_sharding that makes.
+ */
+static void
+entry_op(builder *b, sl_op *op, uint32_t tin, uint32_t targ, uint32_t inner,
+         const sli_cost_asg *manual)
+{
+	sli_cost_model *cm = b->cm;
+	const sli_cost_tensor *ca = &cm->tensors.v[targ];
+	sli_arena *ar = &cm->arena;
+	sli_cost_op co;
+	memset(&co, 0, sizeof co);
+	co.op = op;
+	co.kind = SLI_COST_IDENTITY;
+	co.rule.nfactors = ca->rank;
+	co.rule.factor_sizes = SL_NEWN(ar, int64_t, ca->rank + 1);
+	co.rule.noperands = co.rule.nresults = 1;
+	co.rule.operands = SL_NEWN(ar, sl_tensor_mapping, 1);
+	co.rule.results = SL_NEWN(ar, sl_tensor_mapping, 1);
+	sl_dim_mapping *dm = SL_NEWN(ar, sl_dim_mapping, ca->rank + 1);
+	for (uint32_t d = 0; d < ca->rank; d++) {
+		co.rule.factor_sizes[d] = ca->dims[d];
+		dm[d].factors = SL_NEWN(ar, uint32_t, 1);
+		dm[d].factors[0] = d;
+		dm[d].n = 1;
+	}
+	co.rule.operands[0].dims = co.rule.results[0].dims = dm;
+	co.rule.operands[0].rank = co.rule.results[0].rank = ca->rank;
+	co.noperands = co.nresults = 1;
+	co.operands = SL_NEWN(ar, uint32_t, 1);
+	co.results = SL_NEWN(ar, uint32_t, 1);
+	co.operands[0] = tin;
+	co.results[0] = targ;
+	co.flop_rate = SLI_COST_DEFAULT_FLOPS;
+	co.forbidden = inner;
+	co.extra = SL_NEW(ar, sli_cost_asg);
+	*co.extra = *manual;
+	SL_VEC_PUSH(cm->ops, co);
+}
+
+/*
+ * sdy.manual_computation: the body sees the local view of each operand
+ * (its in_sharding without the manual axes).  An argument whose view sits
+ * on a data-flow edge is pinned by it and may grow (entry_op); one
+ * without is fixed to the view.  The results are pinned by the
+ * out_shardings; a manual axis an out_sharding lacks may not shard them.
+ */
+static void
+manual_computation(builder *b, sl_op *op, uint32_t forbidden)
+{
+	sli_cost_model *cm = b->cm;
+	uint32_t inner = forbidden | manual_axes_mask(b, op);
+	sl_block *e = op->nregions ? op->regions[0].first : NULL;
+	bool *edged = e ? edged_args(e) : NULL;
+	sli_cost_asg *manual = e ? sli_xcalloc(e->nargs + 1, sizeof *manual) : NULL;
+	/* the arguments' tensors, taken before their edges alias them */
+	uint32_t *targ = e ? sli_xcalloc(e->nargs + 1, sizeof *targ) : NULL;
+	if (e) {
+		block_args(b, e, inner, false);
+		for (uint32_t i = 0; i < e->nargs; i++) {
+			uint32_t t = targ[i] = sli_cost_tensor_of(cm, &e->args[i]);
+			const sl_sharding *s = sli_comp_in_sharding(op, i);
+			sli_cost_asg q;
+			edged[i] = edged[i] && t != SLI_COST_NO_TENSOR && s &&
+			           i < op->noperands &&
+			           sli_cost_tensor_of(cm, op->operands[i]) != SLI_COST_NO_TENSOR;
+			if (t == SLI_COST_NO_TENSOR || !s ||
+			    sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &q,
+			                           NULL) == SLI_COST_SH_OTHER) {
+				edged[i] = false;
+				continue;
+			}
+			for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+				manual[i].a[a] = (inner >> a & 1) && !(forbidden >> a & 1)
+				                 ? q.a[a] : SLI_COST_NONE;
+			if (edged[i])
+				continue;
+			/* the local view: manual axes gone, the rest fixed */
+			sli_cost_tensor *ct = &cm->tensors.v[t];
+			ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
+			for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
+				ct->fixed->a[a] = (inner >> a & 1) ? SLI_COST_NONE : q.a[a];
+		}
+		walk_block(b, e, inner);
+	}
+	for (uint32_t i = 0; i < op->nresults; i++) {
+		uint32_t t = add_tensor(b, &op->results[i], forbidden, true);
+		if (t == SLI_COST_NO_TENSOR)
+			continue;
+		/* a manual axis its out sharding lacks would change the
+		 * body's local type */
+		sli_cost_tensor *ct = &cm->tensors.v[t];
+		uint32_t used = 0;
+		for (uint32_t d = 0; d < ct->rank; d++)
+			for (uint32_t k = 0; k < SLI_COST_MAX_AXES &&
+			     ct->pin.axes[d][k] >= 0; k++)
+				used |= 1u << ct->pin.axes[d][k];
+		ct->forbidden |= (inner & ~forbidden) & ~used;
+	}
+	add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
+	sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
+	co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
+	for (uint32_t i = 0; i < op->noperands; i++) {
+		const sl_sharding *s = sli_comp_in_sharding(op, i);
+		uint32_t t = co->operands[i];
+		memset(co->req[i].a, SLI_COST_NONE, sizeof co->req[i].a);
+		if (e && i < e->nargs && edged[i])
+			co->operands[i] = SLI_COST_NO_TENSOR;	/* its entry prices it */
+		else if (s && t != SLI_COST_NO_TENSOR)
+			sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL);
+	}
+	for (uint32_t i = 0; e && i < e->nargs; i++)
+		if (edged[i])
+			entry_op(b, op, sli_cost_tensor_of(cm, op->operands[i]), targ[i],
+			         inner, &manual[i]);
+	free(edged);
+	free(manual);
+	free(targ);
+}
+
 static void
 visit(builder *b, sl_op *op, uint32_t forbidden)
 {
@@ -476,53 +618,9 @@ visit(builder *b, sl_op *op, uint32_t forbidden)
 		}
 		return;
 	}
-	case SL_OP_SDY_MANUAL_COMPUTATION: {
-		uint32_t inner = forbidden | manual_axes_mask(b, op);
-		sl_block *e = op->nregions ? op->regions[0].first : NULL;
-		if (e) {
-			block_args(b, e, inner, false);
-			for (uint32_t i = 0; i < e->nargs; i++) {
-				uint32_t t = sli_cost_tensor_of(cm, &e->args[i]);
-				const sl_sharding *s = sli_comp_in_sharding(op, i);
-				sli_cost_asg q;
-				if (t == SLI_COST_NO_TENSOR || !s ||
-				    sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &q,
-				                           NULL) == SLI_COST_SH_OTHER)
-					continue;
-				/* the local view: manual axes gone, the rest fixed */
-				sli_cost_tensor *ct = &cm->tensors.v[t];
-				ct->fixed = SL_NEW(&cm->arena, sli_cost_asg);
-				for (uint32_t a = 0; a < SLI_COST_MAX_AXES; a++)
-					ct->fixed->a[a] = (inner >> a & 1) ? SLI_COST_NONE : q.a[a];
-			}
-			walk_block(b, e, inner);
-		}
-		for (uint32_t i = 0; i < op->nresults; i++) {
-			uint32_t t = add_tensor(b, &op->results[i], forbidden, true);
-			if (t == SLI_COST_NO_TENSOR)
-				continue;
-			/* a manual axis its out sharding lacks would change the
-			 * body's local type */
-			sli_cost_tensor *ct = &cm->tensors.v[t];
-			uint32_t used = 0;
-			for (uint32_t d = 0; d < ct->rank; d++)
-				for (uint32_t k = 0; k < SLI_COST_MAX_AXES &&
-				     ct->pin.axes[d][k] >= 0; k++)
-					used |= 1u << ct->pin.axes[d][k];
-			ct->forbidden |= (inner & ~forbidden) & ~used;
-		}
-		add_op(b, op, SLI_COST_OPAQUE, NULL, forbidden);
-		sli_cost_op *co = &cm->ops.v[cm->ops.n - 1];
-		co->req = SL_NEWN(&cm->arena, sli_cost_asg, op->noperands + 1);
-		for (uint32_t i = 0; i < op->noperands; i++) {
-			const sl_sharding *s = sli_comp_in_sharding(op, i);
-			uint32_t t = co->operands[i];
-			memset(co->req[i].a, SLI_COST_NONE, sizeof co->req[i].a);
-			if (s && t != SLI_COST_NO_TENSOR)
-				sli_cost_from_sharding(cm, s, cm->tensors.v[t].rank, &co->req[i], NULL);
-		}
+	case SL_OP_SDY_MANUAL_COMPUTATION:
+		manual_computation(b, op, forbidden);
 		return;
-	}
 	case SL_OP_SDY_DATA_FLOW_EDGE:
 		if (alias_edge(b, op))
 			return;

@@ -44,8 +44,10 @@ sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 	}
 	for (uint32_t d = 0; d < ct->rank; d++) {
 		int64_t n = sli_cost_dim_shards(cm, q, d);
-		bool fits = n <= 1 || (cm->params.conservative ? ct->dims[d] % n == 0
-		                                               : n <= ct->dims[d]);
+		/* a dim of size 0 holds nothing: any axes fit it, as in Shardy */
+		bool fits = n <= 1 || ct->dims[d] == 0 ||
+		            (cm->params.conservative ? ct->dims[d] % n == 0
+		                                     : n <= ct->dims[d]);
 		if (!pin->any) {
 			if (!fits)
 				return false;
@@ -95,8 +97,9 @@ sli_cost_op_allows(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s)
 	}
 	for (uint32_t f = 0; f < nf; f++) {
 		int64_t n = sli_cost_factor_shards(cm, s, f);
-		if (n > 1 && (cm->params.conservative ? r->factor_sizes[f] % n != 0
-		                                      : n > r->factor_sizes[f]))
+		if (n > 1 && r->factor_sizes[f] != 0 &&
+		    (cm->params.conservative ? r->factor_sizes[f] % n != 0
+		                             : n > r->factor_sizes[f]))
 			return false;
 	}
 	/* every sharded factor a result has must be expressible there */

@@ -168,6 +168,9 @@ sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
 		if (s->a[a] >= 0)
 			out->a[a] = (int8_t)sli_cost_factor_dim(cm, &co->rule, tm, s,
 			                                        (uint32_t)s->a[a]);
+	for (uint32_t a = 0; !result && co->extra && a < cm->naxes; a++)
+		if (co->extra->a[a] >= 0)
+			out->a[a] = co->extra->a[a];
 }
 
 double

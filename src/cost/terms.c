@@ -7,6 +7,9 @@
 
 #include "cost/primitives.h"
 
+#include <math.h>
+#include <string.h>
+
 double
 sli_cost_term_bytes(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
 {
@@ -70,4 +73,17 @@ sli_cost_term_leaf(const sli_cost_model *cm, uint32_t o, uint32_t i, bool result
 		return sli_cost_op_require(cm, o, i, opt, NULL, NULL);
 	return result ? sli_cost_reshard(cm, proj, pb, opt, NULL)
 	              : sli_cost_reshard(cm, opt, tb, proj, NULL);
+}
+
+double
+sli_cost_term_scale(const sli_cost_model *cm)
+{
+	double bytes = 0, c = 0;
+	sli_cost_asg rep;
+	memset(rep.a, SLI_COST_NONE, sizeof rep.a);
+	for (size_t t = 0; t < cm->tensors.n; t++)
+		bytes = fmax(bytes, sli_cost_tensor_bytes(cm, (uint32_t)t, &rep));
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		c = fmax(c, sli_cost_gather(cm, a, bytes));
+	return c;
 }

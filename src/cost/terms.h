@@ -55,4 +55,11 @@ double sli_cost_term_leaf(const sli_cost_model *cm, uint32_t o, uint32_t i,
                           bool result, const sli_cost_asg *proj, double pb,
                           const sli_cost_asg *opt, double tb);
 
+/*
+ * A price of the model's largest scale: the all-gather of its largest
+ * tensor over its largest axis (the solver's tolerances are relative to
+ * its largest coefficients).
+ */
+double sli_cost_term_scale(const sli_cost_model *cm);
+
 #endif

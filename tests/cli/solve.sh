@@ -13,7 +13,7 @@ expect_grep "$tmp/mlp.solved.mlir" 'sdy\.sharding_per_value' "the solved module 
 
 run "$SHARDLP" compare --csv "$data/mlp.mlir"
 expect_rc 0 "compare --csv"
-expect_line "$tmp/out" "file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds" "CSV header"
+expect_line "$tmp/out" "file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds" "CSV header"
 expect_grep "$tmp/out" '^[^,]*mlp\.mlir,ilp,optimal,' "an optimal ILP row"
 for m in basic aggressive op-priority user-priority; do
 	expect_grep "$tmp/out" "^[^,]*mlp\\.mlir,$m,ok," "a $m row"
