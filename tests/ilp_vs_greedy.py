@@ -10,7 +10,9 @@ texts are compared with what is no sharding left out: the symbol suffixes
 the pipeline's function dedup renames, sharding rules the export drops,
 stablehlo.mesh annotations, and replicated shardings of rank-0 values).  Prints N of M for each
 and the cases that fail, one per line; exit 0 always (a report, not a
-test).  Usage: ilp_vs_greedy.py BUILDDIR CONFORMANCEDIR [-j N]"""
+test) unless --require is given: then exit 1 when any count falls short
+of the cases where greedy gives a result.
+Usage: ilp_vs_greedy.py [--require] [-j N] BUILDDIR CONFORMANCEDIR"""
 import concurrent.futures, csv, io, os, re, subprocess, sys
 
 PASSES = ("propagate", "propagation-pipeline")
@@ -65,7 +67,7 @@ def one(build, path):
         return out
     out["answered"] = True
     cost = float(ilp[0]["cost"])
-    out["le"] = cost <= min(greedy) * (1 + 1e-9) + 1e-18
+    out["le"] = cost <= min(greedy) * (1 + 1e-9)
     if not out["le"]:
         out["why"] = "ilp %.9g > greedy %.9g" % (cost, min(greedy))
     s = run([shardlp, "solve", "-q", "--time-limit", "60", path])
@@ -81,19 +83,31 @@ def one(build, path):
 
 
 def main():
-    build, conf = sys.argv[1], sys.argv[2]
-    jobs = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "-j" else 2
+    args = sys.argv[1:]
+    require = "--require" in args
+    args = [a for a in args if a != "--require"]
+    jobs = 2
+    if "-j" in args:
+        i = args.index("-j")
+        jobs = int(args[i + 1])
+        del args[i:i + 2]
+    build, conf = args
     paths = sorted(cases(conf))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         res = list(ex.map(lambda p: one(build, p), paths))
     g = [r for r in res if r["greedy"]]
-    print("cases run: %d; greedy gives a result on %d" % (len(res), len(g)))
+    print("ILP vs greedy on %d propagation cases; greedy gives a scored result "
+          "on %d" % (len(res), len(g)))
+    short = False
     for key, what in (("answered", "answered"), ("le", "<= greedy"), ("stable", "stable"),
                       ("in_model", "in model")):
-        print("%-10s %d of %d" % (what, sum(r[key] for r in g), len(g)))
+        n = sum(r[key] for r in g)
+        short |= n < len(g)
+        print("  %-10s %d of %d" % (what, n, len(g)))
     for r in g:
         if not (r["answered"] and r["le"] and r["stable"] and r["in_model"]):
             print("  %s: %s" % (os.path.relpath(r["path"], conf), r["why"].strip()))
+    sys.exit(1 if require and short else 0)
 
 
 main()

@@ -95,6 +95,7 @@ EXTRA_DIST += \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-check.sh \
+	%reldir%/ilp_vs_greedy.py \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/compare_attention.mlir \
