@@ -536,30 +536,42 @@ int
 sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
                  size_t n, int *in, char (*why)[128])
 {
+	/*
+	 * A point of the model is an option of every tensor (read_point),
+	 * equal on tied tensors, under which every op has an assignment
+	 * (read_point scores it): the one-hot, tie and edge rows then hold,
+	 * the agreement columns at zero.  No formulation is built.
+	 */
 	sli_cost_model cm;
-	sli_form f;
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;
 	cp.memory_budget = 0;	/* the evaluator flags a peak over it */
 	if (sli_cost_model_build(m, &cp, &cm))
 		return -1;
-	bool built = sli_form_build(&f, &cm) == 0;
-	double *x = sli_xcalloc(sli_lp_ncols(&f.lp) + 1, sizeof *x);
 	for (size_t i = 0; i < n; i++) {
 		why[i][0] = 0;
-		sli_cost_asg *q = pts[i] ? read_point(&cm, &o->cost, pts[i], why[i],
-		                                      sizeof why[i]) : NULL;
-		in[i] = q && built && !sli_form_encode(&f, q, x) &&
-		        sli_lp_feasible(&f.lp, x, 1e-9);
-		if (q && !in[i])
-			snprintf(why[i], sizeof why[i], "%s", built ? "breaks a row of "
-			         "the model (a tie)" : "the model has no point at all");
-		else if (!pts[i])
+		in[i] = 0;
+		if (!pts[i]) {
 			snprintf(why[i], sizeof why[i], "no result");
+			continue;
+		}
+		sli_cost_asg *q = read_point(&cm, &o->cost, pts[i], why[i], sizeof why[i]);
+		if (!q)
+			continue;
+		in[i] = 1;
+		for (size_t k = 0; k < cm.ties.n && in[i]; k++) {
+			const sli_cost_tie *t = &cm.ties.v[k];
+			if (memcmp(&q[t->a], &q[t->b], sizeof q[t->a])) {
+				in[i] = 0;
+				snprintf(why[i], sizeof why[i], "tied values at %u:%u and "
+				         "%u:%u differ (%s)", cm.tensors.v[t->a].v->loc.line,
+				         cm.tensors.v[t->a].v->loc.col,
+				         cm.tensors.v[t->b].v->loc.line,
+				         cm.tensors.v[t->b].v->loc.col, t->why ? t->why : "a tie");
+			}
+		}
 		free(q);
 	}
-	free(x);
-	sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
 	return 0;
 }
