@@ -411,6 +411,143 @@ use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	return finish(m, cm, o, q0, NULL, r);
 }
 
+/* {====================================================================
+ * Why a model is infeasible: a deletion filter over the user constraints
+ * ===================================================================== */
+
+enum { EXPLAIN_MAX = 64 };	/* constraints the filter tries to drop */
+
+/* A diagnostic sink that drops everything: the trial models' own errors. */
+static void
+mute(void *ud, const sl_diag *d)
+{
+	(void)ud;
+	(void)d;
+}
+
+/*
+ * Whether cm, with the pins, ties and budget it now holds, admits a
+ * sharding: 1 yes, 0 no, -1 unknown (time, a solver failure).
+ */
+static int
+admits(sli_cost_model *cm, const sli_lp_backend *be, const sli_lp_opts *lo)
+{
+	sli_form f;
+	int ok = -1;
+	if (sli_form_build(&f, cm)) {
+		sli_form_fini(&f);
+		return 0;
+	}
+	sli_lp_result lr;
+	memset(&lr, 0, sizeof lr);
+	be->solve(&f.lp, lo, &lr);
+	if (lr.status == SLI_LP_INFEASIBLE)
+		ok = 0;
+	else if (lr.status == SLI_LP_OPTIMAL || lr.status == SLI_LP_FEASIBLE)
+		ok = 1;
+	free(lr.x);
+	sli_form_fini(&f);
+	return ok;
+}
+
+/*
+ * The user constraints of an infeasible model that conflict: each pin,
+ * tie (group, data flow) and the budget is dropped in turn and kept
+ * dropped when the rest is still infeasible, so that what is left
+ * conflicts and each of its members is needed for the conflict (up to
+ * EXPLAIN_MAX of them, within the deadline).  The error names them with
+ * their locations; when the filter cannot finish, every constraint is
+ * named.
+ */
+static void
+explain_infeasible(sl_context *ctx, sli_cost_model *cm, const sli_lp_backend *be,
+                   const sli_lp_opts *lo, double end)
+{
+	size_t nt = cm->tensors.n, nties = cm->ties.n;
+	bool *pin = sli_xcalloc(nt + 1, sizeof *pin);
+	bool *tie = sli_xcalloc(nties + 1, sizeof *tie);
+	sli_cost_tie *ties = sli_xcalloc(nties + 1, sizeof *ties);
+	if (nties)
+		memcpy(ties, cm->ties.v, nties * sizeof *ties);
+	size_t ncand = 0;
+	for (size_t t = 0; t < nt; t++)
+		ncand += pin[t] = cm->tensors.v[t].pin.any;
+	for (size_t k = 0; k < nties; k++)
+		tie[k] = true;
+	ncand += nties;
+	bool budget = cm->budget_binds, done = ncand <= EXPLAIN_MAX;
+
+	sl_diag_fn *fn = ctx->diag_fn;
+	void *ud = ctx->diag_ud;
+	unsigned errors = ctx->errors;
+	ctx->diag_fn = mute;
+	/* ties live in cm->ties: rebuilt from the kept ones for each trial */
+	for (size_t c = 0; done && c < nt + nties + 1; c++) {
+		if (sli_lp_clock() >= end) {
+			done = false;
+			break;
+		}
+		if (c < nt && !pin[c])
+			continue;
+		if (c == nt + nties && !budget)
+			continue;
+		if (c < nt)
+			cm->tensors.v[c].pin.any = false;
+		else if (c < nt + nties)
+			tie[c - nt] = false;
+		else
+			cm->budget_binds = false;
+		cm->ties.n = 0;
+		for (size_t k = 0; k < nties; k++)
+			if (tie[k])
+				cm->ties.v[cm->ties.n++] = ties[k];
+		sli_lp_opts o = *lo;
+		o.log = NULL;
+		int a = admits(cm, be, &o);
+		if (a < 0) {
+			done = false;
+		} else if (a == 1) {
+			/* needed for the conflict: restored */
+			if (c < nt)
+				cm->tensors.v[c].pin.any = true;
+			else if (c < nt + nties)
+				tie[c - nt] = true;
+			else
+				cm->budget_binds = true;
+		}
+	}
+	ctx->diag_fn = fn;
+	ctx->diag_ud = ud;
+	ctx->errors = errors;
+
+	sli_error(ctx, sli_loc_none(), "infeasible: %s admit no sharding together",
+	          done ? "these user constraints" : "the user constraints (shardings, "
+	          "groups, data flow, memory budget)");
+	for (size_t t = 0; t < nt; t++)
+		if (pin[t] && (!done || cm->tensors.v[t].pin.any))
+			sli_diag(ctx, SL_DIAG_NOTE, cm->tensors.v[t].pin.loc, "user %s here",
+			         cm->tensors.v[t].pin.what);
+	for (size_t k = 0; k < nties; k++)
+		if (!done || tie[k])
+			sli_diag(ctx, SL_DIAG_NOTE, ties[k].loc, "%s ties these values",
+			         ties[k].why ? ties[k].why : "a tie");
+	if (budget && (!done || cm->budget_binds))
+		sli_diag(ctx, SL_DIAG_NOTE, sli_loc_none(),
+		         "memory budget of %.0f bytes per device", cm->budget);
+	/* the model is left as it was */
+	for (size_t t = 0; t < nt; t++)
+		cm->tensors.v[t].pin.any = pin[t];
+	cm->ties.n = 0;
+	for (size_t k = 0; k < nties; k++)
+		cm->ties.v[cm->ties.n++] = ties[k];
+	cm->budget_binds = budget;
+	free(pin);
+	free(tie);
+	free(ties);
+}
+
+/* }==================================================================== */
+
 static void
 no_solution(sl_context *ctx, const sli_solve_result *r)
 {
@@ -673,17 +810,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->nsolves = 1;
 	switch (lr.status) {
 	case SLI_LP_INFEASIBLE:
-		sli_error(ctx, sli_loc_none(), "infeasible: the user constraints "
-		          "(shardings, groups, data flow, memory budget) admit no "
-		          "sharding together");
-		for (size_t t = 0; t < cm.tensors.n; t++)
-			if (cm.tensors.v[t].pin.any)
-				sli_diag(ctx, SL_DIAG_NOTE, cm.tensors.v[t].pin.loc,
-				         "user %s here", cm.tensors.v[t].pin.what);
-		if (cm.budget_binds)
-			sli_diag(ctx, SL_DIAG_NOTE, sli_loc_none(),
-			         "memory budget of %.0f bytes per device",
-			         cm.budget);
+		explain_infeasible(ctx, &cm, be, &left.lp, end);
 		rc = 1;
 		goto out;
 	case SLI_LP_NO_SOLUTION:

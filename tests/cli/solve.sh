@@ -289,6 +289,34 @@ run "$SHARDLP" solve --memory-budget 1 "$data/mlp.mlir"
 expect_rc 3 "a memory budget too small is infeasible"
 expect_grep "$tmp/err" 'memory budget' "the message names the memory budget"
 
+# an infeasible model names only the constraints that conflict: the
+# replicated pin of %arg0, the group that ties %arg1 to it and the budget
+# (the two replicated tensors take 512 of its 400 bytes); %arg2's pin, which
+# any sharding of the rest can live with, is left out
+cat >"$tmp/conflict.mlir" <<'MLIR'
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> tensor<8x8xf32> {
+  sdy.sharding_group %arg0 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %arg1 group_id=0 : tensor<8x8xf32>
+  %0 = stablehlo.add %arg1, %arg2 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+MLIR
+run "$SHARDLP" solve --memory-budget 400 "$tmp/conflict.mlir"
+expect_rc 3 "a budget the pins and a group leave no room for is infeasible"
+expect_grep "$tmp/err" 'error: infeasible: these user constraints admit no sharding together' "the message says the notes are the conflict"
+expect_grep "$tmp/err" 'conflict\.mlir:2:69: note: user argument sharding here' "it names %arg0's pin"
+expect_grep "$tmp/err" 'conflict\.mlir:4:3: note: sharding group ties these values' "it names the group"
+expect_grep "$tmp/err" 'note: memory budget of 400 bytes' "it names the budget"
+checks=$((checks + 1))
+if grep -q 'conflict\.mlir:2:14[0-9]: note' "$tmp/err"; then
+	fail "%arg2's pin, not in the conflict, is named"
+else
+	pass "%arg2's pin, not in the conflict, is not named"
+fi
+run "$SHARDLP" solve --memory-budget 600 -o /dev/null "$tmp/conflict.mlir"
+expect_rc 0 "with 600 bytes the same program solves"
+
 run "$SHARDLP" compare --csv --mesh-xml "$data/mesh-4x2.xml" "$data/mlp.mlir"
 expect_rc 0 "compare with an XML mesh description"
 expect_grep "$tmp/out" '^[^,]*mlp\.mlir,ilp,optimal,' "an optimal ILP row with --mesh-xml"
