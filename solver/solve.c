@@ -12,6 +12,7 @@
 #include "cost/terms.h"
 #include "ir/axis.h"
 #include "passes/symtab.h"
+#include "propagation/propagation.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
 
@@ -683,6 +684,7 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;
 	cp.memory_budget = 0;	/* the evaluator flags a peak over it */
+	sli_groups_resolve_conflicts(m);
 	if (sli_cost_model_build(m, &cp, &cm))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
@@ -735,6 +737,8 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_solve_opts left = *o;
 	left.lp.time_limit = 0;
 	left.lp.deadline = isinf(end) ? 0 : end;
+	/* groups in conflict are resolved as greedy resolves them */
+	sli_groups_resolve_conflicts(m);
 	/* the model of the solver lets result shardings grow, as greedy does */
 	sli_cost_params cp = o->cost;
 	cp.extend_results = true;

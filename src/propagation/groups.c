@@ -2,7 +2,8 @@
  * groups.c - sharding groups (spec 7.7): the initial synchronisation,
  * which gives every member the group's one sharding or, on a conflict,
  * warns and inserts open sharding constraints; and the write of a new
- * sharding onto the other members after a step.
+ * sharding onto the other members after a step.  Also the same
+ * resolution of conflicts on a module outside propagation (the ILP's).
  */
 #include "propagation/prop_internal.h"
 #include "formats/mlir_printer.h"
@@ -41,9 +42,8 @@ sli_prop_sync_group(sli_prop *P, sl_value *v, const sl_sharding *s, bool notify)
 
 /* Inserts `sdy.sharding_constraint v <open>` and redirects v's other uses. */
 static sl_value *
-insert_open_constraint(sli_prop *P, sl_value *v, const sl_sharding *like)
+insert_open_constraint(sl_module *m, sl_value *v, const sl_sharding *like)
 {
-	sl_module *m = P->m;
 	sl_op *c = sli_op_create(m, SL_OP_SDY_SHARDING_CONSTRAINT, &v, 1, &v->type, 1, 0);
 	sl_sharding *s = sli_prop_open_like(m, like, v->type);
 	sli_result_set_sharding(m, c, 0, s);
@@ -142,8 +142,67 @@ sli_prop_sync_groups_initial(sli_prop *P)
 		         "groups are not resolved. Conflict: %s", g, sli_buf_cstr(&b));
 		sli_buf_fini(&b);
 		for (uint32_t i = 0; i < n; i++)
-			mem[i] = insert_open_constraint(P, mem[i], common);
+			mem[i] = insert_open_constraint(P->m, mem[i], common);
 		inserted = true;
 	}
+	return inserted;
+}
+
+typedef SL_VEC(sl_op *) group_ops;
+
+static int
+collect_group(sl_op *op, void *ud)
+{
+	if (op->kind == SL_OP_SDY_SHARDING_GROUP && op->noperands)
+		SL_VEC_PUSH(*(group_ops *)ud, op);
+	return 0;
+}
+
+/*
+ * The groups of m whose members' initial shardings conflict get open
+ * sharding constraints as sli_prop_sync_groups_initial gives them (the
+ * sharding_group ops then hold the constraints), without its warning,
+ * which the greedy strategies give.  Returns true when any was inserted.
+ */
+bool
+sli_groups_resolve_conflicts(sl_module *m)
+{
+	group_ops ops = {0};
+	if (m->top)
+		sli_walk(m->top, collect_group, &ops);
+	bool inserted = false;
+	for (size_t i = 0; i < ops.n; i++) {
+		if (!ops.v[i])
+			continue;
+		sl_attr *a = sli_op_get(ops.v[i], SLS_group_id);
+		int64_t id = a && a->kind == SL_ATTR_INT ? a->u.i.v : 0;
+		/* the group's members: the operands of the ops of its id */
+		SL_VEC(sl_op *) mem = {0};
+		const sl_sharding *common = NULL;
+		bool conflict = false;
+		for (size_t j = i; j < ops.n; j++) {
+			sl_attr *b = ops.v[j] ? sli_op_get(ops.v[j], SLS_group_id) : NULL;
+			if (!b || b->kind != SL_ATTR_INT || b->u.i.v != id)
+				continue;
+			SL_VEC_PUSH(mem, ops.v[j]);
+			ops.v[j] = NULL;
+			const sl_sharding *s = sli_value_sharding(mem.v[mem.n - 1]->operands[0]);
+			if (!s || fully_open(s))
+				continue;
+			if (!common)
+				common = s;
+			else if (!sli_prop_sharding_eq(s, common))
+				conflict = true;
+		}
+		for (size_t j = 0; conflict && j < mem.n; j++) {
+			sl_value *v = mem.v[j]->operands[0];
+			if (v->def && v->def->kind == SL_OP_SDY_SHARDING_CONSTRAINT)
+				continue;	/* resolved before */
+			insert_open_constraint(m, v, common);
+			inserted = true;
+		}
+		SL_VEC_FREE(mem);
+	}
+	SL_VEC_FREE(ops);
 	return inserted;
 }

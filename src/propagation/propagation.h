@@ -48,6 +48,13 @@ sl_module *sli_prop_module(sli_prop *P);
 const sli_prop_opts *sli_prop_options(sli_prop *P);
 
 /* The pass entry points (registered in src/pipeline/registry.c). */
+/*
+ * Gives the sharding groups of m whose members' shardings conflict open
+ * sharding constraints, as the greedy strategies do before propagating
+ * (groups.c); for the ILP's input.  True when any was inserted.
+ */
+bool sli_groups_resolve_conflicts(sl_module *m);
+
 int sli_pass_basic_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_aggressive_propagate(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_op_priority_propagate(sl_module *m, const sli_pass_opts *opts);
