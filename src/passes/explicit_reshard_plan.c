@@ -23,8 +23,9 @@
  *     preferred tensor's axes.
  *
  *   - Otherwise a greedy choice over (factor, axes) candidates: each
- *     non-empty prefix of a factor's axes in some tensor.  A candidate scores, compared in this order:
- *     the summed elements of the tensors it comes from; the factor kind
+ *     non-empty prefix of a factor's axes in some tensor.  A candidate
+ *     scores, compared in this order: the summed elements of the tensors
+ *     it comes from; the factor kind
  *     (pass-through > reduction > permutation); the largest local size
  *     of a tensor holding the factor; the sharded size it adds; then the
  *     higher factor index and the longer axes.  The best candidate is
@@ -56,13 +57,18 @@
  * dimensions differ from its own sharding's.
  *
  * Without the full version nothing is resharded except the result of a
- * dot (plan_dot_result), and the results are
- * all-reduced only when the first one has unreduced axes, over the axes
- * the first operand with each reduction factor has for it.
+ * dot (plan_dot_result), and the results are all-reduced only when the
+ * first one has unreduced axes, over the axes the first operand with
+ * each reduction factor has for it.
  *
- * Rules inferred where the cases and the description leave them open:
- * the score's tie-break on the higher factor index; candidates that are
- * neither cut nor extending count their whole size after each step.
+ * Rules inferred where the cases and the description leave them open
+ * (each checked against the insert_explicit_reshards cases): the score's
+ * tie-break on the higher factor index; candidates that are neither cut
+ * nor extending count their whole size after each step; need-replication
+ * factors compete like the others and then hand their axes over (sort);
+ * the hand-out of a reshape's axes, skipping pieces that share nothing
+ * with a factor and letting the last factor overflow (reshape); the
+ * greater side of a unary op on ties is the operand (elementwise_ops).
  */
 #include "passes/explicit_reshard_plan.h"
 

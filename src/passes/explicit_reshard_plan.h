@@ -49,7 +49,8 @@ typedef struct sli_xr_plan {
 	sl_sharding **out_as;
 	/* after the op, each result is all-reduced over these (n 0: none) */
 	sl_axis_list all_reduce;
-	/* the sharding of each factor of the rule the op runs with */
+	/* the sharding of each factor of the rule the op runs with (full
+	 * version only; nfactors 0 otherwise) */
 	sl_axis_list *factor_axes;
 	uint32_t nfactors;
 } sli_xr_plan;

@@ -65,6 +65,13 @@ typedef struct xr {
 	bool full;
 	sli_arena scratch;	/* reset after each op */
 	sli_arena rules;	/* the rules, which the registry caches by arena */
+	/*
+	 * Uses to redirect: a result that got a reshard or an all-reduce is
+	 * read through it by the ops after it, which are visited later; each
+	 * op's operands are looked up here when it is visited (one pass over
+	 * the uses instead of one per new op).
+	 */
+	sli_vmap subst;
 	sli_rule_opts ropts;
 } xr;
 
@@ -432,7 +439,10 @@ choose_mesh(xr *X, sl_op *op, const sl_sharding *const *sh, const sl_mesh **ms,
 	return true;
 }
 
-/* Applies plan to op: operand reshards, then all-reduces, then result reshards. */
+/*
+ * Applies plan to op: operand reshards, then all-reduces, then result
+ * reshards; the later users of a result read the last of its chain.
+ */
 static void
 apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
 {
@@ -446,16 +456,17 @@ apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
 	}
 	sl_op *next = op->next;
 	sl_block *b = op->parent;
-	for (uint32_t j = 0; j < plan->nout; j++) {
+	sl_op **rs = SL_NEWN(&X->scratch, sl_op *, op->nresults + 1);
+	for (uint32_t j = 0; j < plan->nout && j < op->nresults; j++) {
 		if (!plan->out_as[j])
 			continue;
 		sl_value *r = &op->results[j];
 		const sl_sharding *was = sli_result_sharding(op, j);
 		if (!was)
 			was = closed_like(m, om->name, om->inline_mesh, sli_value_rank(r));
-		sl_op *rs = new_reshard(m, r, was, op->loc);
-		sli_xr_place(rs, next, b);
-		sli_value_replace_uses(r, &rs->results[0], rs);
+		rs[j] = new_reshard(m, r, was, op->loc);
+		sli_xr_place(rs[j], next, b);
+		sli_vmap_set(&X->subst, r, &rs[j]->results[0]);
 		sli_result_set_sharding(m, op, j, plan->out_as[j]);
 	}
 	if (!plan->all_reduce.n)
@@ -469,7 +480,10 @@ apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
 		sl_op *ar = new_all_reduce(m, r, plan->all_reduce.v, plan->all_reduce.n,
 		                           SL_RED_SUM, s, op->loc);
 		sli_xr_place(ar, next, b);
-		sli_value_replace_uses(r, &ar->results[0], ar);
+		if (rs[j])
+			rs[j]->operands[0] = &ar->results[0];
+		else
+			sli_vmap_set(&X->subst, r, &ar->results[0]);
 	}
 }
 
@@ -537,6 +551,11 @@ is_terminator(const sl_op *op)
 static int
 fix_op(xr *X, sl_op *op)
 {
+	for (uint32_t i = 0; X->subst.n && i < op->noperands; i++) {
+		sl_value *to;
+		while ((to = sli_vmap_get(&X->subst, op->operands[i])))
+			op->operands[i] = to;
+	}
 	if (is_terminator(op))
 		return 0;
 	bool full = full_for(X, op);
@@ -549,9 +568,9 @@ fix_op(xr *X, sl_op *op)
 		return 0;
 	}
 	if (op->kind == SL_OP_SDY_RESHARD &&
-	    sli_xr_reshard_to_unreduced(X->m, op, sharding_of(X->m, op->operands[0])))
+	    sli_xr_reshard_to_unreduced(X->m, op, sharding_of(X->m, op->operands[0]), &X->subst))
 		return 0;
-	if (full && sli_xr_single_device(X->m, op, sharding_of))
+	if (full && sli_xr_single_device(X->m, op, sharding_of, &X->subst))
 		return 0;
 	reduce_operands(X, op);
 	return fix_ruled(X, op, full);
@@ -608,8 +627,9 @@ fix_func(xr *X, sl_op *func)
 int
 sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts)
 {
-	xr X = {m, m->ctx, opts->xr.full, {0}, {0}, {0}};
+	xr X = {m, m->ctx, opts->xr.full, {0}, {0}, {0}, {0}};
 	int rc = 0;
+	sli_vmap_init(&X.subst);
 	sli_arena_init(&X.scratch);
 	sli_arena_init(&X.rules);
 	X.ropts.arena = &X.rules;
@@ -620,5 +640,6 @@ sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts)
 	sli_rule_opts_fini(&X.ropts);
 	sli_arena_fini(&X.scratch);
 	sli_arena_fini(&X.rules);
+	sli_vmap_fini(&X.subst);
 	return rc < 0 ? -1 : 0;
 }

@@ -25,16 +25,20 @@ const sl_sharding *sli_xr_make_unreduced(sl_module *m, sl_op *user, uint32_t i,
 /*
  * Replaces reshard rs (its input has sharding `in`) by the collectives
  * that make axes unreduced, when its target adds unreduced axes; whether
- * it did.
+ * it did.  Its users are to read the new value: rs's result maps to it in
+ * subst.
  */
-bool sli_xr_reshard_to_unreduced(sl_module *m, sl_op *rs, const sl_sharding *in);
+bool sli_xr_reshard_to_unreduced(sl_module *m, sl_op *rs, const sl_sharding *in,
+                                 sli_vmap *subst);
 
 /*
  * When op has a result sharding on a maximal mesh, reshards its operands
  * onto that device and its results back (insert_explicit_reshards_single_
- * device.c); whether it did.  seen(m, v) gives the sharding ops see for v.
+ * device.c); whether it did.  seen(m, v) gives the sharding ops see for v;
+ * each result maps in subst to the value its later users are to read.
  */
 bool sli_xr_single_device(sl_module *m, sl_op *op,
-                          const sl_sharding *(*seen)(sl_module *, const sl_value *));
+                          const sl_sharding *(*seen)(sl_module *, const sl_value *),
+                          sli_vmap *subst);
 
 #endif

@@ -110,7 +110,8 @@ fix_operands(sl_module *m, sl_op *op, sl_sym global, const sl_sharding *single,
 }
 
 static void
-fix_results(sl_module *m, sl_op *op, sl_sym global, const sl_sharding *single)
+fix_results(sl_module *m, sl_op *op, sl_sym global, const sl_sharding *single,
+            sli_vmap *subst)
 {
 	sl_op *next = op->next;
 	sl_block *b = op->parent;
@@ -123,16 +124,16 @@ fix_results(sl_module *m, sl_op *op, sl_sym global, const sl_sharding *single)
 			sli_result_set_sharding(m, op, j, single);
 		sl_value *v = reshard(m, r, replicated_on(m, global, sli_value_rank(r)), next, b,
 		                      op->loc);
-		sl_op *first = v->def;
 		if (!on_maximal(m, op, own) && has_dim_axes(own))
 			v = reshard(m, v, own, next, b, op->loc);
-		sli_value_replace_uses(r, v, first);
+		sli_vmap_set(subst, r, v);
 	}
 }
 
 bool
 sli_xr_single_device(sl_module *m, sl_op *op,
-                     const sl_sharding *(*seen)(sl_module *, const sl_value *))
+                     const sl_sharding *(*seen)(sl_module *, const sl_value *),
+                     sli_vmap *subst)
 {
 	const sl_sharding *single = single_device_sharding(m, op);
 	if (!single)
@@ -141,6 +142,6 @@ sli_xr_single_device(sl_module *m, sl_op *op,
 	if (!global)
 		return false;
 	fix_operands(m, op, global, single, seen);
-	fix_results(m, op, global, single);
+	fix_results(m, op, global, single, subst);
 	return true;
 }

@@ -211,7 +211,8 @@ sli_xr_make_unreduced(sl_module *m, sl_op *user, uint32_t i, const sl_sharding *
 }
 
 bool
-sli_xr_reshard_to_unreduced(sl_module *m, sl_op *rs, const sl_sharding *in)
+sli_xr_reshard_to_unreduced(sl_module *m, sl_op *rs, const sl_sharding *in,
+                            sli_vmap *subst)
 {
 	const sl_sharding *out = sli_result_sharding(rs, 0);
 	if (!in || !out || !out->unreduced.n)
@@ -221,7 +222,7 @@ sli_xr_reshard_to_unreduced(sl_module *m, sl_op *rs, const sl_sharding *in)
 	                               rs->loc) : NULL;
 	if (!to)
 		return false;
-	sli_value_replace_uses(&rs->results[0], to, NULL);
+	sli_vmap_set(subst, &rs->results[0], to);
 	sli_op_erase(rs);
 	return true;
 }

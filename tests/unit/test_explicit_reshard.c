@@ -3,7 +3,8 @@
  * (src/passes/explicit_reshard_plan.c) on hand-made rules and shardings,
  * without any IR: element-wise ops, a unary op, a matmul with a sharded
  * contracting dimension, and a sort-like rule whose need-replication
- * factor gives its axes to a batching factor.
+ * factor gives its axes to a batching factor; a dot without the full
+ * version, and a reshape whose projection overflows.
  */
 #include "tests.h"
 
@@ -76,15 +77,26 @@ is(const sl_sharding *s, const char *text)
 	return true;
 }
 
+/* What kind of op plan_as plans. */
+enum { FULL, RESHAPE, DOT_NOT_FULL };
+
+static sli_xr_plan
+plan_as(int kind, const sl_rule *rule, const sl_sharding **in, const sl_sharding **out,
+        const int64_t *sizes)
+{
+	sli_xr_in xin = {rule, &mesh, sl_sym_intern(ctx, "mesh", 4), NULL,
+	                 rule->noperands, rule->nresults, in, out, NULL, sizes,
+	                 kind == RESHAPE, kind != DOT_NOT_FULL, kind == DOT_NOT_FULL};
+	sli_xr_plan plan;
+	CU_ASSERT_EQUAL(sli_xr_plan_op(ctx, &arena, &arena, &xin, &plan), 0);
+	return plan;
+}
+
 static sli_xr_plan
 plan_of(const sl_rule *rule, const sl_sharding **in, const sl_sharding **out,
         const int64_t *sizes)
 {
-	sli_xr_in xin = {rule, &mesh, sl_sym_intern(ctx, "mesh", 4), NULL,
-	                 rule->noperands, rule->nresults, in, out, NULL, sizes, false, true, false};
-	sli_xr_plan plan;
-	CU_ASSERT_EQUAL(sli_xr_plan_op(ctx, &arena, &arena, &xin, &plan), 0);
-	return plan;
+	return plan_as(FULL, rule, in, out, sizes);
 }
 
 /* The identity rule of a 4x32 tensor for n operands and one result. */
@@ -223,11 +235,68 @@ test_need_replication(void)
 	teardown();
 }
 
+static void
+test_dot_not_full(void)
+{
+	setup();
+	/* the result conflicts on n with exactly the contracting axes: it is
+	 * computed on rhs's axis y and resharded back to x */
+	sl_rule r = matmul(4, 8, 32);
+	int64_t sizes[] = {4 * 32, 32 * 8, 4 * 8};
+	const sl_sharding *in[] = {sh("|x", 2), sh("x|y", 2)}, *out[] = {sh("|x", 2)};
+	sli_xr_plan p = plan_as(DOT_NOT_FULL, &r, in, out, sizes);
+	CU_ASSERT(is(p.in_to[0], NULL) && is(p.in_to[1], NULL));
+	CU_ASSERT(is(p.out_as[0], "|y"));
+	CU_ASSERT_EQUAL(p.all_reduce.n, 0);
+	teardown();
+}
+
+/* Whether dimension d of s is the one sub-axis name:(pre)size. */
+static bool
+is_sub(const sl_sharding *s, uint32_t d, const char *name, int64_t pre, int64_t size)
+{
+	const sl_axis_list *l = &s->dims[d].axes;
+	return l->n == 1 && l->v[0].sub && l->v[0].name == sl_sym_intern(ctx, name, 1) &&
+	       l->v[0].pre == pre && l->v[0].size == size;
+}
+
+static void
+test_reshape_overflow(void)
+{
+	setup();
+	/* 6x2 -> 12 sharded x,y (x=4, y=2): factor i=6 takes x:(1)2 and
+	 * nothing else fits it, so both sides end on x:(1)2 */
+	static uint32_t fi = 0, fj = 1, fij[] = {0, 1};
+	sl_rule r;
+	memset(&r, 0, sizeof r);
+	r.nfactors = 2;
+	r.factor_sizes = SL_NEWN(&arena, int64_t, 2);
+	r.factor_sizes[0] = 6;
+	r.factor_sizes[1] = 2;
+	sl_dim_mapping *d = SL_NEWN(&arena, sl_dim_mapping, 3);
+	d[0] = (sl_dim_mapping){&fi, 1};
+	d[1] = (sl_dim_mapping){&fj, 1};
+	d[2] = (sl_dim_mapping){fij, 2};
+	r.operands = SL_NEWN(&arena, sl_tensor_mapping, 1);
+	r.results = SL_NEWN(&arena, sl_tensor_mapping, 1);
+	r.operands[0] = (sl_tensor_mapping){d, 2};
+	r.results[0] = (sl_tensor_mapping){d + 2, 1};
+	r.noperands = r.nresults = 1;
+	int64_t sizes[] = {12, 12};
+	const sl_sharding *in[] = {sh("|", 2)}, *out[] = {sh("x,y", 1)};
+	sli_xr_plan p = plan_as(RESHAPE, &r, in, out, sizes);
+	CU_ASSERT(p.in_to[0] && is_sub(p.in_to[0], 0, "x", 1, 2) && !p.in_to[0]->dims[1].axes.n);
+	CU_ASSERT(p.out_as[0] && is_sub(p.out_as[0], 0, "x", 1, 2));
+	teardown();
+}
+
 CU_TestInfo tests_explicit_reshard[] = {
 	{"compatible shardings: empty plan", test_compatible},
 	{"binary element-wise conflict", test_binary_conflict},
 	{"unary op keeps the preferred tensor", test_unary},
 	{"matmul: sharded contraction all-reduces", test_matmul_contracting},
 	{"need-replication axes move to batching factors", test_need_replication},
+	{"dot without the full version reshards its result", test_dot_not_full},
+	{"reshape with overflow axes", test_reshape_overflow},
 	CU_TEST_INFO_NULL
 };
