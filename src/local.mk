@@ -42,6 +42,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/insert_explicit_reshards.h \
 	%reldir%/passes/insert_explicit_reshards_single_device.c \
 	%reldir%/passes/insert_explicit_reshards_unreduced.c \
+	%reldir%/passes/explicit_reshard_op.c \
 	%reldir%/passes/explicit_reshard_plan.c \
 	%reldir%/passes/explicit_reshard_plan.h \
 	%reldir%/passes/insert_func_call_reshards.c \

@@ -826,6 +826,9 @@ sli_xr_plan_op(const sl_context *ctx, sli_arena *scratch, sli_arena *out,
 	planner P = {ctx, scratch, in, in->mesh, {0}, in->nin + in->nout,
 	             in->rule->nfactors, NULL};
 	memset(plan, 0, sizeof *plan);
+	plan->mesh_name = in->mesh_name;
+	plan->inline_mesh = in->inline_mesh;
+	plan->mesh = in->mesh;
 	plan->nin = in->nin;
 	plan->nout = in->nout;
 	plan->in_to = SL_NEWN(out, sl_sharding *, in->nin + 1);

@@ -53,6 +53,10 @@ typedef struct sli_xr_plan {
 	 * version only; nfactors 0 otherwise) */
 	sl_axis_list *factor_axes;
 	uint32_t nfactors;
+	/* the mesh the plan's shardings use (the sli_xr_in's) */
+	sl_sym mesh_name;
+	sl_mesh *inline_mesh;
+	const sl_mesh *mesh;
 } sli_xr_plan;
 
 /*
@@ -61,6 +65,22 @@ typedef struct sli_xr_plan {
  */
 int sli_xr_plan_op(const sl_context *ctx, sli_arena *scratch, sli_arena *out,
                    const sli_xr_in *in, sli_xr_plan *plan);
+
+struct sli_rule_opts;
+
+/*
+ * Plans op of module m for the shardings in[i] of its operands and out[j]
+ * of its results (NULL: none; the op's own or hypothetical ones, the op
+ * is not changed): finds its rule (through ropts, rules/rules.h), its
+ * mesh and its tensor sizes (explicit_reshard_op.c), then calls
+ * sli_xr_plan_op.  Returns 1 with *plan filled, 0 when the pass leaves
+ * the op alone (no rule or a custom one, no usable mesh), -1 after a
+ * located error (a malformed attached rule).
+ */
+int sli_xr_plan_for_op(sl_module *m, const sl_op *op, const sl_sharding *const *in,
+                       const sl_sharding *const *out, bool full,
+                       struct sli_rule_opts *ropts, sli_arena *scratch,
+                       sli_arena *out_arena, sli_xr_plan *plan);
 
 /* Whether the plan changes nothing: no reshard and no all-reduce. */
 bool sli_xr_plan_is_empty(const sli_xr_plan *plan);

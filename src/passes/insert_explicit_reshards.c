@@ -19,11 +19,9 @@
  *     not equivalent;
  *   - func.call: each operand is resharded, right after its definition,
  *     to the callee's argument sharding;
- *   - ops without a rule, or with a custom one, are left alone, and so are
- *     ops whose shardings use meshes with different axes, or a maximal
- *     mesh, or no sharding at all;
- *   - otherwise the op's plan is applied: operand reshards before it,
- *     then after it the all-reduces, then the result reshards.
+ *   - otherwise the op's plan (sli_xr_plan_for_op, explicit_reshard_op.c)
+ *     is applied: operand reshards before it, then after it the
+ *     all-reduces, then the result reshards.
  *
  * Equivalent shardings: a missing sharding is equivalent to one without
  * dimension axes (whatever its unreduced axes); two shardings are when
@@ -36,11 +34,6 @@
  * the user's sharding is that of its first result); unreduced axes the
  * user adds, and reshards that add some, are insert_explicit_reshards_
  * unreduced.c's business.
- *
- * The mesh of an op: the one named by its shardings when they all agree
- * on the axes (device ids aside); of these, the mesh named by the most
- * shardings with axes wins (the first to reach the count on a tie), and
- * shardings on a mesh with other device ids are resharded onto it.
  *
  * A function argument or result on a single-device (maximal) mesh is an
  * error; ops that run on one device are insert_explicit_reshards_single_
@@ -76,17 +69,6 @@ typedef struct xr {
 } xr;
 
 /* ---- sharding facts ---- */
-
-static bool
-fully_replicated(const sl_sharding *s)
-{
-	if (!s)
-		return true;
-	for (uint32_t d = 0; d < s->rank; d++)
-		if (s->dims[d].axes.n)
-			return false;
-	return s->unreduced.n == 0;
-}
 
 static bool
 no_dim_axes(const sl_sharding *s)
@@ -142,31 +124,6 @@ closed_like(sl_module *m, sl_sym mesh_name, sl_mesh *mesh, uint32_t rank)
 	for (uint32_t d = 0; d < rank; d++)
 		s->dims[d].open = false;
 	return s;
-}
-
-static bool
-same_axes(const sl_mesh *a, const sl_mesh *b)
-{
-	if (a->naxes != b->naxes)
-		return false;
-	for (uint32_t i = 0; i < a->naxes; i++)
-		if (a->axes[i].name != b->axes[i].name || a->axes[i].size != b->axes[i].size)
-			return false;
-	return true;
-}
-
-static bool
-same_ids(const sl_mesh *a, const sl_mesh *b)
-{
-	if (!a->ids && !b->ids)
-		return true;
-	int64_t n = sli_mesh_total_size(a);
-	for (int64_t i = 0; i < n; i++) {
-		int64_t x = a->ids ? a->ids[i] : i, y = b->ids ? b->ids[i] : i;
-		if (x != y)
-			return false;
-	}
-	return true;
 }
 
 /* ---- IR edits ---- */
@@ -390,61 +347,12 @@ fix_call(xr *X, sl_op *call)
 
 /* ---- ops with a rule ---- */
 
-typedef struct op_meshes {
-	sl_sym name;
-	sl_mesh *inline_mesh;
-	const sl_mesh *mesh;
-} op_meshes;
-
-/*
- * The op's mesh (file comment); false when there is none to use.  ms[t]
- * is the mesh of tensor t's sharding (NULL without one).
- */
-static bool
-choose_mesh(xr *X, sl_op *op, const sl_sharding *const *sh, const sl_mesh **ms,
-            uint32_t nt, op_meshes *out)
-{
-	const sl_mesh *first = NULL;
-	for (uint32_t t = 0; t < nt; t++) {
-		if (!sh[t])
-			continue;
-		ms[t] = sli_sharding_mesh_at(X->m, op, sh[t]);
-		if (!ms[t])
-			return false;
-		if (!first) {
-			first = ms[t];
-			out->name = sh[t]->mesh_name;
-			out->inline_mesh = sh[t]->mesh;
-		} else if (!same_axes(first, ms[t])) {
-			return false;
-		}
-	}
-	if (!first || sli_mesh_is_maximal(first))
-		return false;
-	out->mesh = first;
-	uint32_t best = 0;
-	for (uint32_t t = 0; t < nt; t++) {
-		if (fully_replicated(sh[t]))
-			continue;
-		uint32_t count = 0;
-		for (uint32_t u = 0; u <= t; u++)
-			count += !fully_replicated(sh[u]) && sh[u]->mesh_name == sh[t]->mesh_name;
-		if (count > best) {
-			best = count;
-			out->name = sh[t]->mesh_name;
-			out->inline_mesh = sh[t]->mesh;
-			out->mesh = ms[t];
-		}
-	}
-	return true;
-}
-
 /*
  * Applies plan to op: operand reshards, then all-reduces, then result
  * reshards; the later users of a result read the last of its chain.
  */
 static void
-apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
+apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan)
 {
 	sl_module *m = X->m;
 	for (uint32_t i = 0; i < plan->nin; i++) {
@@ -463,7 +371,7 @@ apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
 		sl_value *r = &op->results[j];
 		const sl_sharding *was = sli_result_sharding(op, j);
 		if (!was)
-			was = closed_like(m, om->name, om->inline_mesh, sli_value_rank(r));
+			was = closed_like(m, plan->mesh_name, plan->inline_mesh, sli_value_rank(r));
 		rs[j] = new_reshard(m, r, was, op->loc);
 		sli_xr_place(rs[j], next, b);
 		sli_vmap_set(&X->subst, r, &rs[j]->results[0]);
@@ -476,7 +384,7 @@ apply_plan(xr *X, sl_op *op, const sli_xr_plan *plan, const op_meshes *om)
 		sl_value *r = &op->results[j];
 		const sl_sharding *s = sli_result_sharding(op, j);
 		if (!s)
-			s = closed_like(m, om->name, om->inline_mesh, sli_value_rank(r));
+			s = closed_like(m, plan->mesh_name, plan->inline_mesh, sli_value_rank(r));
 		sl_op *ar = new_all_reduce(m, r, plan->all_reduce.v, plan->all_reduce.n,
 		                           SL_RED_SUM, s, op->loc);
 		sli_xr_place(ar, next, b);
@@ -506,40 +414,18 @@ full_for(const xr *X, const sl_op *op)
 static int
 fix_ruled(xr *X, sl_op *op, bool full)
 {
-	sl_module *m = X->m;
-	sl_rule rule;
-	int rc = sli_rule_for_op(m, op, &X->ropts, &rule);
-	if (rc <= 0)
-		return rc;
-	if (rule.custom || rule.noperands != op->noperands || rule.nresults != op->nresults)
-		return 0;
 	uint32_t nt = op->noperands + op->nresults;
 	const sl_sharding **sh = SL_NEWN(&X->scratch, const sl_sharding *, nt + 1);
-	const sl_mesh **ms = SL_NEWN(&X->scratch, const sl_mesh *, nt + 1);
-	int64_t *sizes = SL_NEWN(&X->scratch, int64_t, nt + 1);
-	bool *other = SL_NEWN(&X->scratch, bool, nt + 1);
-	for (uint32_t i = 0; i < op->noperands; i++) {
+	for (uint32_t i = 0; i < op->noperands; i++)
 		sh[i] = sharding_of(X->m, op->operands[i]);
-		sizes[i] = sli_type_num_elements(op->operands[i]->type);
-	}
-	for (uint32_t j = 0; j < op->nresults; j++) {
+	for (uint32_t j = 0; j < op->nresults; j++)
 		sh[op->noperands + j] = sli_result_sharding(op, j);
-		sizes[op->noperands + j] = sli_type_num_elements(op->results[j].type);
-	}
-	op_meshes om = {0};
-	if (!choose_mesh(X, op, sh, ms, nt, &om))
-		return 0;
-	for (uint32_t t = 0; t < nt; t++)
-		other[t] = !fully_replicated(sh[t]) && ms[t] && !same_ids(ms[t], om.mesh);
-	sli_xr_in in = {&rule, om.mesh, om.name, om.inline_mesh, op->noperands,
-	                op->nresults, sh, sh + op->noperands, other, sizes,
-	                op->kind == SL_OP_RESHAPE, full,
-	                op->kind == SL_OP_DOT || op->kind == SL_OP_DOT_GENERAL};
 	sli_xr_plan plan;
-	if (sli_xr_plan_op(X->ctx, &X->scratch, &m->arena, &in, &plan) < 0)
-		return 0;
-	apply_plan(X, op, &plan, &om);
-	return 0;
+	int rc = sli_xr_plan_for_op(X->m, op, sh, sh + op->noperands, full, &X->ropts,
+	                            &X->scratch, &X->m->arena, &plan);
+	if (rc > 0)
+		apply_plan(X, op, &plan);
+	return rc < 0 ? -1 : 0;
 }
 
 static bool

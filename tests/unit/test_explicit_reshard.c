@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "ir/access.h"
 #include "ir/arena.h"
 #include "passes/explicit_reshard_plan.h"
 #include "propagation/projection.h"
@@ -290,6 +291,34 @@ test_reshape_overflow(void)
 	teardown();
 }
 
+static void
+test_for_op(void)
+{
+	setup();
+	/* an add of the IR planned for hypothetical shardings: x on the
+	 * first operand, y on the result; the op itself has none */
+	sl_module *m = test_parse(ctx,
+		"sdy.mesh @mesh = <[\"x\"=4, \"y\"=2, \"z\"=4]>\n"
+		"func.func @f(%a: tensor<4x32xf32>, %b: tensor<4x32xf32>) -> tensor<4x32xf32> {\n"
+		"  %0 = stablehlo.add %a, %b : tensor<4x32xf32>\n"
+		"  return %0 : tensor<4x32xf32>\n"
+		"}\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	sl_op *f = sli_region_entry(&m->top->regions[0])->last;
+	sl_op *add = sli_region_entry(&f->regions[0])->first;
+	CU_ASSERT_EQUAL_FATAL(add->kind, SL_OP_ADD);
+	const sl_sharding *in[] = {sh("x|", 2), NULL}, *out[] = {sh("|y", 2)};
+	sli_xr_plan p;
+	CU_ASSERT_EQUAL(sli_xr_plan_for_op(m, add, in, out, true, NULL, &arena, &arena, &p), 1);
+	CU_ASSERT(is(p.in_to[0], "x|y") && is(p.in_to[1], "x|y") && is(p.out_as[0], "x|y"));
+	CU_ASSERT_PTR_NULL(sli_result_sharding(add, 0));
+	/* no sharding at all: nothing to plan */
+	const sl_sharding *none[] = {NULL, NULL};
+	CU_ASSERT_EQUAL(sli_xr_plan_for_op(m, add, none, none, true, NULL, &arena, &arena, &p), 0);
+	sl_module_free(m);
+	teardown();
+}
+
 CU_TestInfo tests_explicit_reshard[] = {
 	{"compatible shardings: empty plan", test_compatible},
 	{"binary element-wise conflict", test_binary_conflict},
@@ -298,5 +327,6 @@ CU_TestInfo tests_explicit_reshard[] = {
 	{"need-replication axes move to batching factors", test_need_replication},
 	{"dot without the full version reshards its result", test_dot_not_full},
 	{"reshape with overflow axes", test_reshape_overflow},
+	{"an op of the IR with hypothetical shardings", test_for_op},
 	CU_TEST_INFO_NULL
 };
