@@ -1156,6 +1156,8 @@ sli_parse_fmt_FUNCTIONAL(sli_parser *P, sli_opstate *st)
 	}
 	if (r || p_attr_dict(P, st))
 		return -1;
+	if (st->kind == SL_OP_CHOLESKY)	/* SameOperandsAndResultType */
+		return p_same_type(P, st);
 	return p_functional(P, st);
 }
 
@@ -1339,7 +1341,10 @@ sli_print_fmt_FUNCTIONAL(sli_printer *pr, const sl_op *op)
 		break;
 	}
 	pr_attrs(pr, op, NULL);
-	pr_functional(pr, op);
+	if (op->kind == SL_OP_CHOLESKY)	/* SameOperandsAndResultType */
+		pr_same_type(pr, op);
+	else
+		pr_functional(pr, op);
 }
 
 /* }====================================================================== */

@@ -38,6 +38,13 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/cse.c \
 	%reldir%/passes/inline.c \
 	%reldir%/passes/inline_meshes.c \
+	%reldir%/passes/insert_explicit_reshards.c \
+	%reldir%/passes/insert_explicit_reshards.h \
+	%reldir%/passes/insert_explicit_reshards_single_device.c \
+	%reldir%/passes/insert_explicit_reshards_unreduced.c \
+	%reldir%/passes/explicit_reshard_op.c \
+	%reldir%/passes/explicit_reshard_plan.c \
+	%reldir%/passes/explicit_reshard_plan.h \
 	%reldir%/passes/insert_func_call_reshards.c \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \

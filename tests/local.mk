@@ -8,6 +8,7 @@ unit_tests_SOURCES = \
 	%reldir%/unit/test_api.c \
 	%reldir%/unit/test_axis.c \
 	%reldir%/unit/test_cost.c \
+	%reldir%/unit/test_explicit_reshard.c \
 	%reldir%/unit/test_gspmd.c \
 	%reldir%/unit/test_iopddl.c \
 	%reldir%/unit/test_lexer.c \

@@ -70,6 +70,20 @@ static const sli_opt_spec rtc_specs[] = {
 	{NULL, SLI_OPT_BOOL, 0}
 };
 
+static const sli_opt_spec xr_specs[] = {
+	{"enable-full-version", SLI_OPT_BOOL, FIELD(xr.full)},
+	{NULL, SLI_OPT_BOOL, 0}
+};
+
+static const sli_opt_spec export_specs[] = {
+	{"enable-insert-explicit-collectives", SLI_OPT_BOOL, FIELD(exp.collectives)},
+	{"remove-all-gather-reduce-scatter-for-cmv1", SLI_OPT_BOOL, FIELD(exp.cmv1)},
+	{"keep-sharding-rules", SLI_OPT_BOOL, FIELD(exp.keep_rules)},
+	{"avoid-export-for-partitioning", SLI_OPT_BOOL, FIELD(exp.avoid_partitioning)},
+	{"update-non-divisible-input-output-shardings", SLI_OPT_BOOL, FIELD(exp.update_io)},
+	{NULL, SLI_OPT_BOOL, 0}
+};
+
 const sli_opt_family sli_opts_none = {none_specs, NULL};
 const sli_opt_family sli_opts_rules = {rules_specs, NULL};
 const sli_opt_family sli_opts_import_calls = {import_calls_specs, NULL};
@@ -82,12 +96,15 @@ const sli_opt_family sli_opts_strategy = {strategy_specs, &sli_opts_propagate};
 const sli_opt_family sli_opts_priority = {priority_specs, &sli_opts_strategy};
 const sli_opt_family sli_opts_sink = {sink_specs, NULL};
 const sli_opt_family sli_opts_rtc = {rtc_specs, NULL};
+const sli_opt_family sli_opts_xr = {xr_specs, NULL};
+const sli_opt_family sli_opts_export = {export_specs, &sli_opts_pipeline};
 
 void
 sli_pass_opts_init(sli_pass_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->import_calls.edges_on_named = true;
+	o->exp.update_io = true;
 	o->prop.strategy = SLI_STRATEGY_AGGRESSIVE;
 	o->prop.op_priority = true;
 }

@@ -46,6 +46,20 @@ typedef struct sli_rtc_opts {
 	bool keep_redundant;		/* keep-redundant-reshards */
 } sli_rtc_opts;
 
+/* sdy-insert-explicit-reshards */
+typedef struct sli_xr_opts {
+	bool full;			/* enable-full-version */
+} sli_xr_opts;
+
+/* sdy-export-pipeline (with dedup-functions-fully of sli_pipeline_opts) */
+typedef struct sli_export_opts {
+	bool collectives;		/* enable-insert-explicit-collectives */
+	bool cmv1;			/* remove-all-gather-reduce-scatter-for-cmv1 */
+	bool keep_rules;		/* keep-sharding-rules */
+	bool avoid_partitioning;	/* avoid-export-for-partitioning */
+	bool update_io;			/* update-non-divisible-input-output-shardings (true) */
+} sli_export_opts;
+
 /* The propagation strategies (propagation-strategy). */
 enum {
 	SLI_STRATEGY_AGGRESSIVE,
@@ -85,6 +99,8 @@ typedef struct sli_pass_opts {
 	sli_prop_opts prop;
 	sli_sink_opts sink;
 	sli_rtc_opts rtc;
+	sli_xr_opts xr;
+	sli_export_opts exp;
 } sli_pass_opts;
 
 /* How an option's value is read. */
@@ -110,7 +126,7 @@ typedef struct sli_opt_family {
 
 extern const sli_opt_family sli_opts_none, sli_opts_rules, sli_opts_import_calls,
 	sli_opts_apply, sli_opts_pipeline, sli_opts_propagate, sli_opts_strategy,
-	sli_opts_priority, sli_opts_sink, sli_opts_rtc;
+	sli_opts_priority, sli_opts_sink, sli_opts_rtc, sli_opts_xr, sli_opts_export;
 
 /* Every option at its default. */
 void sli_pass_opts_init(sli_pass_opts *o);

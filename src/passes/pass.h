@@ -66,5 +66,6 @@ int sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts);
 /* Back to Shardy's round-trip strings (export_xla.c). */
 int sli_pass_export_xla(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_reshard_to_collectives(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts);
 
 #endif

@@ -3,8 +3,18 @@
  * order, run after a propagation: function results and edges sunk, the
  * call graph restored, constraints turned into reshards, input/output
  * shardings made divisible and closed, unused reshards erased.  The
- * partitioner's explicit reshards are out of scope; of its
+ * partitioner's explicit reshards are out of scope there; of its
  * canonicalization only the erasure of unused reshards is done.
+ *
+ * -sdy-export-pipeline is Shardy's export pipeline on its own, with its
+ * options (sdy_export_passes.md): the same clean-up passes, then the
+ * partitioner's: -sdy-insert-explicit-reshards (its full version with
+ * enable-insert-explicit-collectives, and then -canonicalize and
+ * -sdy-reshard-to-collectives), -canonicalize, and with
+ * remove-all-gather-reduce-scatter-for-cmv1 that pass; the sharding rules
+ * are dropped unless keep-sharding-rules.  Meshes are inlined last, as the
+ * export_pipeline cases print them.  -canonicalize applies all of its
+ * patterns where Shardy selects the reshard or the collective ones.
  */
 #include "pipeline/pipeline.h"
 
@@ -93,3 +103,73 @@ static const sli_step steps[] = {
 };
 
 const sli_pipeline sli_export_steps = {"export", steps, sizeof steps / sizeof *steps};
+
+/* ---- -sdy-export-pipeline ---- */
+
+static void
+dedup_fully(sli_pass_opts *o)
+{
+	o->pipeline.dedup_fully = true;
+}
+
+static void
+full_reshards(sli_pass_opts *o)
+{
+	o->xr.full = true;
+}
+
+#define STEP(flag, fn, set) ((sli_step){flag, fn, set, 0, 0, 0, 0})
+
+/* The partitioner's steps (Shardy's runShardyPartitioner). */
+static size_t
+partitioner_steps(const sli_export_opts *o, sli_step *v)
+{
+	size_t n = 0;
+	v[n++] = STEP("sdy-insert-explicit-reshards", sli_pass_insert_explicit_reshards,
+	              o->collectives ? full_reshards : NULL);
+	if (o->collectives) {
+		v[n++] = STEP("canonicalize", sli_pass_canonicalize, NULL);
+		v[n++] = STEP("sdy-reshard-to-collectives", sli_pass_reshard_to_collectives, NULL);
+	}
+	v[n++] = STEP("canonicalize", sli_pass_canonicalize, NULL);
+	if (o->collectives && o->cmv1)
+		v[n++] = STEP("sdy-remove-all-gather-reduce-scatter-for-cmv1",
+		              sli_pass_remove_ag_rs_for_cmv1, NULL);
+	return n;
+}
+
+int
+sli_pass_export_pipeline(sl_module *m, const sli_pass_opts *opts)
+{
+	const sli_export_opts *o = &opts->exp;
+	bool dedup = opts->pipeline.dedup_fully;
+	sli_step v[24];
+	size_t n = 0;
+	v[n++] = STEP("sdy-sink-func-data-flow-edges", sli_pass_sink_func_data_flow_edges, NULL);
+	v[n++] = STEP("sdy-unflatten-call-graph", sli_pass_unflatten_call_graph,
+	              dedup ? dedup_fully : NULL);
+	v[n++] = STEP("symbol-dce", sli_pass_symbol_dce, NULL);
+	v[n++] = STEP("sdy-constant-or-scalar-merger", sli_pass_constant_or_scalar_merger, NULL);
+	v[n++] = STEP("sdy-sink-data-flow-edges", sli_pass_sink_data_flow_edges, NULL);
+	if (!o->avoid_partitioning) {
+		v[n++] = STEP("sdy-remove-sharding-groups", sli_pass_remove_sharding_groups, NULL);
+		v[n++] = STEP("sdy-sharding-constraint-to-reshard",
+		              sli_pass_sharding_constraint_to_reshard, NULL);
+	}
+	if (o->update_io) {
+		v[n++] = STEP("sdy-update-non-divisible-input-output-shardings",
+		              sli_pass_update_non_divisible_input_output_shardings, NULL);
+		v[n++] = STEP("sdy-remove-sub-axes-in-input-output-shardings",
+		              sli_pass_remove_sub_axes_in_input_output_shardings, NULL);
+	}
+	v[n++] = STEP("sdy-close-shardings", sli_pass_close_shardings, NULL);
+	if (!o->avoid_partitioning)
+		n += partitioner_steps(o, v + n);
+	if (!o->keep_rules)
+		v[n++] = STEP("sdy-drop-sharding-rules", sli_pass_drop_sharding_rules, NULL);
+	v[n++] = STEP("sdy-inline-meshes", sli_pass_inline_meshes, NULL);
+	sli_pipeline p = {"sdy-export-pipeline", v, n};
+	sli_pipeline_state s;
+	sli_pipeline_start(&s, m, dedup, true);
+	return sli_pipeline_run(m, &p, &s);
+}

@@ -73,5 +73,7 @@ int sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 /* -sdy-import-pipeline and -sdy-propagation-pipeline. */
 int sli_pass_import_pipeline(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_propagation_pipeline(sl_module *m, const sli_pass_opts *opts);
+/* -sdy-export-pipeline (export.c). */
+int sli_pass_export_pipeline(sl_module *m, const sli_pass_opts *opts);
 
 #endif

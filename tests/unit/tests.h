@@ -9,7 +9,7 @@
 
 #include "shardlp.h"
 
-#define SUITES(X) X(access) X(access_passes) X(api) X(axis) X(cost) X(gspmd) X(iopddl) X(lexer) X(options) X(parser) X(passes) X(pipeline) X(printer) X(propagation) X(reshard) X(rules) X(sdy) X(solver) X(stablehlo) X(stablehlo_attrs) X(util) X(verify) X(xml)
+#define SUITES(X) X(access) X(access_passes) X(api) X(axis) X(cost) X(explicit_reshard) X(gspmd) X(iopddl) X(lexer) X(options) X(parser) X(passes) X(pipeline) X(printer) X(propagation) X(reshard) X(rules) X(sdy) X(solver) X(stablehlo) X(stablehlo_attrs) X(util) X(verify) X(xml)
 #define X(name) extern CU_TestInfo tests_##name[];
 SUITES(X)
 #undef X
