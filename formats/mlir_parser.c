@@ -145,26 +145,85 @@ leave(sli_parser *P)
 /* SSA names: a chained hash table with LIFO scopes                      */
 /* ==================================================================== */
 
+/*
+ * Printed programs name their values %0, %1, ... and %arg0, %arg1, ...:
+ * those names skip the hash table and index a table by their number
+ * (kind 0 for %N, 1 for %argN), which is filled in order and read near
+ * where it was last written, where hashing the text scattered the
+ * lookups over the whole table.  An entry of a numbered name keeps in
+ * `next` the entry its number held before (an outer scope's), for
+ * scope_pop to restore.
+ */
+enum { NUM_MAX = 1u << 28 };
+
 typedef struct nent {
 	const char *p;
 	uint32_t n;
 	uint32_t next;		/* index+1 of the next entry in the bucket */
-	uint64_t hash;
 	sl_value *val;		/* first value bound to the name */
 	uint32_t count;		/* values bound (results of %x:N) */
-	sl_loc loc;
+	uint32_t hash;		/* low bits of the name's hash; kind+1 of a number */
+	uint32_t num;		/* the number of a numbered name */
 } nent;
 
 struct sli_names {
 	SL_VEC(nent) v;
 	uint32_t *buckets;
 	size_t nb;
+	uint32_t *num[2];	/* entry index+1 by number, per kind */
+	size_t nnum[2];
 };
 
 struct sli_scope {
 	struct sli_scope *up;
 	size_t mark;
 };
+
+/* Whether p[0..n) is "N" or "argN" (no leading zero); sets kind and num. */
+static bool
+name_number(const char *p, uint32_t n, int *kind, uint32_t *num)
+{
+	*kind = 0;
+	if (n > 3 && p[0] == 'a' && p[1] == 'r' && p[2] == 'g') {
+		*kind = 1;
+		p += 3;
+		n -= 3;
+	}
+	if (n == 0 || n > 9 || (p[0] == '0' && n > 1))
+		return false;
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (uint32_t)(p[i] - '0');
+	}
+	*num = v;
+	return v < NUM_MAX;
+}
+
+/* The slot of number num of kind in the table, grown to hold it. */
+static uint32_t *
+num_slot(struct sli_names *t, int kind, uint32_t num)
+{
+	if (num >= t->nnum[kind]) {
+		size_t old = t->nnum[kind], nn = old ? old : 1024;
+		while (nn <= num)
+			nn *= 2;
+		t->num[kind] = sli_xrealloc(t->num[kind], nn * sizeof *t->num[kind]);
+		memset(t->num[kind] + old, 0, (nn - old) * sizeof *t->num[kind]);
+		t->nnum[kind] = nn;
+	}
+	return &t->num[kind][num];
+}
+
+static void
+names_free(struct sli_names *t)
+{
+	free(t->v.v);
+	free(t->buckets);
+	free(t->num[0]);
+	free(t->num[1]);
+}
 
 static void
 names_rehash(struct sli_names *t)
@@ -174,6 +233,8 @@ names_rehash(struct sli_names *t)
 	t->buckets = sli_xcalloc(nb, sizeof *t->buckets);
 	t->nb = nb;
 	for (size_t i = 0; i < t->v.n; i++) {
+		if (!t->v.v[i].p)
+			continue;	/* a numbered name */
 		size_t h = t->v.v[i].hash & (nb - 1);
 		t->v.v[i].next = t->buckets[h];
 		t->buckets[h] = (uint32_t)i + 1;
@@ -183,12 +244,18 @@ names_rehash(struct sli_names *t)
 static nent *
 names_find(struct sli_names *t, const char *p, uint32_t n)
 {
+	int kind;
+	uint32_t num;
+	if (name_number(p, n, &kind, &num)) {
+		uint32_t i = num < t->nnum[kind] ? t->num[kind][num] : 0;
+		return i ? &t->v.v[i - 1] : NULL;
+	}
 	if (!t->nb)
 		return NULL;
-	uint64_t h = sli_hash(p, n);
+	uint32_t h = (uint32_t)sli_hash(p, n);
 	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
 		nent *e = &t->v.v[i - 1];
-		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+		if (e->hash == h && e->n == n && e->p && memcmp(e->p, p, n) == 0)
 			return e;
 	}
 	return NULL;
@@ -209,7 +276,10 @@ scope_pop(sli_parser *P)
 	size_t mark = P->scope->mark;
 	while (t->v.n > mark) {
 		nent *e = &t->v.v[t->v.n - 1];
-		t->buckets[e->hash & (t->nb - 1)] = e->next;
+		if (!e->p)
+			t->num[e->hash - 1][e->num] = e->next;
+		else
+			t->buckets[e->hash & (t->nb - 1)] = e->next;
 		t->v.n--;
 	}
 	P->scope = P->scope->up;
@@ -228,9 +298,22 @@ bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
 		               (int)tok->n, tok->p);
 		return -1;
 	}
+	int kind;
+	uint32_t num;
+	nent e = {p, n, 0, val, count, 0, 0};
+	if (name_number(p, n, &kind, &num)) {
+		uint32_t *slot = num_slot(t, kind, num);
+		e.p = NULL;	/* marks a numbered entry */
+		e.hash = (uint32_t)kind + 1;
+		e.num = num;
+		e.next = *slot;
+		SL_VEC_PUSH(t->v, e);
+		*slot = (uint32_t)t->v.n;
+		return 0;
+	}
 	if ((t->v.n + 1) * 2 > t->nb)
 		names_rehash(t);
-	nent e = {p, n, 0, sli_hash(p, n), val, count, sli_p_tok_loc(P, tok)};
+	e.hash = (uint32_t)sli_hash(p, n);
 	size_t h = e.hash & (t->nb - 1);
 	e.next = t->buckets[h];
 	SL_VEC_PUSH(t->v, e);
@@ -2120,7 +2203,7 @@ custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
 		}
 	*name = sl_sym_intern(P->ctx, t->p, t->n);
-	return sli_op_kind_lookup(t->p, t->n);
+	return sli_op_kind_of(P->ctx, *name);
 }
 
 static int
@@ -2161,7 +2244,7 @@ parse_op(sli_parser *P, sl_block *b)
 		if (sli_p_string(P, &s, &n))
 			goto done;
 		st.name = sl_sym_intern(P->ctx, s, n);
-		st.kind = sli_op_kind_lookup(s, n);
+		st.kind = sli_op_kind_of(P->ctx, st.name);
 		if (sli_parse_fmt_GENERIC(P, &st))
 			goto done;
 	} else if (nt.kind == SL_TOK_IDENT) {
@@ -2278,8 +2361,7 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 		parse_op(&P, body);
 	}
 	scope_pop(&P);
-	free(names.v.v);
-	free(names.buckets);
+	names_free(&names);
 	SL_VEC_FREE(tc.ents);
 	sli_htab_fini(&tc.index);
 	free(P.aliases);

@@ -69,6 +69,7 @@ sl_context_free(sl_context *ctx)
 		return;
 	SL_VEC_FREE(ctx->strings);
 	SL_VEC_FREE(ctx->lens);
+	SL_VEC_FREE(ctx->opkinds);
 	sli_htab_fini(&ctx->syms);
 	sli_htab_fini(&ctx->types);
 	sli_arena_fini(&ctx->strarena);

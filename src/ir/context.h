@@ -59,6 +59,9 @@ struct sl_context {
 	SL_VEC(const char *) strings;
 	SL_VEC(uint32_t) lens;
 	sli_htab syms;		/* items: sym + 1, as pointers (context.c) */
+	/* op kind + 1 of an op name by its sym, 0 not looked up yet (ir.c):
+	 * every op built asks, and hashing its name again cost 3% of parsing */
+	SL_VEC(uint16_t) opkinds;
 	sli_arena strarena;
 
 	/* uniqued types, keyed by their canonical text symbol */

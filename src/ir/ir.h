@@ -127,6 +127,8 @@ void sli_op_append(sl_block *b, sl_op *op);
 void sli_op_insert_before(sl_op *before, sl_op *op);
 void sli_op_erase(sl_op *op);
 sl_op_kind sli_op_kind_lookup(const char *name, size_t n);
+/* sli_op_kind_lookup of an interned name, cached in the context. */
+sl_op_kind sli_op_kind_of(sl_context *ctx, sl_sym name);
 
 /* Attribute access: discardable first, then inherent. */
 sl_attr *sli_op_attr(const sl_op *op, sl_sym name);
