@@ -157,13 +157,12 @@ leave(sli_parser *P)
 enum { NUM_MAX = 1u << 28 };
 
 typedef struct nent {
-	const char *p;
-	uint32_t n;
-	uint32_t next;		/* index+1 of the next entry in the bucket */
+	const char *p;		/* the name; NULL for a numbered name */
 	sl_value *val;		/* first value bound to the name */
+	uint32_t n;		/* length of the name; the number of a numbered one */
+	uint32_t next;		/* index+1 of the next entry in the bucket */
 	uint32_t count;		/* values bound (results of %x:N) */
 	uint32_t hash;		/* low bits of the name's hash; kind+1 of a number */
-	uint32_t num;		/* the number of a numbered name */
 } nent;
 
 struct sli_names {
@@ -277,7 +276,7 @@ scope_pop(sli_parser *P)
 	while (t->v.n > mark) {
 		nent *e = &t->v.v[t->v.n - 1];
 		if (!e->p)
-			t->num[e->hash - 1][e->num] = e->next;
+			t->num[e->hash - 1][e->n] = e->next;
 		else
 			t->buckets[e->hash & (t->nb - 1)] = e->next;
 		t->v.n--;
@@ -300,12 +299,12 @@ bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
 	}
 	int kind;
 	uint32_t num;
-	nent e = {p, n, 0, val, count, 0, 0};
+	nent e = {p, val, n, 0, count, 0};
 	if (name_number(p, n, &kind, &num)) {
 		uint32_t *slot = num_slot(t, kind, num);
 		e.p = NULL;	/* marks a numbered entry */
 		e.hash = (uint32_t)kind + 1;
-		e.num = num;
+		e.n = num;
 		e.next = *slot;
 		SL_VEC_PUSH(t->v, e);
 		*slot = (uint32_t)t->v.n;
@@ -858,7 +857,7 @@ sli_p_type(sli_parser *P, sl_type **out)
 		P->lx.line_start = ls;
 		if (end && memchr(start, '\n', (size_t)(end - start)) == NULL) {
 			uint32_t n = (uint32_t)(end - start);
-			uint64_t h = sli_hash(start, n);
+			uint64_t h = sli_hash_words(start, n);
 			sl_type *t = tc_find(P->typecache, start, n, h);
 			if (t) {
 				P->lx.cur = end;
