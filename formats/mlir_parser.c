@@ -910,14 +910,104 @@ parse_type_list_parens(sli_parser *P, sli_typevec *out, bool allow_single)
 	return 0;
 }
 
-int
-sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+static int
+functional_type_uncached(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
 {
 	if (parse_type_list_parens(P, ins, false))
 		return -1;
 	if (sli_p_expect(P, SL_TOK_ARROW, "'->'"))
 		return -1;
 	return parse_type_list_parens(P, outs, true);
+}
+
+static const char *
+skip_blanks(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * The end of the text of a functional type "(...) -> (...)" or "(...) ->
+ * name<...>" that starts at the current '(' and sits on one line, or
+ * NULL: the key of the type cache, whose entries hold the function type.
+ */
+static const char *
+functional_type_end(sli_parser *P)
+{
+	const char *start = P->tok.p, *e = P->lx.end, *p;
+	uint32_t line = P->lx.line;
+	const char *ls = P->lx.line_start;
+	if (P->tok.kind != SL_TOK_LPAREN || !(p = scan_balanced(P, start)))
+		goto out;
+	p = skip_blanks(p, e);
+	if (e - p < 2 || p[0] != '-' || p[1] != '>')
+		goto no;
+	p = skip_blanks(p + 2, e);
+	if (p < e && *p == '(') {
+		p = scan_balanced(P, p);
+	} else if (p < e && ((*p >= 'a' && *p <= 'z') || *p == '!')) {
+		p++;
+		while (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		                 (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+			p++;
+		if (p < e && *p == '<')
+			p = scan_balanced(P, p);
+	} else {
+		p = NULL;
+	}
+	if (p && memchr(start, '\n', (size_t)(p - start)))
+		p = NULL;
+	goto out;
+no:
+	p = NULL;
+out:
+	P->lx.line = line;
+	P->lx.line_start = ls;
+	return p;
+}
+
+/* Whether the parse stopped right at end: nothing but white space between. */
+static bool
+consumed_to(const sli_parser *P, const char *end)
+{
+	if (P->tok.p < end)
+		return false;
+	for (const char *q = end; q < P->tok.p; q++)
+		if (*q != ' ' && *q != '\t' && *q != '\r' && *q != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * Ops of a model repeat their signatures: the text of a whole functional
+ * type is looked up first, and parsed (then cached as a function type)
+ * only when new.
+ */
+int
+sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+{
+	const char *start = P->tok.p, *end = functional_type_end(P);
+	uint32_t n = end ? (uint32_t)(end - start) : 0;
+	uint64_t h = end ? sli_hash_words(start, n) : 0;
+	sl_type *t = end ? tc_find(P->typecache, start, n, h) : NULL;
+	if (t && t->kind == SL_TYPE_FUNC) {
+		for (uint32_t i = 0; i < t->rank; i++)
+			SL_VEC_PUSH(*ins, t->types[i]);
+		for (uint32_t i = 0; i < t->nres; i++)
+			SL_VEC_PUSH(*outs, t->types[t->rank + i]);
+		P->lx.cur = end;
+		sli_p_next(P);
+		return 0;
+	}
+	size_t in0 = ins->n, out0 = outs->n;
+	int rc = functional_type_uncached(P, ins, outs);
+	if (!rc && end && consumed_to(P, end))
+		tc_insert(P->typecache, start, n, h,
+		          sli_type_func(P->ctx, (uint32_t)(ins->n - in0), ins->v + in0,
+		                        (uint32_t)(outs->n - out0), outs->v + out0));
+	return rc;
 }
 
 /* ==================================================================== */
@@ -1601,6 +1691,43 @@ opstate_fini(sli_opstate *st)
 	SL_VEC_FREE(st->regions);
 }
 
+/*
+ * The op state of a new op at the current nesting of ops, reset: the
+ * states are kept level by level for the whole parse, so that their
+ * vectors are not allocated and freed again for every op.
+ */
+static sli_opstate *
+opstate_take(sli_parser *P)
+{
+	if (P->opdepth == P->nopstates) {
+		P->opstates = sli_xrealloc(P->opstates, sizeof *P->opstates * (P->nopstates + 1));
+		P->opstates[P->nopstates++] = sli_xcalloc(1, sizeof **P->opstates);
+	}
+	sli_opstate *st = P->opstates[P->opdepth++], keep = *st;
+	memset(st, 0, sizeof *st);
+	st->operands.v = keep.operands.v;
+	st->operands.cap = keep.operands.cap;
+	st->result_types.v = keep.result_types.v;
+	st->result_types.cap = keep.result_types.cap;
+	st->attrs.v = keep.attrs.v;
+	st->attrs.cap = keep.attrs.cap;
+	st->props.v = keep.props.v;
+	st->props.cap = keep.props.cap;
+	st->regions.v = keep.regions.v;
+	st->regions.cap = keep.regions.cap;
+	return st;
+}
+
+static void
+opstates_free(sli_parser *P)
+{
+	for (uint32_t i = 0; i < P->nopstates; i++) {
+		opstate_fini(P->opstates[i]);
+		free(P->opstates[i]);
+	}
+	free(P->opstates);
+}
+
 static sl_named_attr *
 dup_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
 {
@@ -2209,9 +2336,9 @@ static int
 parse_op(sli_parser *P, sl_block *b)
 {
 	SL_VEC(result_name) rn = {0};
-	sli_opstate st = {0};
+	sli_opstate *st = opstate_take(P);
 	int rc = -1;
-	st.loc = sli_p_loc(P);
+	st->loc = sli_p_loc(P);
 	if (enter(P))
 		goto done;
 	if (sli_p_is(P, SL_TOK_PERCENT)) {
@@ -2242,19 +2369,19 @@ parse_op(sli_parser *P, sl_block *b)
 		size_t n;
 		if (sli_p_string(P, &s, &n))
 			goto done;
-		st.name = sl_sym_intern(P->ctx, s, n);
-		st.kind = sli_op_kind_of(P->ctx, st.name);
-		if (sli_parse_fmt_GENERIC(P, &st))
+		st->name = sl_sym_intern(P->ctx, s, n);
+		st->kind = sli_op_kind_of(P->ctx, st->name);
+		if (sli_parse_fmt_GENERIC(P, st))
 			goto done;
 	} else if (nt.kind == SL_TOK_IDENT) {
-		st.kind = custom_kind(P, &nt, &st.name);
-		sl_op_format f = sli_op_info[st.kind].format;
-		if (st.kind == SL_OP_UNKNOWN || f == SL_FMT_GENERIC) {
+		st->kind = custom_kind(P, &nt, &st->name);
+		sl_op_format f = sli_op_info[st->kind].format;
+		if (st->kind == SL_OP_UNKNOWN || f == SL_FMT_GENERIC) {
 			sli_p_error_at(P, nameloc, "custom op '%.*s' is unknown", (int)nt.n, nt.p);
 			goto done;
 		}
 		sli_p_next(P);
-		if (parsers[f](P, &st))
+		if (parsers[f](P, st))
 			goto done;
 	} else {
 		sli_p_error(P, rn.n ? "expected operation name in quotes"
@@ -2264,14 +2391,14 @@ parse_op(sli_parser *P, sl_block *b)
 	sl_attr *loc = NULL;
 	if (sli_p_optional_loc(P, &loc) < 0)
 		goto done;
-	sl_op *op = build_op(P, &st, b, rn.v, rn.n);
+	sl_op *op = build_op(P, st, b, rn.v, rn.n);
 	if (!op)
 		goto done;
 	op->locattr = loc;
 	rc = 0;
 done:
 	leave(P);
-	opstate_fini(&st);
+	P->opdepth--;
 	SL_VEC_FREE(rn);
 	return rc;
 }
@@ -2361,6 +2488,7 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 	}
 	scope_pop(&P);
 	names_free(&names);
+	opstates_free(&P);
 	SL_VEC_FREE(tc.ents);
 	sli_htab_fini(&tc.index);
 	free(P.aliases);

@@ -55,6 +55,9 @@ struct sli_parser {
 	size_t naliases, calias;
 	/* cache of source spellings of types -> uniqued type */
 	struct sli_typecache *typecache;
+	/* op states by nesting of ops, reused (parse_op) */
+	struct sli_opstate **opstates;
+	uint32_t nopstates, opdepth;
 };
 
 /* --- tokens --------------------------------------------------------- */
