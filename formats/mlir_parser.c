@@ -478,27 +478,37 @@ sli_p_string(sli_parser *P, const char **s, size_t *n)
 int
 sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
 {
-	SL_VEC(int64_t) tmp = {0};
+	/* short lists (dimension numbers) on the stack, not malloc'ed */
+	int64_t small[16], *buf = small;
+	size_t k = 0, cap = sizeof small / sizeof *small;
+	int rc = -1;
 	if (sli_p_expect(P, SL_TOK_LSQUARE, "'['"))
 		return -1;
 	if (!sli_p_is(P, SL_TOK_RSQUARE)) {
 		do {
 			int64_t x;
-			if (sli_p_int(P, &x)) {
-				SL_VEC_FREE(tmp);
-				return -1;
+			if (sli_p_int(P, &x))
+				goto out;
+			if (k == cap) {
+				int64_t *bigger = sli_xmalloc(sizeof *buf * cap * 2);
+				memcpy(bigger, buf, sizeof *buf * k);
+				if (buf != small)
+					free(buf);
+				buf = bigger;
+				cap *= 2;
 			}
-			SL_VEC_PUSH(tmp, x);
+			buf[k++] = x;
 		} while (sli_p_accept(P, SL_TOK_COMMA));
 	}
-	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'")) {
-		SL_VEC_FREE(tmp);
-		return -1;
-	}
-	*n = (uint32_t)tmp.n;
-	*v = tmp.n ? sli_arena_dup(&P->m->arena, tmp.v, sizeof *tmp.v * tmp.n) : NULL;
-	SL_VEC_FREE(tmp);
-	return 0;
+	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'"))
+		goto out;
+	*n = (uint32_t)k;
+	*v = k ? sli_arena_dup(&P->m->arena, buf, sizeof *buf * k) : NULL;
+	rc = 0;
+out:
+	if (buf != small)
+		free(buf);
+	return rc;
 }
 
 /* ==================================================================== */
@@ -510,6 +520,12 @@ sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
  * matching closer, skipping strings and treating "->" as no bracket.
  * NULL when the text ends first.  Updates the lexer's line tracking.
  */
+/* The bytes scan_balanced stops at; types are mostly other bytes. */
+static const unsigned char balanced_stop[256] = {
+	['"'] = 1, ['\n'] = 1, ['-'] = 1, ['<'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1,
+	['>'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+};
+
 static const char *
 scan_balanced(sli_parser *P, const char *p)
 {
@@ -517,6 +533,10 @@ scan_balanced(sli_parser *P, const char *p)
 	size_t depth = 0;
 	while (p < e) {
 		char c = *p;
+		if (!balanced_stop[(unsigned char)c]) {
+			p++;
+			continue;
+		}
 		if (c == '"') {
 			p++;
 			while (p < e && *p != '"') {
@@ -829,15 +849,8 @@ parse_type_uncached(sli_parser *P, sl_type **out)
 		*out = sli_type_other(P->ctx, t.p, (size_t)(end - t.p));
 		return 0;
 	}
-	if (t.kind == SL_TOK_LPAREN) {
-		sli_typevec ins = {0}, outs = {0};
-		int rc = sli_p_functional_type(P, &ins, &outs);
-		if (!rc)
-			*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
-		SL_VEC_FREE(ins);
-		SL_VEC_FREE(outs);
-		return rc;
-	}
+	if (t.kind == SL_TOK_LPAREN)
+		return sli_p_fn_type(P, out);
 	return sli_p_error(P, "expected type");
 }
 
@@ -982,32 +995,44 @@ consumed_to(const sli_parser *P, const char *end)
 
 /*
  * Ops of a model repeat their signatures: the text of a whole functional
- * type is looked up first, and parsed (then cached as a function type)
- * only when new.
+ * type is looked up first, and parsed (then cached) only when new.
  */
 int
-sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+sli_p_fn_type(sli_parser *P, sl_type **out)
 {
 	const char *start = P->tok.p, *end = functional_type_end(P);
 	uint32_t n = end ? (uint32_t)(end - start) : 0;
 	uint64_t h = end ? sli_hash_words(start, n) : 0;
 	sl_type *t = end ? tc_find(P->typecache, start, n, h) : NULL;
 	if (t && t->kind == SL_TYPE_FUNC) {
-		for (uint32_t i = 0; i < t->rank; i++)
-			SL_VEC_PUSH(*ins, t->types[i]);
-		for (uint32_t i = 0; i < t->nres; i++)
-			SL_VEC_PUSH(*outs, t->types[t->rank + i]);
 		P->lx.cur = end;
 		sli_p_next(P);
+		*out = t;
 		return 0;
 	}
-	size_t in0 = ins->n, out0 = outs->n;
-	int rc = functional_type_uncached(P, ins, outs);
-	if (!rc && end && consumed_to(P, end))
-		tc_insert(P->typecache, start, n, h,
-		          sli_type_func(P->ctx, (uint32_t)(ins->n - in0), ins->v + in0,
-		                        (uint32_t)(outs->n - out0), outs->v + out0));
+	sli_typevec ins = {0}, outs = {0};
+	int rc = functional_type_uncached(P, &ins, &outs);
+	if (!rc) {
+		*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
+		if (end && consumed_to(P, end))
+			tc_insert(P->typecache, start, n, h, *out);
+	}
+	SL_VEC_FREE(ins);
+	SL_VEC_FREE(outs);
 	return rc;
+}
+
+int
+sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+{
+	sl_type *t;
+	if (sli_p_fn_type(P, &t))
+		return -1;
+	for (uint32_t i = 0; i < t->rank; i++)
+		SL_VEC_PUSH(*ins, t->types[i]);
+	for (uint32_t i = 0; i < t->nres; i++)
+		SL_VEC_PUSH(*outs, t->types[t->rank + i]);
+	return 0;
 }
 
 /* ==================================================================== */
@@ -1692,40 +1717,45 @@ opstate_fini(sli_opstate *st)
 }
 
 /*
- * The op state of a new op at the current nesting of ops, reset: the
- * states are kept level by level for the whole parse, so that their
- * vectors are not allocated and freed again for every op.
+ * The op state and result names of a new op at the current nesting of
+ * ops, reset: they are kept level by level for the whole parse, so that
+ * their vectors are not allocated and freed again for every op.
  */
-static sli_opstate *
-opstate_take(sli_parser *P)
+struct sli_opslot {
+	sli_opstate st;
+	SL_VEC(result_name) rn;
+};
+
+static struct sli_opslot *
+opslot_take(sli_parser *P)
 {
-	if (P->opdepth == P->nopstates) {
-		P->opstates = sli_xrealloc(P->opstates, sizeof *P->opstates * (P->nopstates + 1));
-		P->opstates[P->nopstates++] = sli_xcalloc(1, sizeof **P->opstates);
+	if (P->opdepth == P->nopslots) {
+		P->opslots = sli_xrealloc(P->opslots, sizeof *P->opslots * (P->nopslots + 1));
+		P->opslots[P->nopslots++] = sli_xcalloc(1, sizeof **P->opslots);
 	}
-	sli_opstate *st = P->opstates[P->opdepth++], keep = *st;
-	memset(st, 0, sizeof *st);
-	st->operands.v = keep.operands.v;
-	st->operands.cap = keep.operands.cap;
-	st->result_types.v = keep.result_types.v;
-	st->result_types.cap = keep.result_types.cap;
-	st->attrs.v = keep.attrs.v;
-	st->attrs.cap = keep.attrs.cap;
-	st->props.v = keep.props.v;
-	st->props.cap = keep.props.cap;
-	st->regions.v = keep.regions.v;
-	st->regions.cap = keep.regions.cap;
-	return st;
+	struct sli_opslot *o = P->opslots[P->opdepth++];
+	sli_opstate keep = o->st;
+	memset(&o->st, 0, sizeof o->st);
+#define KEEP(f) (o->st.f.v = keep.f.v, o->st.f.cap = keep.f.cap)
+	KEEP(operands);
+	KEEP(result_types);
+	KEEP(attrs);
+	KEEP(props);
+	KEEP(regions);
+#undef KEEP
+	o->rn.n = 0;
+	return o;
 }
 
 static void
-opstates_free(sli_parser *P)
+opslots_free(sli_parser *P)
 {
-	for (uint32_t i = 0; i < P->nopstates; i++) {
-		opstate_fini(P->opstates[i]);
-		free(P->opstates[i]);
+	for (uint32_t i = 0; i < P->nopslots; i++) {
+		opstate_fini(&P->opslots[i]->st);
+		SL_VEC_FREE(P->opslots[i]->rn);
+		free(P->opslots[i]);
 	}
-	free(P->opstates);
+	free(P->opslots);
 }
 
 static sl_named_attr *
@@ -2319,12 +2349,12 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 static sl_op_kind
 custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 {
-	static const struct { const char *in, *full; } defaults[] = {
-		{"return", "func.return"}, {"call", "func.call"}, {"module", "builtin.module"},
-		{"func", "func.func"},
+	static const struct { const char *in, *full; uint32_t n; } defaults[] = {
+		{"return", "func.return", 6}, {"call", "func.call", 4},
+		{"module", "builtin.module", 6}, {"func", "func.func", 4},
 	};
 	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++)
-		if (strlen(defaults[i].in) == t->n && memcmp(defaults[i].in, t->p, t->n) == 0) {
+		if (defaults[i].n == t->n && memcmp(defaults[i].in, t->p, t->n) == 0) {
 			*name = sli_p_sym(P, defaults[i].full);
 			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
 		}
@@ -2335,8 +2365,8 @@ custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 static int
 parse_op(sli_parser *P, sl_block *b)
 {
-	SL_VEC(result_name) rn = {0};
-	sli_opstate *st = opstate_take(P);
+	struct sli_opslot *slot = opslot_take(P);
+	sli_opstate *st = &slot->st;
 	int rc = -1;
 	st->loc = sli_p_loc(P);
 	if (enter(P))
@@ -2357,7 +2387,7 @@ parse_op(sli_parser *P, sl_block *b)
 				}
 				r.count = (uint32_t)n;
 			}
-			SL_VEC_PUSH(rn, r);
+			SL_VEC_PUSH(slot->rn, r);
 		} while (sli_p_accept(P, SL_TOK_COMMA));
 		if (sli_p_expect(P, SL_TOK_EQUAL, "'=' after SSA name"))
 			goto done;
@@ -2384,14 +2414,14 @@ parse_op(sli_parser *P, sl_block *b)
 		if (parsers[f](P, st))
 			goto done;
 	} else {
-		sli_p_error(P, rn.n ? "expected operation name in quotes"
+		sli_p_error(P, slot->rn.n ? "expected operation name in quotes"
 		                    : "expected operation name");
 		goto done;
 	}
 	sl_attr *loc = NULL;
 	if (sli_p_optional_loc(P, &loc) < 0)
 		goto done;
-	sl_op *op = build_op(P, st, b, rn.v, rn.n);
+	sl_op *op = build_op(P, st, b, slot->rn.v, slot->rn.n);
 	if (!op)
 		goto done;
 	op->locattr = loc;
@@ -2399,7 +2429,6 @@ parse_op(sli_parser *P, sl_block *b)
 done:
 	leave(P);
 	P->opdepth--;
-	SL_VEC_FREE(rn);
 	return rc;
 }
 
@@ -2488,7 +2517,7 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 	}
 	scope_pop(&P);
 	names_free(&names);
-	opstates_free(&P);
+	opslots_free(&P);
 	SL_VEC_FREE(tc.ents);
 	sli_htab_fini(&tc.index);
 	free(P.aliases);
