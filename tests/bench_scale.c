@@ -139,8 +139,10 @@ main(int argc, char **argv)
 		int rc = run_once(ctx, argv[1], text, len, t, &ops, &outbytes);
 
 		sl_context_free(ctx);
-		if (rc)
+		if (rc) {
+			free(text);
 			return 1;
+		}
 		if (i == 0)	/* later runs reuse the heap of the first */
 			getrusage(RUSAGE_SELF, &ru);
 		for (int p = 0; p < PH__COUNT; p++)
