@@ -24,22 +24,37 @@ sli_lex_reset(sli_lexer *lx, const char *p, uint32_t line, const char *line_star
 	lx->line_start = line_start;
 }
 
-static int
+/*
+ * Character classes by table: identifiers are most of the bytes of a
+ * program, and a lookup per byte beats a chain of range tests.
+ */
+enum { C_START = 1, C_IDENT = 2, C_DIGIT = 4 };
+
+static const unsigned char cclass[256] = {
+	['a' ... 'z'] = C_START | C_IDENT,
+	['A' ... 'Z'] = C_START | C_IDENT,
+	['_'] = C_START | C_IDENT,
+	['0' ... '9'] = C_IDENT | C_DIGIT,
+	['$'] = C_IDENT,
+	['.'] = C_IDENT,
+};
+
+static inline int
 is_ident_start(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return cclass[c] & C_START;
 }
 
-static int
+static inline int
 is_ident_char(int c)
 {
-	return is_ident_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.';
+	return cclass[c] & C_IDENT;
 }
 
-static int
+static inline int
 is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return cclass[c] & C_DIGIT;
 }
 
 const char *
@@ -48,11 +63,13 @@ sli_lex_skip_ws(sli_lexer *lx)
 	const char *p = lx->cur, *e = lx->end;
 	while (p < e) {
 		char c = *p;
-		if (c == '\n') {
+		if (c == ' ') {		/* the most frequent by far */
+			p++;
+		} else if (c == '\n') {
 			p++;
 			lx->line++;
 			lx->line_start = p;
-		} else if (c == ' ' || c == '\t' || c == '\r') {
+		} else if (c == '\t' || c == '\r') {
 			p++;
 		} else if (c == '/' && p + 1 < e && p[1] == '/') {
 			const char *nl = memchr(p, '\n', (size_t)(e - p));

@@ -145,26 +145,84 @@ leave(sli_parser *P)
 /* SSA names: a chained hash table with LIFO scopes                      */
 /* ==================================================================== */
 
+/*
+ * Printed programs name their values %0, %1, ... and %arg0, %arg1, ...:
+ * those names skip the hash table and index a table by their number
+ * (kind 0 for %N, 1 for %argN), which is filled in order and read near
+ * where it was last written, where hashing the text scattered the
+ * lookups over the whole table.  An entry of a numbered name keeps in
+ * `next` the entry its number held before (an outer scope's), for
+ * scope_pop to restore.
+ */
+enum { NUM_MAX = 1u << 28 };
+
 typedef struct nent {
-	const char *p;
-	uint32_t n;
-	uint32_t next;		/* index+1 of the next entry in the bucket */
-	uint64_t hash;
+	const char *p;		/* the name; NULL for a numbered name */
 	sl_value *val;		/* first value bound to the name */
+	uint32_t n;		/* length of the name; the number of a numbered one */
+	uint32_t next;		/* index+1 of the next entry in the bucket */
 	uint32_t count;		/* values bound (results of %x:N) */
-	sl_loc loc;
+	uint32_t hash;		/* low bits of the name's hash; kind+1 of a number */
 } nent;
 
 struct sli_names {
 	SL_VEC(nent) v;
 	uint32_t *buckets;
 	size_t nb;
+	uint32_t *num[2];	/* entry index+1 by number, per kind */
+	size_t nnum[2];
 };
 
 struct sli_scope {
 	struct sli_scope *up;
 	size_t mark;
 };
+
+/* Whether p[0..n) is "N" or "argN" (no leading zero); sets kind and num. */
+static bool
+name_number(const char *p, uint32_t n, int *kind, uint32_t *num)
+{
+	*kind = 0;
+	if (n > 3 && p[0] == 'a' && p[1] == 'r' && p[2] == 'g') {
+		*kind = 1;
+		p += 3;
+		n -= 3;
+	}
+	if (n == 0 || n > 9 || (p[0] == '0' && n > 1))
+		return false;
+	uint32_t v = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (uint32_t)(p[i] - '0');
+	}
+	*num = v;
+	return v < NUM_MAX;
+}
+
+/* The slot of number num of kind in the table, grown to hold it. */
+static uint32_t *
+num_slot(struct sli_names *t, int kind, uint32_t num)
+{
+	if (num >= t->nnum[kind]) {
+		size_t old = t->nnum[kind], nn = old ? old : 1024;
+		while (nn <= num)
+			nn *= 2;
+		t->num[kind] = sli_xrealloc(t->num[kind], nn * sizeof *t->num[kind]);
+		memset(t->num[kind] + old, 0, (nn - old) * sizeof *t->num[kind]);
+		t->nnum[kind] = nn;
+	}
+	return &t->num[kind][num];
+}
+
+static void
+names_free(struct sli_names *t)
+{
+	free(t->v.v);
+	free(t->buckets);
+	free(t->num[0]);
+	free(t->num[1]);
+}
 
 static void
 names_rehash(struct sli_names *t)
@@ -174,6 +232,8 @@ names_rehash(struct sli_names *t)
 	t->buckets = sli_xcalloc(nb, sizeof *t->buckets);
 	t->nb = nb;
 	for (size_t i = 0; i < t->v.n; i++) {
+		if (!t->v.v[i].p)
+			continue;	/* a numbered name */
 		size_t h = t->v.v[i].hash & (nb - 1);
 		t->v.v[i].next = t->buckets[h];
 		t->buckets[h] = (uint32_t)i + 1;
@@ -183,12 +243,18 @@ names_rehash(struct sli_names *t)
 static nent *
 names_find(struct sli_names *t, const char *p, uint32_t n)
 {
+	int kind;
+	uint32_t num;
+	if (name_number(p, n, &kind, &num)) {
+		uint32_t i = num < t->nnum[kind] ? t->num[kind][num] : 0;
+		return i ? &t->v.v[i - 1] : NULL;
+	}
 	if (!t->nb)
 		return NULL;
-	uint64_t h = sli_hash(p, n);
+	uint32_t h = (uint32_t)sli_hash(p, n);
 	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
 		nent *e = &t->v.v[i - 1];
-		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+		if (e->hash == h && e->n == n && e->p && memcmp(e->p, p, n) == 0)
 			return e;
 	}
 	return NULL;
@@ -209,7 +275,10 @@ scope_pop(sli_parser *P)
 	size_t mark = P->scope->mark;
 	while (t->v.n > mark) {
 		nent *e = &t->v.v[t->v.n - 1];
-		t->buckets[e->hash & (t->nb - 1)] = e->next;
+		if (!e->p)
+			t->num[e->hash - 1][e->n] = e->next;
+		else
+			t->buckets[e->hash & (t->nb - 1)] = e->next;
 		t->v.n--;
 	}
 	P->scope = P->scope->up;
@@ -228,9 +297,22 @@ bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
 		               (int)tok->n, tok->p);
 		return -1;
 	}
+	int kind;
+	uint32_t num;
+	nent e = {p, val, n, 0, count, 0};
+	if (name_number(p, n, &kind, &num)) {
+		uint32_t *slot = num_slot(t, kind, num);
+		e.p = NULL;	/* marks a numbered entry */
+		e.hash = (uint32_t)kind + 1;
+		e.n = num;
+		e.next = *slot;
+		SL_VEC_PUSH(t->v, e);
+		*slot = (uint32_t)t->v.n;
+		return 0;
+	}
 	if ((t->v.n + 1) * 2 > t->nb)
 		names_rehash(t);
-	nent e = {p, n, 0, sli_hash(p, n), val, count, sli_p_tok_loc(P, tok)};
+	e.hash = (uint32_t)sli_hash(p, n);
 	size_t h = e.hash & (t->nb - 1);
 	e.next = t->buckets[h];
 	SL_VEC_PUSH(t->v, e);
@@ -396,27 +478,37 @@ sli_p_string(sli_parser *P, const char **s, size_t *n)
 int
 sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
 {
-	SL_VEC(int64_t) tmp = {0};
+	/* short lists (dimension numbers) on the stack, not malloc'ed */
+	int64_t small[16], *buf = small;
+	size_t k = 0, cap = sizeof small / sizeof *small;
+	int rc = -1;
 	if (sli_p_expect(P, SL_TOK_LSQUARE, "'['"))
 		return -1;
 	if (!sli_p_is(P, SL_TOK_RSQUARE)) {
 		do {
 			int64_t x;
-			if (sli_p_int(P, &x)) {
-				SL_VEC_FREE(tmp);
-				return -1;
+			if (sli_p_int(P, &x))
+				goto out;
+			if (k == cap) {
+				int64_t *bigger = sli_xmalloc(sizeof *buf * cap * 2);
+				memcpy(bigger, buf, sizeof *buf * k);
+				if (buf != small)
+					free(buf);
+				buf = bigger;
+				cap *= 2;
 			}
-			SL_VEC_PUSH(tmp, x);
+			buf[k++] = x;
 		} while (sli_p_accept(P, SL_TOK_COMMA));
 	}
-	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'")) {
-		SL_VEC_FREE(tmp);
-		return -1;
-	}
-	*n = (uint32_t)tmp.n;
-	*v = tmp.n ? sli_arena_dup(&P->m->arena, tmp.v, sizeof *tmp.v * tmp.n) : NULL;
-	SL_VEC_FREE(tmp);
-	return 0;
+	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'"))
+		goto out;
+	*n = (uint32_t)k;
+	*v = k ? sli_arena_dup(&P->m->arena, buf, sizeof *buf * k) : NULL;
+	rc = 0;
+out:
+	if (buf != small)
+		free(buf);
+	return rc;
 }
 
 /* ==================================================================== */
@@ -428,6 +520,12 @@ sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
  * matching closer, skipping strings and treating "->" as no bracket.
  * NULL when the text ends first.  Updates the lexer's line tracking.
  */
+/* The bytes scan_balanced stops at; types are mostly other bytes. */
+static const unsigned char balanced_stop[256] = {
+	['"'] = 1, ['\n'] = 1, ['-'] = 1, ['<'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1,
+	['>'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+};
+
 static const char *
 scan_balanced(sli_parser *P, const char *p)
 {
@@ -435,6 +533,10 @@ scan_balanced(sli_parser *P, const char *p)
 	size_t depth = 0;
 	while (p < e) {
 		char c = *p;
+		if (!balanced_stop[(unsigned char)c]) {
+			p++;
+			continue;
+		}
 		if (c == '"') {
 			p++;
 			while (p < e && *p != '"') {
@@ -747,15 +849,8 @@ parse_type_uncached(sli_parser *P, sl_type **out)
 		*out = sli_type_other(P->ctx, t.p, (size_t)(end - t.p));
 		return 0;
 	}
-	if (t.kind == SL_TOK_LPAREN) {
-		sli_typevec ins = {0}, outs = {0};
-		int rc = sli_p_functional_type(P, &ins, &outs);
-		if (!rc)
-			*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
-		SL_VEC_FREE(ins);
-		SL_VEC_FREE(outs);
-		return rc;
-	}
+	if (t.kind == SL_TOK_LPAREN)
+		return sli_p_fn_type(P, out);
 	return sli_p_error(P, "expected type");
 }
 
@@ -775,7 +870,7 @@ sli_p_type(sli_parser *P, sl_type **out)
 		P->lx.line_start = ls;
 		if (end && memchr(start, '\n', (size_t)(end - start)) == NULL) {
 			uint32_t n = (uint32_t)(end - start);
-			uint64_t h = sli_hash(start, n);
+			uint64_t h = sli_hash_words(start, n);
 			sl_type *t = tc_find(P->typecache, start, n, h);
 			if (t) {
 				P->lx.cur = end;
@@ -828,14 +923,116 @@ parse_type_list_parens(sli_parser *P, sli_typevec *out, bool allow_single)
 	return 0;
 }
 
-int
-sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+static int
+functional_type_uncached(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
 {
 	if (parse_type_list_parens(P, ins, false))
 		return -1;
 	if (sli_p_expect(P, SL_TOK_ARROW, "'->'"))
 		return -1;
 	return parse_type_list_parens(P, outs, true);
+}
+
+static const char *
+skip_blanks(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/*
+ * The end of the text of a functional type "(...) -> (...)" or "(...) ->
+ * name<...>" that starts at the current '(' and sits on one line, or
+ * NULL: the key of the type cache, whose entries hold the function type.
+ */
+static const char *
+functional_type_end(sli_parser *P)
+{
+	const char *start = P->tok.p, *e = P->lx.end, *p;
+	uint32_t line = P->lx.line;
+	const char *ls = P->lx.line_start;
+	if (P->tok.kind != SL_TOK_LPAREN || !(p = scan_balanced(P, start)))
+		goto out;
+	p = skip_blanks(p, e);
+	if (e - p < 2 || p[0] != '-' || p[1] != '>')
+		goto no;
+	p = skip_blanks(p + 2, e);
+	if (p < e && *p == '(') {
+		p = scan_balanced(P, p);
+	} else if (p < e && ((*p >= 'a' && *p <= 'z') || *p == '!')) {
+		p++;
+		while (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		                 (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+			p++;
+		if (p < e && *p == '<')
+			p = scan_balanced(P, p);
+	} else {
+		p = NULL;
+	}
+	if (p && memchr(start, '\n', (size_t)(p - start)))
+		p = NULL;
+	goto out;
+no:
+	p = NULL;
+out:
+	P->lx.line = line;
+	P->lx.line_start = ls;
+	return p;
+}
+
+/* Whether the parse stopped right at end: nothing but white space between. */
+static bool
+consumed_to(const sli_parser *P, const char *end)
+{
+	if (P->tok.p < end)
+		return false;
+	for (const char *q = end; q < P->tok.p; q++)
+		if (*q != ' ' && *q != '\t' && *q != '\r' && *q != '\n')
+			return false;
+	return true;
+}
+
+/*
+ * Ops of a model repeat their signatures: the text of a whole functional
+ * type is looked up first, and parsed (then cached) only when new.
+ */
+int
+sli_p_fn_type(sli_parser *P, sl_type **out)
+{
+	const char *start = P->tok.p, *end = functional_type_end(P);
+	uint32_t n = end ? (uint32_t)(end - start) : 0;
+	uint64_t h = end ? sli_hash_words(start, n) : 0;
+	sl_type *t = end ? tc_find(P->typecache, start, n, h) : NULL;
+	if (t && t->kind == SL_TYPE_FUNC) {
+		P->lx.cur = end;
+		sli_p_next(P);
+		*out = t;
+		return 0;
+	}
+	sli_typevec ins = {0}, outs = {0};
+	int rc = functional_type_uncached(P, &ins, &outs);
+	if (!rc) {
+		*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
+		if (end && consumed_to(P, end))
+			tc_insert(P->typecache, start, n, h, *out);
+	}
+	SL_VEC_FREE(ins);
+	SL_VEC_FREE(outs);
+	return rc;
+}
+
+int
+sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs)
+{
+	sl_type *t;
+	if (sli_p_fn_type(P, &t))
+		return -1;
+	for (uint32_t i = 0; i < t->rank; i++)
+		SL_VEC_PUSH(*ins, t->types[i]);
+	for (uint32_t i = 0; i < t->nres; i++)
+		SL_VEC_PUSH(*outs, t->types[t->rank + i]);
+	return 0;
 }
 
 /* ==================================================================== */
@@ -1519,6 +1716,48 @@ opstate_fini(sli_opstate *st)
 	SL_VEC_FREE(st->regions);
 }
 
+/*
+ * The op state and result names of a new op at the current nesting of
+ * ops, reset: they are kept level by level for the whole parse, so that
+ * their vectors are not allocated and freed again for every op.
+ */
+struct sli_opslot {
+	sli_opstate st;
+	SL_VEC(result_name) rn;
+};
+
+static struct sli_opslot *
+opslot_take(sli_parser *P)
+{
+	if (P->opdepth == P->nopslots) {
+		P->opslots = sli_xrealloc(P->opslots, sizeof *P->opslots * (P->nopslots + 1));
+		P->opslots[P->nopslots++] = sli_xcalloc(1, sizeof **P->opslots);
+	}
+	struct sli_opslot *o = P->opslots[P->opdepth++];
+	sli_opstate keep = o->st;
+	memset(&o->st, 0, sizeof o->st);
+#define KEEP(f) (o->st.f.v = keep.f.v, o->st.f.cap = keep.f.cap)
+	KEEP(operands);
+	KEEP(result_types);
+	KEEP(attrs);
+	KEEP(props);
+	KEEP(regions);
+#undef KEEP
+	o->rn.n = 0;
+	return o;
+}
+
+static void
+opslots_free(sli_parser *P)
+{
+	for (uint32_t i = 0; i < P->nopslots; i++) {
+		opstate_fini(&P->opslots[i]->st);
+		SL_VEC_FREE(P->opslots[i]->rn);
+		free(P->opslots[i]);
+	}
+	free(P->opslots);
+}
+
 static sl_named_attr *
 dup_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
 {
@@ -2110,26 +2349,26 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 static sl_op_kind
 custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 {
-	static const struct { const char *in, *full; } defaults[] = {
-		{"return", "func.return"}, {"call", "func.call"}, {"module", "builtin.module"},
-		{"func", "func.func"},
+	static const struct { const char *in, *full; uint32_t n; } defaults[] = {
+		{"return", "func.return", 6}, {"call", "func.call", 4},
+		{"module", "builtin.module", 6}, {"func", "func.func", 4},
 	};
 	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++)
-		if (strlen(defaults[i].in) == t->n && memcmp(defaults[i].in, t->p, t->n) == 0) {
+		if (defaults[i].n == t->n && memcmp(defaults[i].in, t->p, t->n) == 0) {
 			*name = sli_p_sym(P, defaults[i].full);
 			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
 		}
 	*name = sl_sym_intern(P->ctx, t->p, t->n);
-	return sli_op_kind_lookup(t->p, t->n);
+	return sli_op_kind_of(P->ctx, *name);
 }
 
 static int
 parse_op(sli_parser *P, sl_block *b)
 {
-	SL_VEC(result_name) rn = {0};
-	sli_opstate st = {0};
+	struct sli_opslot *slot = opslot_take(P);
+	sli_opstate *st = &slot->st;
 	int rc = -1;
-	st.loc = sli_p_loc(P);
+	st->loc = sli_p_loc(P);
 	if (enter(P))
 		goto done;
 	if (sli_p_is(P, SL_TOK_PERCENT)) {
@@ -2148,7 +2387,7 @@ parse_op(sli_parser *P, sl_block *b)
 				}
 				r.count = (uint32_t)n;
 			}
-			SL_VEC_PUSH(rn, r);
+			SL_VEC_PUSH(slot->rn, r);
 		} while (sli_p_accept(P, SL_TOK_COMMA));
 		if (sli_p_expect(P, SL_TOK_EQUAL, "'=' after SSA name"))
 			goto done;
@@ -2160,37 +2399,36 @@ parse_op(sli_parser *P, sl_block *b)
 		size_t n;
 		if (sli_p_string(P, &s, &n))
 			goto done;
-		st.name = sl_sym_intern(P->ctx, s, n);
-		st.kind = sli_op_kind_lookup(s, n);
-		if (sli_parse_fmt_GENERIC(P, &st))
+		st->name = sl_sym_intern(P->ctx, s, n);
+		st->kind = sli_op_kind_of(P->ctx, st->name);
+		if (sli_parse_fmt_GENERIC(P, st))
 			goto done;
 	} else if (nt.kind == SL_TOK_IDENT) {
-		st.kind = custom_kind(P, &nt, &st.name);
-		sl_op_format f = sli_op_info[st.kind].format;
-		if (st.kind == SL_OP_UNKNOWN || f == SL_FMT_GENERIC) {
+		st->kind = custom_kind(P, &nt, &st->name);
+		sl_op_format f = sli_op_info[st->kind].format;
+		if (st->kind == SL_OP_UNKNOWN || f == SL_FMT_GENERIC) {
 			sli_p_error_at(P, nameloc, "custom op '%.*s' is unknown", (int)nt.n, nt.p);
 			goto done;
 		}
 		sli_p_next(P);
-		if (parsers[f](P, &st))
+		if (parsers[f](P, st))
 			goto done;
 	} else {
-		sli_p_error(P, rn.n ? "expected operation name in quotes"
+		sli_p_error(P, slot->rn.n ? "expected operation name in quotes"
 		                    : "expected operation name");
 		goto done;
 	}
 	sl_attr *loc = NULL;
 	if (sli_p_optional_loc(P, &loc) < 0)
 		goto done;
-	sl_op *op = build_op(P, &st, b, rn.v, rn.n);
+	sl_op *op = build_op(P, st, b, slot->rn.v, slot->rn.n);
 	if (!op)
 		goto done;
 	op->locattr = loc;
 	rc = 0;
 done:
 	leave(P);
-	opstate_fini(&st);
-	SL_VEC_FREE(rn);
+	P->opdepth--;
 	return rc;
 }
 
@@ -2278,8 +2516,8 @@ sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t l
 		parse_op(&P, body);
 	}
 	scope_pop(&P);
-	free(names.v.v);
-	free(names.buckets);
+	names_free(&names);
+	opslots_free(&P);
 	SL_VEC_FREE(tc.ents);
 	sli_htab_fini(&tc.index);
 	free(P.aliases);

@@ -55,6 +55,9 @@ struct sli_parser {
 	size_t naliases, calias;
 	/* cache of source spellings of types -> uniqued type */
 	struct sli_typecache *typecache;
+	/* op states by nesting of ops, reused (parse_op) */
+	struct sli_opslot **opslots;
+	uint32_t nopslots, opdepth;
 };
 
 /* --- tokens --------------------------------------------------------- */
@@ -105,6 +108,8 @@ typedef SL_VEC(sl_type *) sli_typevec;
 int sli_p_type_list(sli_parser *P, sli_typevec *out);
 /* (t1, t2) -> t3 or (t1) -> (t2, t3) into ins/outs. */
 int sli_p_functional_type(sli_parser *P, sli_typevec *ins, sli_typevec *outs);
+/* The same as one function type (uniqued), its inputs then its results. */
+int sli_p_fn_type(sli_parser *P, sl_type **out);
 /* Any attribute: builtin, #alias, #sdy.*, #dialect..., with `: type`. */
 int sli_p_attr(sli_parser *P, sl_attr **out);
 /* {name = attr, unitname, ...}: returns 1 if a dictionary was present. */

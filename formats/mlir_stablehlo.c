@@ -371,15 +371,13 @@ push_results(sli_opstate *st, sl_type *const *v, size_t n)
 static int
 p_fn_type(sli_parser *P, sli_opstate *st)
 {
-	sli_typevec ins = {0}, outs = {0};
+	sl_type *fn;
 	sl_loc loc = sli_p_loc(P);
-	int r = sli_p_functional_type(P, &ins, &outs);
+	int r = sli_p_fn_type(P, &fn);
 	if (r == 0)
-		r = set_operand_types(P, st, ins.v, ins.n, loc);
+		r = set_operand_types(P, st, fn->types, fn->rank, loc);
 	if (r == 0)
-		push_results(st, outs.v, outs.n);
-	SL_VEC_FREE(ins);
-	SL_VEC_FREE(outs);
+		push_results(st, fn->types + fn->rank, fn->nres);
 	return r;
 }
 
@@ -400,16 +398,14 @@ p_same_type(sli_parser *P, sli_opstate *st)
 		return -1;
 	sl_loc loc = sli_p_loc(P);
 	if (sli_p_is(P, SL_TOK_LPAREN)) {
-		sli_typevec ins = {0}, outs = {0};
-		int r = sli_p_functional_type(P, &ins, &outs);
-		if (r == 0 && outs.n != 1)
+		sl_type *fn;
+		int r = sli_p_fn_type(P, &fn);
+		if (r == 0 && fn->nres != 1)
 			r = sli_p_error_at(P, loc, "expected single output");
 		if (r == 0)
-			r = set_operand_types(P, st, ins.v, ins.n, loc);
+			r = set_operand_types(P, st, fn->types, fn->rank, loc);
 		if (r == 0)
-			push_results(st, outs.v, outs.n);
-		SL_VEC_FREE(ins);
-		SL_VEC_FREE(outs);
+			push_results(st, fn->types + fn->rank, fn->nres);
 		return r;
 	}
 	sl_type *t;
@@ -849,16 +845,14 @@ sli_parse_fmt_SELECT(sli_parser *P, sli_opstate *st)
 		return -1;
 	sl_loc loc = sli_p_loc(P);
 	if (sli_p_is(P, SL_TOK_LPAREN)) {
-		sli_typevec ins = {0}, outs = {0};
-		int r = sli_p_functional_type(P, &ins, &outs);
-		if (r == 0 && outs.n != 1)
+		sl_type *fn;
+		int r = sli_p_fn_type(P, &fn);
+		if (r == 0 && fn->nres != 1)
 			r = sli_p_error_at(P, loc, "expected single output");
 		if (r == 0)
-			r = set_operand_types(P, st, ins.v, ins.n, loc);
+			r = set_operand_types(P, st, fn->types, fn->rank, loc);
 		if (r == 0)
-			push_results(st, outs.v, outs.n);
-		SL_VEC_FREE(ins);
-		SL_VEC_FREE(outs);
+			push_results(st, fn->types + fn->rank, fn->nres);
 		return r;
 	}
 	sli_typevec v = {0};

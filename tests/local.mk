@@ -150,12 +150,19 @@ bench_rules_SOURCES = %reldir%/bench_rules.c
 bench_rules_LDADD = libshardlp_core.la
 CLEANFILES += bench-rules$(EXEEXT)
 
+## bench-scale: each phase's CPU time in one process (tests/bench_scale.sh)
+EXTRA_PROGRAMS += bench-scale
+bench_scale_SOURCES = %reldir%/bench_scale.c
+bench_scale_LDADD = libshardlp_core.la
+CLEANFILES += bench-scale$(EXEEXT)
+
 EXTRA_DIST += \
 	%reldir%/bench.sh \
 	%reldir%/bench_propagation.sh \
 	%reldir%/bench_batch.sh \
 	%reldir%/bench_solver.sh \
 	%reldir%/bench_rules.sh \
+	%reldir%/bench_scale.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
 	%reldir%/fuzz/fuzz_sdy.c \
 	%reldir%/fuzz/fuzz_xml.c \

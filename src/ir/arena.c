@@ -1,9 +1,10 @@
 /*
  * arena.c - chunked bump allocator; large requests get a chunk of their
  * own.  Chunks double from 64 KiB to 4 MiB, so that a big module lives in
- * few chunks; those of 2 MiB and more are aligned to 2 MiB and offered to
- * the kernel for transparent huge pages, which spares the page faults and
- * TLB misses of walking a module of many megabytes.
+ * few chunks.  They are plain malloc blocks: offering them to the kernel
+ * for transparent huge pages (madvise) made every first touch of 2 MiB
+ * stall on compaction and zeroing, which cost a third of the CPU time of
+ * parsing a 144 MB program (doc/performance.md).
  */
 #include "config.h"
 
@@ -13,9 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#ifdef HAVE_SYS_MMAN_H
-#include <sys/mman.h>
-#endif
 
 struct sli_chunk {
 	sli_chunk *next;
@@ -23,21 +21,12 @@ struct sli_chunk {
 	_Alignas(16) char data[];
 };
 
-enum { CHUNK = 64 * 1024, MAX_CHUNK = 4 * 1024 * 1024, HUGE_PAGE = 2 * 1024 * 1024 };
+enum { CHUNK = 64 * 1024, MAX_CHUNK = 4 * 1024 * 1024 };
 
 /* A chunk of `bytes` bytes in all (header included). */
 static sli_chunk *
 chunk_new(size_t bytes)
 {
-#if defined(HAVE_SYS_MMAN_H) && defined(MADV_HUGEPAGE)
-	if (bytes >= HUGE_PAGE && bytes % HUGE_PAGE == 0) {
-		void *p = aligned_alloc(HUGE_PAGE, bytes);
-		if (p) {
-			madvise(p, bytes, MADV_HUGEPAGE);	/* advice only */
-			return p;
-		}
-	}
-#endif
 	return sli_xmalloc(bytes);
 }
 
@@ -78,12 +67,7 @@ sli_arena_alloc_slow(sli_arena *a, size_t n)
 #endif
 	if (own) {
 		/* A big block: give it its own chunk behind the head. */
-		size_t bytes = sizeof(sli_chunk) + n;
-#ifndef SL_ARENA_EXACT
-		if (bytes >= HUGE_PAGE)	/* whole huge pages */
-			bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-#endif
-		sli_chunk *c = chunk_new(bytes);
+		sli_chunk *c = chunk_new(sizeof(sli_chunk) + n);
 		c->size = n;
 		a->total += n;
 		if (a->head) {

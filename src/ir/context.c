@@ -27,7 +27,7 @@ sl_sym
 sl_sym_intern(sl_context *ctx, const char *s, size_t n)
 {
 	sym_key k = {ctx, s, n};
-	uint64_t h = sli_hash(s, n);
+	uint64_t h = sli_hash_words(s, n);
 	sli_hslot *slot = sli_htab_slot(&ctx->syms, h, sym_eq, &k, 1024);
 	if (slot->item)
 		return (sl_sym)((uintptr_t)slot->item - 1);
@@ -69,6 +69,7 @@ sl_context_free(sl_context *ctx)
 		return;
 	SL_VEC_FREE(ctx->strings);
 	SL_VEC_FREE(ctx->lens);
+	SL_VEC_FREE(ctx->opkinds);
 	sli_htab_fini(&ctx->syms);
 	sli_htab_fini(&ctx->types);
 	sli_arena_fini(&ctx->strarena);

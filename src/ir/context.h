@@ -59,6 +59,9 @@ struct sl_context {
 	SL_VEC(const char *) strings;
 	SL_VEC(uint32_t) lens;
 	sli_htab syms;		/* items: sym + 1, as pointers (context.c) */
+	/* op kind + 1 of an op name by its sym, 0 not looked up yet (ir.c):
+	 * every op built asks, and hashing its name again cost 3% of parsing */
+	SL_VEC(uint16_t) opkinds;
 	sli_arena strarena;
 
 	/* uniqued types, keyed by their canonical text symbol */
@@ -70,6 +73,31 @@ struct sl_context {
 	unsigned errors;
 	bool verify_each;	/* pipelines verify after each step (pipeline.h) */
 };
+
+/*
+ * A hash of short strings eight bytes at a time, for the tables of
+ * interning (names, type spellings), whose order nothing sees: FNV-1a
+ * (sli_hash) takes a multiply per byte, and every op's name, attribute
+ * names and types are interned while parsing.
+ */
+static inline uint64_t
+sli_hash_words(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, s, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h ^ (h >> 29);
+}
 
 static inline uint32_t
 sli_sym_len(const sl_context *ctx, sl_sym s)

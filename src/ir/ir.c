@@ -70,14 +70,29 @@ sli_op_kind_lookup(const char *name, size_t n)
 	return (sl_op_kind)(uintptr_t)sli_htab_get(&kinds, sli_hash(name, n), kind_eq, &key);
 }
 
+sl_op_kind
+sli_op_kind_of(sl_context *ctx, sl_sym name)
+{
+	if (name < ctx->opkinds.n && ctx->opkinds.v[name])
+		return (sl_op_kind)(ctx->opkinds.v[name] - 1);
+	sl_op_kind k = sli_op_kind_lookup(sl_sym_str(ctx, name), sli_sym_len(ctx, name));
+	if (name >= ctx->opkinds.n) {
+		SL_VEC_RESERVE(ctx->opkinds, (size_t)name + 1);
+		memset(ctx->opkinds.v + ctx->opkinds.n, 0,
+		       sizeof *ctx->opkinds.v * ((size_t)name + 1 - ctx->opkinds.n));
+		ctx->opkinds.n = (size_t)name + 1;
+	}
+	ctx->opkinds.v[name] = (uint16_t)(k + 1);
+	return k;
+}
+
 sl_op *
 sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
            uint32_t nregions)
 {
 	sl_op *op = SL_NEW(&m->oparena, sl_op);
 	op->name = name;
-	const char *s = sl_sym_str(m->ctx, name);
-	op->kind = sli_op_kind_lookup(s, sli_sym_len(m->ctx, name));
+	op->kind = sli_op_kind_of(m->ctx, name);
 	op->noperands = noperands;
 	op->nresults = nresults;
 	op->nregions = nregions;

@@ -81,6 +81,7 @@ struct sl_block {
 	sl_op *first, *last;
 };
 
+/* Fields ordered for little padding: 120 bytes, not 128, a op. */
 struct sl_op {
 	sl_op *prev, *next;
 	sl_block *parent;
@@ -88,14 +89,14 @@ struct sl_op {
 	sl_sym name;		/* full name, e.g. "stablehlo.add" */
 	uint32_t noperands, nresults, nregions;
 	uint32_t nattrs, nprops;
+	sl_loc loc;
+	uint32_t id;		/* scratch for passes */
 	sl_value **operands;
 	sl_value *results;
 	sl_region *regions;
 	sl_named_attr *attrs;	/* discardable attributes, sorted by name */
 	sl_named_attr *props;	/* inherent attributes <{...}> of the generic form */
-	sl_loc loc;
 	sl_attr *locattr;	/* trailing loc(...), NULL if none */
-	uint32_t id;		/* scratch for passes */
 };
 
 struct sl_module {
@@ -127,6 +128,8 @@ void sli_op_append(sl_block *b, sl_op *op);
 void sli_op_insert_before(sl_op *before, sl_op *op);
 void sli_op_erase(sl_op *op);
 sl_op_kind sli_op_kind_lookup(const char *name, size_t n);
+/* sli_op_kind_lookup of an interned name, cached in the context. */
+sl_op_kind sli_op_kind_of(sl_context *ctx, sl_sym name);
 
 /* Attribute access: discardable first, then inherent. */
 sl_attr *sli_op_attr(const sl_op *op, sl_sym name);

@@ -15,18 +15,23 @@ typedef struct collect {
 	SL_VEC(sl_value *) values;
 } collect;
 
+/* Numbers op and its values (results, then its blocks' arguments). */
 static int
 collect_op(sl_op *op, void *ud)
 {
 	collect *c = ud;
 	op->id = (uint32_t)c->ops.n;
 	SL_VEC_PUSH(c->ops, op);
-	for (uint32_t i = 0; i < op->nresults; i++)
+	for (uint32_t i = 0; i < op->nresults; i++) {
+		op->results[i].id = (uint32_t)c->values.n;
 		SL_VEC_PUSH(c->values, &op->results[i]);
+	}
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
-			for (uint32_t i = 0; i < b->nargs; i++)
+			for (uint32_t i = 0; i < b->nargs; i++) {
+				b->args[i].id = (uint32_t)c->values.n;
 				SL_VEC_PUSH(c->values, &b->args[i]);
+			}
 	return 0;
 }
 
@@ -114,8 +119,6 @@ sli_prop_index(sli_prop *P)
 	P->nops = (uint32_t)c.ops.n;
 	P->values = c.values.v;
 	P->nvalues = (uint32_t)c.values.n;
-	for (uint32_t i = 0; i < P->nvalues; i++)
-		P->values[i]->id = i;
 	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
 
 	P->use_first = SL_NEWN(&P->tabmem, uint32_t, nv);
@@ -132,18 +135,6 @@ sli_prop_index(sli_prop *P)
 	for (uint32_t v = 0; v < P->nvalues; v++) {
 		P->use_first[v] = off;
 		off += P->use_n[v];
-		P->use_n[v] = 0;
-	}
-	for (uint32_t i = 0; i < P->nops; i++) {
-		sl_op *op = P->ops[i];
-		for (uint32_t k = 0; k < op->noperands; k++) {
-			sl_value *v = op->operands[k];
-			if (!v)
-				continue;
-			sli_use *u = &P->uses[P->use_first[v->id] + P->use_n[v->id]++];
-			u->user = op;
-			u->index = k;
-		}
 	}
 
 	P->edge = SL_NEWN(&P->tabmem, sl_op *, nv);
@@ -172,11 +163,31 @@ sli_prop_index(sli_prop *P)
 	P->queued = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->nstack = 0;
 
-	/* sharding groups: members in op order, groups in id order */
+	/*
+	 * One walk over the ops for the use lists, the edges, callers and
+	 * sharding groups (members in op order, groups in id order later),
+	 * and the op classes, which only need the use counts: each walk
+	 * over the ops of a big module streams it through the caches again.
+	 */
+	uint32_t *fill = sli_xmalloc(sizeof *fill * nv);
+	memcpy(fill, P->use_first, sizeof *fill * P->nvalues);
 	SL_VEC(int64_t) ids = {0};
 	SL_VEC(SL_VEC(sl_value *)) members = {0};
 	for (uint32_t i = 0; i < P->nops; i++) {
 		sl_op *op = P->ops[i];
+		for (uint32_t k = 0; k < op->noperands; k++) {
+			sl_value *v = op->operands[k];
+			if (!v)
+				continue;
+			sli_use *u = &P->uses[fill[v->id]++];
+			u->user = op;
+			u->index = k;
+		}
+		uint8_t cls = sli_op_priority_class(P, op);
+		if (generic_visit(op))
+			cls |= SLI_OPCLASS_GENERIC |
+			       (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
+		P->opclass[i] = cls;
 		if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
 			index_edge(P, op);
 		} else if (op->kind == SL_OP_CALL) {
@@ -228,6 +239,7 @@ sli_prop_index(sli_prop *P)
 			P->group[members.v[g].v[j]->id] = (int32_t)i;
 	}
 	free(order);
+	free(fill);
 	SL_VEC_FREE(ids);
 	SL_VEC_FREE(members);
 
@@ -261,15 +273,6 @@ sli_prop_index(sli_prop *P)
 	if (P->main_func && (!P->main_func->nregions || !P->main_func->regions[0].first))
 		P->main_func = NULL;
 
-	/* op classes up front: the worklist then skips ops without a look */
-	for (uint32_t i = 0; i < P->nops; i++) {
-		sl_op *op = P->ops[i];
-		uint8_t k = sli_op_priority_class(P, op);
-		if (generic_visit(op))
-			k |= SLI_OPCLASS_GENERIC |
-			     (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
-		P->opclass[i] = k;
-	}
 }
 
 uint32_t

@@ -1,0 +1,106 @@
+#!/bin/bash
+# bench_scale.sh - `make bench`: the scaling table of issue 17.  Generated
+# transformers (`shardlp gen transformer`, 42 ops a layer) of 12, 96, 1000,
+# 8000 and 32000 layers, each phase timed inside one process by
+# bench-scale (tests/bench_scale.c): parse + verify, propagation (the
+# user-priority pass between the pipeline's import and export steps),
+# printing.  Rates use CPU time, best of several runs (more for the small
+# programs), so that other load on the shared machine matters less; peak
+# RSS is that of the first run, the input text included.  Below each row
+# after the first: the time of each phase per doubling of the layers
+# ((t2/t1)^(1/log2(l2/l1)); 2.0 is linear).  Then the million-op check:
+# the user-priority pipeline (import + propagate + export) of a program
+# of about 1,000,000 ops.
+#
+# Targets: parse + verify >= 200 MB/s, propagation >= 3M ops/s from 96
+# layers up with <= 2.1x time per doubling, peak RSS <= 4x the input,
+# printing >= 300 MB/s (of output); the million-op pipeline <= 1 s of CPU
+# and <= 1 GB.
+#
+# Environment: SHARDLP (default ./shardlp), BENCH_SCALE (default
+# ./bench-scale), BENCH_SCALE_LAYERS (default "12 96 1000 8000 32000"),
+# BENCH_SCALE_MILLION (layers of the million-op check, default 23810; 0
+# skips it), BENCH_DIR (inputs kept there; default a temporary directory).
+set -eu
+LC_ALL=C
+export LC_ALL
+
+SHARDLP=${SHARDLP:-./shardlp}
+BENCH_SCALE=${BENCH_SCALE:-./bench-scale}
+layers=${BENCH_SCALE_LAYERS:-12 96 1000 8000 32000}
+million=${BENCH_SCALE_MILLION:-23810}
+
+for p in "$SHARDLP" "$BENCH_SCALE"; do
+	[ -x "$p" ] || { echo "bench_scale: $p not built" >&2; exit 1; }
+done
+if [ -n "${BENCH_DIR:-}" ]; then
+	dir=$BENCH_DIR
+	mkdir -p "$dir"
+else
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/shardlp-bench-scale.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+fi
+
+# reps LAYERS: runs enough for about a second of CPU on the small programs
+reps() {
+	if [ "$1" -le 12 ]; then echo 50
+	elif [ "$1" -le 96 ]; then echo 20
+	elif [ "$1" -le 1000 ]; then echo 5
+	elif [ "$1" -le 8000 ]; then echo 2
+	else echo 1
+	fi
+}
+
+# measure LAYERS: one bench-scale line for a generated program (kept in $dir)
+measure() {
+	f=$dir/tf$1.mlir
+	[ -s "$f" ] || "$SHARDLP" gen transformer --layers "$1" -o "$f"
+	if ! "$BENCH_SCALE" "$f" "$(reps "$1")" >"$dir/line" 2>"$dir/err"; then
+		echo "bench_scale: failed on $1 layers" >&2
+		head -n 5 "$dir/err" >&2
+		exit 1
+	fi
+	cat "$dir/line"
+}
+
+printf '%-6s %8s %7s | %10s %10s %11s %10s | %8s %6s\n' \
+	layers ops in_MB p+v_MB/s parse_MB/s prop_ops/s print_MB/s rss_MB rss/in
+for l in $layers; do
+	echo "layers=$l $(measure "$l")"
+	[ "$l" -lt 32000 ] || rm -f "$dir/tf$l.mlir"
+done | awk '
+function kv(s,   i, a, n) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) { split(a[i], p, "="); v[p[1]] = p[2] }
+}
+function per2(a, b) { return (a > 0 && b > 0) ? exp(log(b / a) / d) : 0 }
+{
+	delete v; kv($0)
+	mb = v["bytes"] / 1e6; pv = v["parse"] + v["verify"]
+	printf "%-6d %8d %7.1f | %10.1f %10.1f %11.0f %10.1f | %8.1f %6.2f\n",
+	    v["layers"], v["ops"], mb, mb / pv, mb / v["parse"], v["ops"] / v["prop"],
+	    v["out"] / 1e6 / v["print"], v["rss_kb"] / 1024, v["rss_kb"] * 1024 / v["bytes"]
+	if (NR > 1) {
+		d = log(v["layers"] / pl) / log(2)
+		printf "%-6s per doubling: parse+verify %.2fx, propagation %.2fx, print %.2fx\n",
+		    "", per2(ppv, pv), per2(pprop, v["prop"]), per2(pprint, v["print"])
+	}
+	pl = v["layers"]; ppv = pv; pprop = v["prop"]; pprint = v["print"]
+}'
+echo "p+v: parse + verify; targets: p+v >= 200 MB/s; propagation >= 3M ops/s and"
+echo "  <= 2.1x per doubling from 96 layers; print >= 300 MB/s of output; rss/in <= 4"
+echo "  (CPU time, best of runs)"
+
+if [ "$million" -gt 0 ]; then
+	measure "$million" | awk '
+	{
+		n = split($0, a, " ")
+		for (i = 1; i <= n; i++) { split(a[i], p, "="); v[p[1]] = p[2] }
+		t = v["import"] + v["prop"] + v["export"]
+		printf "million-op check: %d ops, user-priority pipeline %.3f s CPU " \
+		    "(import %.3f, propagate %.3f, export %.3f), peak RSS %.0f MB " \
+		    "(targets <= 1 s, <= 1024 MB)\n",
+		    v["ops"], t, v["import"], v["prop"], v["export"], v["rss_kb"] / 1024
+	}'
+	rm -f "$dir/tf$million.mlir"
+fi
