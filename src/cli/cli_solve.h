@@ -111,6 +111,15 @@ int cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g,
 int cli_method_export(sl_run *run, sl_module *m, const sl_cost_params *cost,
                       sl_cost_parts *parts);
 
+/*
+ * --explicit-reshards (level 1) and --collectives (level 2): after the
+ * export steps, Shardy's -sdy-insert-explicit-reshards (full version)
+ * and, at level 2, -sdy-reshard-to-collectives on m, so that the module
+ * shows the reshards and collectives its shardings need.  0, or -1 after
+ * diagnostics.
+ */
+int cli_explicit_steps(sl_module *m, int level, const char *prog);
+
 /* The methods of a comparison: the ILP first, then the greedy strategies. */
 #define CLI_NMETHODS (CLI_NGREEDY + 1)
 

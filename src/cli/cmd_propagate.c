@@ -6,8 +6,7 @@
  * pass is run by its shardlp-opt name through sl_pass_run.
  * Entry: cmd_propagate(argc, argv), argv[0] = "propagate", in cli.h.
  */
-#include "cli.h"
-#include "cli_mesh.h"
+#include "cli_solve.h"
 #include "cli_out.h"
 
 #include <getopt.h>
@@ -20,7 +19,8 @@ static const char usage_short[] =
 	"                         [--factor-propagation basic|aggressive|basic-then-aggressive]\n"
 	"                         [--conservative] [--keep-sharding-rules] [--no-op-priority]\n"
 	"                         [--debug-sharding-origins] [--debug-edge-sharding]\n"
-	"                         [--dump-dir DIR] [--pipeline] [--time] [-o FILE]\n"
+	"                         [--dump-dir DIR] [--pipeline] [--time]\n"
+	"                         [--explicit-reshards | --collectives] [-o FILE]\n"
 	"                         [auto-sharding options] FILE\n";
 
 static void
@@ -44,6 +44,11 @@ usage_long(void)
 	      "  --pipeline                run the whole sdy-propagation-pipeline\n"
 	      "  --time                    print the CPU time of parsing and of\n"
 	      "                            propagation to standard error\n"
+	      "  --explicit-reshards       then insert the reshards and all-reduces\n"
+	      "                            the shardings need (Shardy's\n"
+	      "                            -sdy-insert-explicit-reshards)\n"
+	      "  --collectives             and turn the reshards into collectives\n"
+	      "                            (-sdy-reshard-to-collectives)\n"
 	      "  -o FILE                   write the module to FILE ('-' = stdout)\n"
 	      "  -h, --help                print this help\n\n", stdout);
 	fputs(cli_mesh_help, stdout);
@@ -87,6 +92,8 @@ cmd_propagate(int argc, char **argv)
 		{"dump-dir", required_argument, NULL, 'd'},
 		{"pipeline", no_argument, NULL, 'p'},
 		{"time", no_argument, NULL, 't'},
+		{"explicit-reshards", no_argument, NULL, 'X'},
+		{"collectives", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		CLI_MESH_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -94,6 +101,7 @@ cmd_propagate(int argc, char **argv)
 	const char *pass = "sdy-user-priority-propagate", *out = NULL, *factor = NULL;
 	const char *dumpdir = NULL;
 	bool pipeline = false, timing = false;
+	int explicit_level = 0;
 	cli_mesh_opts mesh = {0};
 	char opts[1024] = "";
 	char tmp[600];
@@ -146,6 +154,12 @@ cmd_propagate(int argc, char **argv)
 			break;
 		case 't':
 			timing = true;
+			break;
+		case 'X':
+			explicit_level = explicit_level > 1 ? explicit_level : 1;
+			break;
+		case 'C':
+			explicit_level = 2;
 			break;
 		case 'o':
 			out = optarg;
@@ -210,7 +224,8 @@ cmd_propagate(int argc, char **argv)
 		if (rc == -2) {
 			fprintf(stderr, "shardlp propagate: %s\n", err);
 			status = EXIT_USAGE;
-		} else if (rc || sl_module_verify(m)) {
+		} else if (rc || sl_module_verify(m) ||
+		           cli_explicit_steps(m, explicit_level, "shardlp propagate")) {
 			status = EXIT_INPUT;
 		} else {
 			cli_out o;

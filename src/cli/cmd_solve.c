@@ -17,7 +17,7 @@
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
 	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
-	"                     [--split-input-file]\n"
+	"                     [--split-input-file] [--explicit-reshards | --collectives]\n"
 	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
@@ -265,6 +265,7 @@ typedef struct solve_job {
 	const char *path;	/* in messages: the file, or FILE#N for a chunk */
 	const char *lp, *mps, *logpath;
 	bool xml, quiet;
+	int explicit_level;	/* cli_explicit_steps */
 } solve_job;
 
 /*
@@ -309,10 +310,13 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
 	/* the module printed is the one Shardy's pipeline would print */
-	if (rc == 0)
+	if (rc == 0) {
 		rc = export_solved(run, m, &so, j->path, &r, j->quiet);
-	else
+		if (rc == 0 && cli_explicit_steps(m, j->explicit_level, "shardlp solve"))
+			rc = -1;
+	} else {
 		sl_run_free(run);
+	}
 	if (rc == -2)
 		status = EXIT_INPUT;
 	else if (rc < 0)
@@ -351,7 +355,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
-	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT
+	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT, OPT_EXPLICIT, OPT_COLLECTIVES
 };
 
 int
@@ -373,6 +377,8 @@ cmd_solve(int argc, char **argv)
 		{"wmps", required_argument, NULL, OPT_MPS},
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"split-input-file", no_argument, NULL, OPT_SPLIT},
+		{"explicit-reshards", no_argument, NULL, OPT_EXPLICIT},
+		{"collectives", no_argument, NULL, OPT_COLLECTIVES},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
 		CLI_COST_LONGOPTS,
@@ -380,6 +386,7 @@ cmd_solve(int argc, char **argv)
 	};
 	const char *output = NULL, *lp = NULL, *mps = NULL, *logpath = NULL;
 	bool xml = false, quiet = false, split = false;
+	int explicit_level = 0;
 	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
@@ -407,6 +414,10 @@ cmd_solve(int argc, char **argv)
 			      "  --no-decompose       solve one whole model, not a chain of blocks\n"
 			      "  --split-input-file   solve each chunk of FILE between '// -----'\n"
 			      "                       lines; the outputs are separated likewise\n"
+			      "  --explicit-reshards  then insert the reshards and all-reduces the\n"
+			      "                       shardings need (-sdy-insert-explicit-reshards)\n"
+			      "  --collectives        and turn the reshards into collectives\n"
+			      "                       (-sdy-reshard-to-collectives)\n"
 			      "  --verbose            the solver log, on standard error\n"
 			      "  --log F              the solver log, to F\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
@@ -459,6 +470,12 @@ cmd_solve(int argc, char **argv)
 		case OPT_SPLIT:
 			split = true;
 			break;
+		case OPT_EXPLICIT:
+			explicit_level = explicit_level > 1 ? explicit_level : 1;
+			break;
+		case OPT_COLLECTIVES:
+			explicit_level = 2;
+			break;
 		default:
 			goto usage;
 		}
@@ -481,7 +498,8 @@ cmd_solve(int argc, char **argv)
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	sink.once = true;	/* each method reads the program: warn once */
-	solve_job job = {so, &co, argv[optind], lp, mps, logpath, xml, quiet};
+	solve_job job = {so, &co, argv[optind], lp, mps, logpath, xml, quiet,
+	                 explicit_level};
 	int status = EXIT_INPUT;
 	size_t len, n = 0;
 	const char *name;

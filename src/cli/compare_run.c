@@ -310,3 +310,21 @@ cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS])
 		v[7 + 2 * k] = p->coll_bytes[k];
 	}
 }
+
+int
+cli_explicit_steps(sl_module *m, int level, const char *prog)
+{
+	static const char *const pass[2][2] = {
+		{"sdy-insert-explicit-reshards", "enable-full-version=true"},
+		{"sdy-reshard-to-collectives", ""},
+	};
+	char err[256];
+	for (int k = 0; k < level && k < 2; k++) {
+		int rc = sl_pass_run(m, pass[k][0], pass[k][1], err, sizeof err);
+		if (rc == -2)
+			fprintf(stderr, "%s: %s\n", prog, err);
+		if (rc || sl_module_verify(m))
+			return -1;
+	}
+	return 0;
+}

@@ -271,6 +271,26 @@ else
 	fail "an output was written, or it ended after $(seconds "$t0" "$t1") s"
 fi
 
+# --explicit-reshards and --collectives show what the shardings cost in
+# ops: on data/mlp.mlir the ILP's answer needs one all-to-all (the
+# evaluator's count, collectives column of compare), greedy's one
+# all-reduce over "y"
+run "$SHARDLP" solve -q --collectives "$data/mlp.mlir"
+expect_rc 0 "solve --collectives"
+checks=$((checks + 1))
+n=$(grep -c 'sdy\.all_to_all \[{"y"}' "$tmp/out")
+if [ "$n" -eq 1 ] && ! grep -q 'sdy\.reshard\|sdy\.all_gather\|sdy\.all_reduce' "$tmp/out"; then
+	pass "one all-to-all over \"y\", no other collective"
+else
+	fail "expected one all-to-all over \"y\" and nothing else: $(grep -o 'sdy\.[a-z_]*' "$tmp/out" | sort | uniq -c | tr '\n' ' ')"
+fi
+"$SHARDLP" solve -q --collectives -o "$tmp/coll.mlir" "$data/mlp.mlir"
+run "$SHARDLP" verify -q "$tmp/coll.mlir"
+expect_rc 0 "the module with collectives verifies"
+run "$SHARDLP" propagate --pipeline --explicit-reshards "$data/mlp.mlir"
+expect_rc 0 "propagate --pipeline --explicit-reshards"
+expect_grep "$tmp/out" 'sdy\.all_reduce \{"y"\}' "greedy's all-reduce over \"y\""
+
 cat >"$tmp/infeasible.mlir" <<'MLIR'
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {
