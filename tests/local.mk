@@ -96,6 +96,7 @@ EXTRA_DIST += \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
 	%reldir%/conformance-check.sh \
+	%reldir%/emitted_vs_evaluator.py \
 	%reldir%/ilp_vs_greedy.py \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
