@@ -5,7 +5,7 @@ export inserts for it.  The sharding is the propagation pipeline's (the
 user-priority strategy of `shardlp compare`, whose CSV gives the
 evaluator's counts: one per mesh axis, by kind); the emitted collectives
 are those of `shardlp propagate --pipeline --collectives`, each counted
-once per mesh axis it spans.  A program agrees when every kind (all-gather,
+once per mesh axis it spans (its sub-axes together).  A program agrees when every kind (all-gather,
 all-to-all, all-reduce) has the same count and no other collective (a
 collective permute, a reduce-scatter) is emitted.  Prints N of M and the
 programs that disagree with both counts; exit 0 (a report).
@@ -21,7 +21,9 @@ def emitted(text):
     n = {k: 0 for k in KINDS + ("collective_permute", "reduce_scatter")}
     for m in OP.finditer(text):
         kind, axes = m.group(1), m.group(2) or ""
-        n[kind] += max(1, len(re.findall(r'"[^"]*"', axes))) if kind != "collective_permute" else 1
+        # one per mesh axis: the sub-axes of one axis ("c":(1)4, "c":(4)2) count once
+        names = set(re.findall(r'"([^"]*)"', axes))
+        n[kind] += max(1, len(names)) if kind != "collective_permute" else 1
     return n
 
 
