@@ -66,6 +66,7 @@ TESTS += \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/slurm.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
@@ -88,6 +89,7 @@ EXTRA_DIST += \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/slurm.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
