@@ -23,8 +23,13 @@ noinst_HEADERS += \
 
 ### Readers and writers: XML (libxml2), checked against data/shardlp.xsd
 
-formats_sources += %reldir%/xml_mesh.c
-noinst_HEADERS += %reldir%/xml_mesh.h
+formats_sources += \
+	%reldir%/xml_mesh.c \
+	%reldir%/xml_problem_read.c \
+	%reldir%/xml_problem_write.c
+noinst_HEADERS += \
+	%reldir%/xml_mesh.h \
+	%reldir%/xml_problem.h
 
 ## The schema, compiled into the library as one string
 ## (sli_xml_schema in xml_mesh.h) so that an installed shardlp needs no

@@ -89,6 +89,19 @@ sl_module *sl_module_parse_at(sl_context *ctx, const char *name,
 sl_module *sl_module_parse_file(sl_context *ctx, const char *path);
 void sl_module_free(sl_module *m);
 
+/*
+ * Writes m as a sharding problem in XML, the <shardlp-problem> of
+ * shardlp-xml(5): its meshes, its ops, each tensor's type, shape, element
+ * type and sharding, each op's rule when it carries one.  source names the
+ * input (may be NULL).  sl_module_parse reads the document back into the
+ * same program.  Returns 0, or -1 on a write error.
+ */
+int sl_module_write_xml(sl_module *m, FILE *out, const char *source);
+/* Validates a shardlp XML document (mesh description, solve report or
+ * sharding problem) against the schema: 0, or -1 after located errors. */
+int sl_xml_validate(sl_context *ctx, const char *name, const char *text,
+                    size_t len);
+
 /* Checks every invariant of the sdy dialect; 0 when valid, else -1. */
 int sl_module_verify(sl_module *m);
 

@@ -71,6 +71,7 @@ TESTS += \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
+	%reldir%/cli/xml_problem.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
 
@@ -94,6 +95,7 @@ EXTRA_DIST += \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
+	%reldir%/cli/xml_problem.sh \
 	%reldir%/conformance-check.sh \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \

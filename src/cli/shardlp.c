@@ -26,6 +26,8 @@ static const command commands[] = {
 	 "run compare on many programs, one worker each, into one summary"},
 	{"compare", cmd_compare, "compare [--csv] [--time-limit S] [cost options] FILE...",
 	 "compare greedy propagation with the optimal ILP shardings"},
+	{"export", cmd_export, "export [--format xml|mlir] [--rules] [-o FILE] FILE",
+	 "write a program as a sharding problem in XML, or back as MLIR"},
 	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
