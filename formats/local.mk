@@ -1,6 +1,7 @@
 ### Readers and writers: MLIR text
 
 formats_sources = \
+	%reldir%/dot.c \
 	%reldir%/gspmd.c \
 	%reldir%/mlir_other.c \
 	%reldir%/mlir_lexer.c \

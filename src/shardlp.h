@@ -97,6 +97,15 @@ void sl_module_free(sl_module *m);
  * same program.  Returns 0, or -1 on a write error.
  */
 int sl_module_write_xml(sl_module *m, FILE *out, const char *source);
+/*
+ * Writes a Graphviz graph of one program as n methods shard it: a node
+ * per op of its first function and per argument, an edge per use with
+ * the tensor's sharding in mods[0]; red where another module (same
+ * program, same steps) shards the tensor otherwise, labelled with each
+ * method's (names[i]) sharding.  0, or -1 on a write error.
+ */
+int sl_modules_write_dot(FILE *out, sl_module *const *mods,
+                         const char *const *names, size_t n);
 /* Validates a shardlp XML document (mesh description, solve report or
  * sharding problem) against the schema: 0, or -1 after located errors. */
 int sl_xml_validate(sl_context *ctx, const char *name, const char *text,

@@ -55,6 +55,7 @@ TESTS += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
@@ -79,6 +80,7 @@ EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \

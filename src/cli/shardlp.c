@@ -28,7 +28,7 @@ static const command commands[] = {
 	 "compare greedy propagation with the optimal ILP shardings"},
 	{"export", cmd_export, "export [--format xml|mlir] [--rules] [-o FILE] FILE",
 	 "write a program as a sharding problem in XML, or back as MLIR"},
-	{"gen", cmd_gen, "gen transformer [--layers N] [options]",
+	{"gen", cmd_gen, "gen transformer|mlp|attention|dag [--layers N] [options]",
 	 "generate a benchmark program"},
 	{"help", cmd_help, "help [COMMAND]", "show help for a command"},
 	{"import", cmd_import, "import [-o FILE] [--debuginfo] FILE",
