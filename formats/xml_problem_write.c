@@ -9,6 +9,8 @@
  */
 #include "formats/xml_problem.h"
 
+#include <math.h>
+
 #include <libxml/xmlwriter.h>
 
 #include "formats/mlir_printer.h"
@@ -300,32 +302,59 @@ number(const sl_op *op, uint32_t *n)
 		}
 }
 
+/* <result-of method status cost ...>, a number left out when it is none. */
+static void
+result_of(writer *wr, const sl_method_result *r)
+{
+	const char *const names[] = {"cost", "memory", "communication", "compute", "seconds"};
+	const double v[] = {r->cost, r->memory, r->communication, r->compute, r->seconds};
+	start(wr, "result-of");
+	attr(wr, "method", r->method);
+	attr(wr, "status", r->status);
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (isfinite(v[i]))
+			wr->bad |= xmlTextWriterWriteFormatAttribute(wr->w, BAD_CAST names[i],
+			                                             "%.9g", v[i]) < 0;
+	end(wr);
+}
+
 int
 sl_module_write_xml(sl_module *m, FILE *out, const char *source)
 {
+	return sl_module_write_xml_results(m, out, source, NULL, 0);
+}
+
+int
+sl_module_write_xml_results(sl_module *m, FILE *out, const char *source,
+                            const sl_method_result *r, size_t nr)
+{
 	xmlBufferPtr buf = xmlBufferCreate();
-	writer wr = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, m->ctx, {0}, 0};
+	writer wr = {buf ? xmlNewTextWriterMemory(buf, 0) : NULL, m ? m->ctx : NULL, {0}, 0};
 	if (!wr.w) {
 		if (buf)
 			xmlBufferFree(buf);
 		return -1;
 	}
 	uint32_t n = 0;
-	number(m->top, &n);
 	xmlTextWriterSetIndent(wr.w, 1);
 	wr.bad |= xmlTextWriterStartDocument(wr.w, NULL, "UTF-8", NULL) < 0;
 	start(&wr, "shardlp-problem");
 	attr(&wr, "version", "1");
 	if (source)
 		attr(&wr, "source", source);
-	named_list(&wr, "property", m->top->props, m->top->nprops);
-	named_list(&wr, "attribute", m->top->attrs, m->top->nattrs);
-	for (const sl_op *o = m->top->regions[0].first->first; o; o = o->next) {
-		if (plain_mesh(o))
-			mesh(&wr, o);
-		else
-			op_elem(&wr, o);
+	if (m) {
+		number(m->top, &n);
+		named_list(&wr, "property", m->top->props, m->top->nprops);
+		named_list(&wr, "attribute", m->top->attrs, m->top->nattrs);
+		for (const sl_op *o = m->top->regions[0].first->first; o; o = o->next) {
+			if (plain_mesh(o))
+				mesh(&wr, o);
+			else
+				op_elem(&wr, o);
+		}
 	}
+	for (size_t i = 0; i < nr; i++)
+		result_of(&wr, &r[i]);
 	wr.bad |= xmlTextWriterEndDocument(wr.w) < 0;
 	xmlFreeTextWriter(wr.w);
 	sli_buf_fini(&wr.b);

@@ -97,6 +97,15 @@ void sl_module_free(sl_module *m);
  * same program.  Returns 0, or -1 on a write error.
  */
 int sl_module_write_xml(sl_module *m, FILE *out, const char *source);
+/* One method's result on a program, as <result-of> writes it. */
+typedef struct sl_method_result {
+	const char *method, *status;
+	double cost, memory, communication, compute, seconds;	/* NAN: none */
+} sl_method_result;
+/* As sl_module_write_xml, with a <result-of> per result after the ops;
+ * m may be NULL (the results alone). */
+int sl_module_write_xml_results(sl_module *m, FILE *out, const char *source,
+                                const sl_method_result *r, size_t n);
 /*
  * Writes a Graphviz graph of one program as n methods shard it: a node
  * per op of its first function and per argument, an edge per use with

@@ -347,6 +347,42 @@ peak_kb(void)
 	return kb;
 }
 
+/*
+ * Chunk k's results as a sharding problem in XML (shardlp-xml(5)), ID.xml
+ * (ID.K.xml for chunk K > 1): the ILP's module when there is one and a
+ * <result-of> per method run.  0, or -1 after a message.
+ */
+static int
+write_xml(const job *j, const input *in, size_t k, sl_module *ilp,
+          const cli_method_row *rows)
+{
+	sl_method_result r[CLI_NMETHODS];
+	size_t n = 0;
+	for (size_t i = 0; i < CLI_NMETHODS; i++) {
+		const cli_method_row *w = &rows[i];
+		double nan = NAN;
+		if (j->methods && !(j->methods >> i & 1))
+			continue;
+		r[n++] = (sl_method_result){
+			w->method, w->status,
+			w->scored ? w->parts.total : nan, w->scored ? w->parts.memory : nan,
+			w->scored ? w->parts.communication : nan,
+			w->scored ? w->parts.compute : nan,
+			strcmp(w->status, "unavailable") ? w->seconds : nan,
+		};
+	}
+	char ext[32] = "xml";
+	if (k)
+		snprintf(ext, sizeof ext, "%zu.xml", k + 1);
+	char *p = result_path(j->dir, in->id, ext);
+	cli_out o;
+	FILE *f = cli_out_open(&o, "shardlp batch", p);
+	int rc = f ? cli_out_close(&o, "shardlp batch",
+	                           !sl_module_write_xml_results(ilp, f, in->path, r, n)) : -1;
+	free(p);
+	return rc;
+}
+
 /* A program's rows, CSV and JSON lines, in memory. */
 typedef struct rows_text {
 	char *csv, *json;
@@ -356,7 +392,8 @@ typedef struct rows_text {
 /*
  * One program in a worker: every method on every chunk of in, its rows
  * into *rt (the caller frees them) and to ID.csv and ID.jsonl, its
- * diagnostics to ID.log, the ILP's exported modules to ID.mlir; the rows
+ * diagnostics to ID.log, the ILP's exported modules to ID.mlir, each
+ * chunk's module and results as XML to ID.xml (write_xml); the rows
  * last, so that their file's presence means done.  Returns 0, or 1 when
  * some method failed or a file could not be written.
  */
@@ -412,6 +449,8 @@ work(const job *j, const input *in, rows_text *rt)
 		if (k && fputs("// -----\n", mlir) == EOF)
 			status = 1;
 		if (o.ilp && sl_module_print(o.ilp, mlir, NULL))
+			status = 1;
+		if (write_xml(j, in, k, o.ilp, o.rows))
 			status = 1;
 		sl_module_free(o.ilp);
 	}
@@ -972,7 +1011,7 @@ cmd_batch(int argc, char **argv)
 			      "  -j N, --jobs N     N workers at a time (default 1)\n"
 			      "  --out DIR          the output folder (default batch-out):\n"
 			      "                     summary.csv, summary.jsonl with --json, and\n"
-			      "                     results/ID.{csv,jsonl,log,mlir} per program\n"
+			      "                     results/ID.{csv,jsonl,log,mlir,xml} per program\n"
 			      "  --json             the summary as JSON lines too\n"
 			      "  --resume           skip the programs whose rows are newer than\n"
 			      "                     the program and the options\n"

@@ -63,6 +63,16 @@ else
 	fail "no verified results/ID.mlir for mlp.mlir"
 fi
 
+checks=$((checks + 1))
+xml=$(ls "$tmp"/out1/results/*mlp.mlir-*.xml)
+if "$SHARDLP" export --validate "$tmp"/out1/results/*.xml 2>"$tmp/err" &&
+   grep -q '<result-of method="ilp" status="optimal" cost=' "$xml" &&
+   "$SHARDLP" verify -q "$xml"; then
+	pass "each program's XML result validates, has each method's result and reads back"
+else
+	fail "results/ID.xml"
+fi
+
 run "$SHARDLP" batch -j 1 --out "$tmp/out2" "$in"
 checks=$((checks + 1))
 if diff <(mask "$tmp/out1/summary.csv") <(mask "$tmp/out2/summary.csv") >"$tmp/diff"; then
