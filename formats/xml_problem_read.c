@@ -129,7 +129,8 @@ static const char *
 type_of(gen *g, const char *id)
 {
 	idtype key = {id, NULL};
-	const idtype *t = bsearch(&key, g->ids, g->nids, sizeof *g->ids, cmp_id);
+	const idtype *t = g->nids ? bsearch(&key, g->ids, g->nids, sizeof *g->ids, cmp_id)
+	                          : NULL;
 	return t ? t->type : "none";	/* the schema's IDREF makes this rare */
 }
 

@@ -169,6 +169,7 @@ EXTRA_DIST += \
 	%reldir%/fuzz/seeds-sdy/three.txt \
 	%reldir%/fuzz/seeds-xml/mesh-4x2.xml \
 	%reldir%/fuzz/seeds-xml/minimal.xml \
+	%reldir%/fuzz/seeds-xml/problem.xml \
 	%reldir%/fuzz/seeds/attention.mlir \
 	%reldir%/fuzz/seeds/errors.mlir \
 	%reldir%/fuzz/seeds/generic.mlir \
