@@ -1,6 +1,7 @@
 ### Readers and writers: MLIR text
 
 formats_sources = \
+	%reldir%/dot.c \
 	%reldir%/gspmd.c \
 	%reldir%/mlir_other.c \
 	%reldir%/mlir_lexer.c \
@@ -23,8 +24,13 @@ noinst_HEADERS += \
 
 ### Readers and writers: XML (libxml2), checked against data/shardlp.xsd
 
-formats_sources += %reldir%/xml_mesh.c
-noinst_HEADERS += %reldir%/xml_mesh.h
+formats_sources += \
+	%reldir%/xml_mesh.c \
+	%reldir%/xml_problem_read.c \
+	%reldir%/xml_problem_write.c
+noinst_HEADERS += \
+	%reldir%/xml_mesh.h \
+	%reldir%/xml_problem.h
 
 ## The schema, compiled into the library as one string
 ## (sli_xml_schema in xml_mesh.h) so that an installed shardlp needs no

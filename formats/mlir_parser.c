@@ -17,6 +17,7 @@
  */
 #include "formats/mlir_parser.h"
 #include "formats/mlir_stablehlo_attrs.h"
+#include "formats/xml_problem.h"
 #include "util/hash.h"
 
 #include <errno.h>
@@ -2474,6 +2475,9 @@ sl_module *
 sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t len,
                    unsigned first_line)
 {
+	/* a sharding problem in XML (shardlp-xml(5)) reads as its program */
+	if (sli_xml_problem_sniff(text, len))
+		return sli_xml_problem_parse(ctx, name, text, len);
 	sl_module *m = sli_xcalloc(1, sizeof *m);
 	m->ctx = ctx;
 	m->input_bytes = len;

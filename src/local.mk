@@ -169,6 +169,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/cli_watchdog.c \
 	%reldir%/cli/cmd_compare.c \
 	%reldir%/cli/compare_run.c \
+	%reldir%/cli/cmd_export.c \
 	%reldir%/cli/cmd_gen.c \
 	%reldir%/cli/cmd_import.c \
 	%reldir%/cli/cmd_iopddl.c \

@@ -89,6 +89,38 @@ sl_module *sl_module_parse_at(sl_context *ctx, const char *name,
 sl_module *sl_module_parse_file(sl_context *ctx, const char *path);
 void sl_module_free(sl_module *m);
 
+/*
+ * Writes m as a sharding problem in XML, the <shardlp-problem> of
+ * shardlp-xml(5): its meshes, its ops, each tensor's type, shape, element
+ * type and sharding, each op's rule when it carries one.  source names the
+ * input (may be NULL).  sl_module_parse reads the document back into the
+ * same program.  Returns 0, or -1 on a write error.
+ */
+int sl_module_write_xml(sl_module *m, FILE *out, const char *source);
+/* One method's result on a program, as <result-of> writes it. */
+typedef struct sl_method_result {
+	const char *method, *status;
+	/* seconds, but peak_bytes (per device); NAN: none */
+	double cost, peak_bytes, communication, compute, seconds;
+} sl_method_result;
+/* As sl_module_write_xml, with a <result-of> per result after the ops;
+ * m may be NULL (the results alone). */
+int sl_module_write_xml_results(sl_module *m, FILE *out, const char *source,
+                                const sl_method_result *r, size_t n);
+/*
+ * Writes a Graphviz graph of one program as n methods shard it: a node
+ * per op of its first function and per argument, an edge per use with
+ * the tensor's sharding in mods[0]; red where another module (same
+ * program, same steps) shards the tensor otherwise, labelled with each
+ * method's (names[i]) sharding.  0, or -1 on a write error.
+ */
+int sl_modules_write_dot(FILE *out, sl_module *const *mods,
+                         const char *const *names, size_t n);
+/* Validates a shardlp XML document (mesh description, solve report or
+ * sharding problem) against the schema: 0, or -1 after located errors. */
+int sl_xml_validate(sl_context *ctx, const char *name, const char *text,
+                    size_t len);
+
 /* Checks every invariant of the sdy dialect; 0 when valid, else -1. */
 int sl_module_verify(sl_module *m);
 

@@ -2,8 +2,8 @@
 # bench_batch.sh - the overhead of `shardlp batch`, part of `make bench`:
 # BENCH_BATCH_N (default 1000) tiny programs (one add on a 2x2 mesh, each
 # with its own seed-free name) with -j 1 and -j 2, side by side in one
-# run: wall seconds, programs per second, and the -j 2 / -j 1 throughput
-# ratio.  Targets (issue 19): >= 50 programs/s with -j 2, and a ratio >=
+# run (best of BENCH_BATCH_ROUNDS rounds): wall seconds, programs per
+# second, and the -j 2 / -j 1 throughput ratio.  Targets (issue 19): >= 50 programs/s with -j 2, and a ratio >=
 # 1.8 on an otherwise idle 2-core machine.
 # Not part of `make check`.
 set -u
@@ -27,16 +27,28 @@ MLIR
 done
 
 now() { date +%s.%N; }
-printf '%-6s %9s %10s %8s\n' jobs programs seconds prog/s
+# BENCH_BATCH_ROUNDS (default 3) rounds, -j 1 and -j 2 alternating, so
+# that both meet the same load; each keeps its best time.
+rounds=${BENCH_BATCH_ROUNDS:-3}
+declare -A best rc rows
+for r in $(seq 1 "$rounds"); do
+	for j in 1 2; do
+		rm -rf "$tmp/out$j"
+		t0=$(now)
+		"$SHARDLP" batch -j "$j" --out "$tmp/out$j" "$tmp/in" >/dev/null 2>&1
+		rc[$j]=$?
+		t1=$(now)
+		rows[$j]=$(($(wc -l <"$tmp/out$j/summary.csv") - 1))
+		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+		if [ -z "${best[$j]:-}" ] || awk -v a="$s" -v b="${best[$j]}" 'BEGIN { exit !(a < b) }'; then
+			best[$j]=$s
+		fi
+	done
+done
+printf '%-6s %9s %10s %8s   (best of %d rounds)\n' jobs programs seconds prog/s "$rounds"
 declare -A rate
 for j in 1 2; do
-	t0=$(now)
-	"$SHARDLP" batch -j "$j" --out "$tmp/out$j" "$tmp/in" >/dev/null 2>&1
-	rc=$?
-	t1=$(now)
-	rows=$(($(wc -l <"$tmp/out$j/summary.csv") - 1))
-	s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-	rate[$j]=$(awk -v n="$n" -v s="$s" 'BEGIN { printf "%.1f", n / s }')
-	printf '%-6s %9d %10s %8s   (exit %d, %d rows)\n' "-j $j" "$n" "$s" "${rate[$j]}" "$rc" "$rows"
+	rate[$j]=$(awk -v n="$n" -v s="${best[$j]}" 'BEGIN { printf "%.1f", n / s }')
+	printf '%-6s %9d %10s %8s   (exit %d, %d rows)\n' "-j $j" "$n" "${best[$j]}" "${rate[$j]}" "${rc[$j]}" "${rows[$j]}"
 done
 awk -v a="${rate[1]}" -v b="${rate[2]}" 'BEGIN { printf "throughput -j 2 / -j 1: %.2fx\n", b / a }'

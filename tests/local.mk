@@ -56,6 +56,7 @@ TESTS += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
@@ -68,10 +69,12 @@ TESTS += \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/slurm.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
+	%reldir%/cli/xml_problem.sh \
 	%reldir%/golden/run.sh \
 	%reldir%/man-lint.sh
 
@@ -79,6 +82,7 @@ EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
 	%reldir%/cli/help.sh \
@@ -91,10 +95,12 @@ EXTRA_DIST += \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
+	%reldir%/cli/slurm.sh \
 	%reldir%/cli/solve.sh \
 	%reldir%/cli/stdio.sh \
 	%reldir%/cli/torture.sh \
 	%reldir%/cli/verify.sh \
+	%reldir%/cli/xml_problem.sh \
 	%reldir%/conformance-check.sh \
 	%reldir%/emitted_vs_evaluator.py \
 	%reldir%/ilp_vs_greedy.py \
@@ -175,6 +181,7 @@ EXTRA_DIST += \
 	%reldir%/fuzz/seeds-sdy/three.txt \
 	%reldir%/fuzz/seeds-xml/mesh-4x2.xml \
 	%reldir%/fuzz/seeds-xml/minimal.xml \
+	%reldir%/fuzz/seeds-xml/problem.xml \
 	%reldir%/fuzz/seeds/attention.mlir \
 	%reldir%/fuzz/seeds/errors.mlir \
 	%reldir%/fuzz/seeds/generic.mlir \

@@ -100,6 +100,7 @@ cli_src *cli_split(const char *name, const char *text, size_t len, bool split, s
 /* Parses and verifies one chunk into ctx; NULL after diagnostics. */
 sl_module *cli_parse_src(sl_context *ctx, const cli_src *s);
 
+int cmd_export(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_iopddl(int argc, char **argv);

@@ -140,6 +140,7 @@ typedef struct cli_compare_out {
 	/* set by the caller */
 	bool tell;		/* notes of the auto-sharding options on stderr */
 	bool keep_ilp;		/* hand over the ILP's exported module */
+	bool keep_all;		/* hand over every method's exported module */
 	unsigned methods;	/* bit i: run rows[i]'s method; 0: all.  A row
 				 * not run has the status "skipped" */
 	/* filled */
@@ -147,6 +148,8 @@ typedef struct cli_compare_out {
 	char start_note[512];	/* why the best greedy result is no incumbent */
 	char changed[256];	/* the methods whose score the export changes */
 	sl_module *ilp;		/* with keep_ilp, when scored (caller frees) */
+	sl_module *mods[CLI_NMETHODS];	/* with keep_all, rows' order, NULL when
+					 * not run (caller frees) */
 } cli_compare_out;
 
 /*

@@ -1,11 +1,14 @@
 /*
- * cmd_batch.c - `shardlp batch`: every method on many programs, each
- * program in a worker process of its own (GLPK is not thread-safe, and a
- * crash or a runaway solve takes only its own program down), at most -j
- * at a time.  Each worker writes its program's rows (CSV and JSON lines),
- * its log and the ILP's module into OUT/results/, each atomically; the
- * summary is the concatenation of the rows in input order, so it is the
- * same whatever the order the workers finished in, and a --resume run
+ * cmd_batch.c - `shardlp batch`: every method on many programs in -j
+ * worker processes (GLPK is not thread-safe, and a crash takes only its
+ * worker down).  A worker lives for many programs: the parent hands it
+ * programs over a pipe (a few ahead when they are short) and it answers
+ * with each program's rows over another, so the parent neither forks per program nor reads
+ * files back; a worker that dies costs its program (error rows) and is
+ * replaced.  Each program's rows (CSV and JSON lines), its log and the
+ * ILP's module also go to OUT/results/, each atomically and the rows
+ * last, for --resume.  The summary is the rows in input order, so it is
+ * the same whatever the order the workers finished in, and a --resume run
  * that redoes only the missing programs ends with the same summary.
  */
 #include "cli_solve.h"
@@ -14,8 +17,10 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,7 +55,9 @@ header_text(void)
 typedef struct input {
 	char *path;
 	char *id;		/* its name in OUT/results/ */
-	pid_t pid;		/* its worker while it runs */
+	char *csv, *json;	/* its rows, as its worker sent them */
+	size_t csvlen, jsonlen;
+	char *why;		/* why it has no rows: its worker died */
 	bool done, skipped, failed;
 } input;
 
@@ -68,7 +75,16 @@ push_input(inputs *v, char *path)
 		if (!v->v)
 			cli_fatal("out of memory");
 	}
-	v->v[v->n++] = (input){path, NULL, 0, false, false, false};
+	v->v[v->n++] = (input){path, NULL, NULL, NULL, 0, 0, NULL, false, false, false};
+}
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p)
+		cli_fatal("out of memory");
+	return p;
 }
 
 static volatile sig_atomic_t stop_signal;
@@ -296,29 +312,128 @@ result_path(const char *dir, const char *id, const char *ext)
 	return p;
 }
 
+/* Writes len bytes to path atomically; 0, or -1 after a message. */
+static int
+write_file(const char *path, const char *text, size_t len)
+{
+	cli_out o;
+	FILE *f = cli_out_open(&o, "shardlp batch", path);
+	if (!f)
+		return -1;
+	bool ok = fwrite(text, 1, len, f) == len;
+	return cli_out_close(&o, "shardlp batch", ok) ? -1 : 0;
+}
+
 /*
- * The worker: every method on every chunk of in, its rows to ID.csv and
- * ID.jsonl, its diagnostics to ID.log, the ILP's exported modules to
- * ID.mlir; the rows last, so that their presence means done.  Its exit
- * status: 0, or 1 when some method failed.
+ * The peak resident memory of this worker since peak_reset, in KiB: Linux
+ * resets the high-water mark on "5" written to /proc/self/clear_refs, so
+ * a worker that ran bigger programs before still reports this one's.
+ * Elsewhere, the peak of the worker's whole life.
+ */
+static void
+peak_reset(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "5", 1) != 1)
+			(void)0;	/* no reset: the lifetime peak */
+		close(fd);
+	}
+}
+
+static long
+peak_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "VmHWM:", 6)) {
+			kb = strtol(line + 6, NULL, 10);
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (kb < 0) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		kb = ru.ru_maxrss;
+	}
+	return kb;
+}
+
+/*
+ * Chunk k's results as a sharding problem in XML (shardlp-xml(5)), ID.xml
+ * (ID.K.xml for chunk K > 1): the ILP's module when there is one and a
+ * <result-of> per method run.  0, or -1 after a message.
  */
 static int
-work(const job *j, const input *in)
+write_xml(const job *j, const input *in, size_t k, sl_module *ilp,
+          const cli_method_row *rows)
 {
+	sl_method_result r[CLI_NMETHODS];
+	size_t n = 0;
+	for (size_t i = 0; i < CLI_NMETHODS; i++) {
+		const cli_method_row *w = &rows[i];
+		double nan = NAN;
+		if (j->methods && !(j->methods >> i & 1))
+			continue;
+		r[n++] = (sl_method_result){
+			w->method, w->status,
+			w->scored ? w->parts.total : nan, w->scored ? w->parts.peak_bytes : nan,
+			w->scored ? w->parts.communication : nan,
+			w->scored ? w->parts.compute : nan,
+			strcmp(w->status, "unavailable") ? w->seconds : nan,
+		};
+	}
+	char ext[32] = "xml";
+	if (k)
+		snprintf(ext, sizeof ext, "%zu.xml", k + 1);
+	char *p = result_path(j->dir, in->id, ext);
+	cli_out o;
+	FILE *f = cli_out_open(&o, "shardlp batch", p);
+	int rc = f ? cli_out_close(&o, "shardlp batch",
+	                           !sl_module_write_xml_results(ilp, f, in->path, r, n)) : -1;
+	free(p);
+	return rc;
+}
+
+/* A program's rows, CSV and JSON lines, in memory. */
+typedef struct rows_text {
+	char *csv, *json;
+	size_t csvlen, jsonlen;
+} rows_text;
+
+/*
+ * One program in a worker: every method on every chunk of in, its rows
+ * into *rt (the caller frees them) and to ID.csv and ID.jsonl, its
+ * diagnostics to ID.log, the ILP's exported modules to ID.mlir, each
+ * chunk's module and results as XML to ID.xml (write_xml); the rows
+ * last, so that their file's presence means done.  Returns 0, or 1 when
+ * some method failed or a file could not be written.
+ */
+static int
+work(const job *j, const input *in, rows_text *rt)
+{
+	memset(rt, 0, sizeof *rt);
 	char *log = result_path(j->dir, in->id, "log");
-	if (!freopen(log, "w", stderr))
-		return 1;
+	bool logged = freopen(log, "w", stderr) != NULL;
 	free(log);
-	cli_out oc, oj, om;
-	char *csvp = result_path(j->dir, in->id, "csv");
-	char *jsonp = result_path(j->dir, in->id, "jsonl");
+	cli_out om;
 	char *mlirp = result_path(j->dir, in->id, "mlir");
-	FILE *csv = cli_out_open(&oc, "shardlp batch", csvp);
-	FILE *json = csv ? cli_out_open(&oj, "shardlp batch", jsonp) : NULL;
-	FILE *mlir = json ? cli_out_open(&om, "shardlp batch", mlirp) : NULL;
-	if (!mlir)
+	FILE *csv = open_memstream(&rt->csv, &rt->csvlen);
+	FILE *json = open_memstream(&rt->json, &rt->jsonlen);
+	FILE *mlir = logged && csv && json ? cli_out_open(&om, "shardlp batch", mlirp) : NULL;
+	if (!csv || !json)
+		cli_fatal("out of memory");
+	if (!mlir) {
+		fclose(csv);
+		fclose(json);
+		free(mlirp);
 		return 1;
+	}
 	int status = EXIT_OK;
+	peak_reset();
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
@@ -341,9 +456,7 @@ work(const job *j, const input *in)
 		}
 		if (st != EXIT_OK)
 			status = 1;
-		struct rusage ru;
-		getrusage(RUSAGE_SELF, &ru);
-		row_ctx c = {in->path, (unsigned)k + 1, ru.ru_maxrss,
+		row_ctx c = {in->path, (unsigned)k + 1, peak_kb(),
 		             sink.first_error[0] ? sink.first_error : "failed"};
 		for (size_t i = 0; i < CLI_NMETHODS; i++)
 			if (!j->methods || (j->methods >> i & 1))
@@ -352,20 +465,215 @@ work(const job *j, const input *in)
 			status = 1;
 		if (o.ilp && sl_module_print(o.ilp, mlir, NULL))
 			status = 1;
+		if (write_xml(j, in, k, o.ilp, o.rows))
+			status = 1;
 		sl_module_free(o.ilp);
 	}
 	free(chunks);
 	free(text);
 	cli_sink_fini(&sink);
 	sl_context_free(ctx);
+	fclose(csv);
+	fclose(json);
 	/* the module first, the rows last: rows present = the program done */
 	int bad = cli_out_close(&om, "shardlp batch", true);
-	bad |= cli_out_close(&oj, "shardlp batch", !bad);
-	bad |= cli_out_close(&oc, "shardlp batch", !bad);
+	free(mlirp);
+	char *csvp = result_path(j->dir, in->id, "csv");
+	char *jsonp = result_path(j->dir, in->id, "jsonl");
+	bad = bad || write_file(jsonp, rt->json, rt->jsonlen) ||
+	      write_file(csvp, rt->csv, rt->csvlen);
 	free(csvp);
 	free(jsonp);
-	free(mlirp);
+	fflush(stderr);
 	return bad ? 1 : status;
+}
+
+/* }===================================================================== */
+
+/* {====== workers: a pipe each way ==================================== */
+
+/* A worker's answer: the program, its status, then the rows' bytes. */
+typedef struct answer {
+	uint32_t index;
+	int32_t status;
+	uint64_t csvlen, jsonlen;
+} answer;
+
+/* Programs handed to a worker ahead of its answers, at most. */
+#define DEPTH_MAX 8
+
+typedef struct worker {
+	pid_t pid;		/* 0: none */
+	int to, from;		/* task pipe (write end), answer pipe (read end) */
+	size_t q[DEPTH_MAX];	/* its programs, in the order it answers them */
+	int nq;
+} worker;
+
+/* Reads or writes all n bytes, through interruptions; 0, or -1 at an
+ * error or the end of the pipe. */
+static int
+transfer(int fd, char *p, size_t n, bool writing)
+{
+	while (n) {
+		ssize_t r = writing ? write(fd, p, n) : read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int
+read_full(int fd, void *buf, size_t n)
+{
+	return transfer(fd, buf, n, false);
+}
+
+static int
+write_full(int fd, const void *buf, size_t n)
+{
+	return transfer(fd, (char *)buf, n, true);
+}
+
+/* The worker's life: programs by index from `in`, answers to `out`, until
+ * the parent closes the task pipe. */
+static void
+worker_main(const job *j, const inputs *v, int in, int out)
+{
+	uint32_t i;
+	while (!read_full(in, &i, sizeof i) && i < v->n) {
+		rows_text rt;
+		answer a = {i, work(j, &v->v[i], &rt), 0, 0};
+		a.csvlen = rt.csvlen;
+		a.jsonlen = rt.jsonlen;
+		if (write_full(out, &a, sizeof a) || write_full(out, rt.csv, rt.csvlen) ||
+		    write_full(out, rt.json, rt.jsonlen))
+			_exit(1);
+		free(rt.csv);
+		free(rt.json);
+	}
+	_exit(0);
+}
+
+/* Starts worker w; the child closes the other workers' pipes, so that
+ * each sees the end of its task pipe when the parent closes it.  -1 after
+ * a message. */
+static int
+spawn(worker *w, worker *all, size_t nall, const job *j, const inputs *v)
+{
+	int task[2], ans[2];
+	if (pipe(task))
+		goto fail;
+	if (pipe(ans)) {
+		close(task[0]);
+		close(task[1]);
+		goto fail;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		for (size_t k = 0; k < nall; k++)
+			if (all[k].pid) {
+				close(all[k].to);
+				close(all[k].from);
+			}
+		close(task[1]);
+		close(ans[0]);
+		worker_main(j, v, task[0], ans[1]);
+	}
+	close(task[0]);
+	close(ans[1]);
+	if (pid < 0) {
+		close(task[1]);
+		close(ans[0]);
+		goto fail;
+	}
+	*w = (worker){pid, task[1], ans[0], {0}, 0};
+	return 0;
+fail:
+	fprintf(stderr, "shardlp batch: cannot start a worker: %s\n", strerror(errno));
+	return -1;
+}
+
+/* Ends w: closes its pipes, kills it when sig, reaps it.  Its status. */
+static int
+retire(worker *w, int sig)
+{
+	int ws = 0;
+	close(w->to);
+	close(w->from);
+	if (sig)
+		kill(w->pid, sig);
+	while (waitpid(w->pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	w->pid = 0;
+	w->nq = 0;
+	return ws;
+}
+
+/* Why a worker that died has no rows, in a heap string. */
+static char *
+death(int ws)
+{
+	char buf[128];
+	if (WIFSIGNALED(ws))
+		snprintf(buf, sizeof buf, "the worker died of signal %d before writing "
+		         "its rows", WTERMSIG(ws));
+	else
+		snprintf(buf, sizeof buf, "the worker died (exit %d) before writing its "
+		         "rows", WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+	return cli_xstrdup(buf);
+}
+
+/* The programs to hand out again (a worker died before it began them). */
+typedef struct again {
+	size_t *v;
+	size_t n;
+} again;
+
+/*
+ * Reads one answer of w into its first program; when w died instead,
+ * retires it, gives that program the reason and puts w's other programs
+ * in *ag.  The program's index, or -1 when w had none.
+ */
+static long
+collect(worker *w, inputs *v, again *ag)
+{
+	long i = w->nq ? (long)w->q[0] : -1;
+	answer a;
+	input *in = i >= 0 ? &v->v[i] : NULL;
+	if (!read_full(w->from, &a, sizeof a) && in && a.index == (uint32_t)i &&
+	    a.csvlen < SIZE_MAX / 2 && a.jsonlen < SIZE_MAX / 2) {
+		in->csv = malloc((size_t)a.csvlen + 1);
+		in->json = malloc((size_t)a.jsonlen + 1);
+		if (!in->csv || !in->json)
+			cli_fatal("out of memory");
+		if (!read_full(w->from, in->csv, (size_t)a.csvlen) &&
+		    !read_full(w->from, in->json, (size_t)a.jsonlen)) {
+			in->csvlen = (size_t)a.csvlen;
+			in->jsonlen = (size_t)a.jsonlen;
+			in->failed = a.status != 0;
+			memmove(w->q, w->q + 1, (size_t)--w->nq * sizeof *w->q);
+			return i;
+		}
+		free(in->csv);
+		free(in->json);
+		in->csv = in->json = NULL;
+	}
+	for (int k = 1; k < w->nq; k++)
+		ag->v[ag->n++] = w->q[k];
+	int ws = retire(w, 0);
+	if (in) {
+		in->why = death(ws);
+		in->failed = true;
+	}
+	return i;
 }
 
 /* }===================================================================== */
@@ -378,6 +686,21 @@ now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * How many programs a worker holds ahead of its answers: enough that a
+ * parent the machine wakes late never leaves a worker idle on tiny
+ * programs, and one for long ones, so that the last programs spread over
+ * the workers.
+ */
+static int
+queue_depth(double elapsed, size_t finished, long jobs)
+{
+	if (!finished)
+		return 2;
+	double per = elapsed * (double)jobs / (double)finished;
+	return per < 0.02 ? DEPTH_MAX : per < 1 ? 2 : 1;
 }
 
 /* Whether in's rows are present and newer than the input and the options. */
@@ -453,6 +776,16 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json,
 			const input *in = &v->v[i];
 			if (!in->done)
 				continue;
+			if (in->csv) {
+				fwrite(in->csv, 1, in->csvlen, csv);
+				fwrite(in->json, 1, in->jsonlen, json);
+				continue;
+			}
+			if (in->why) {
+				dead_rows(csv, json, in, in->why, methods);
+				continue;
+			}
+			/* skipped by --resume: its rows from its files */
 			char *c = result_path(dir, in->id, "csv");
 			char *jl = result_path(dir, in->id, "jsonl");
 			if (!append(csv, c) || !append(json, jl))
@@ -687,13 +1020,13 @@ cmd_batch(int argc, char **argv)
 		case 'h':
 			fputs(usage_short, stdout);
 			fputs("\nRuns every method of `shardlp compare` on each FILE and on each\n"
-			      "*.mlir under each DIR (sorted), one worker process per program,\n"
+			      "*.mlir under each DIR (sorted) in -j worker processes,\n"
 			      "and writes OUT/summary.csv: one row per program, chunk and method,\n"
 			      "failed ones included (status error and the message).\n"
 			      "  -j N, --jobs N     N workers at a time (default 1)\n"
 			      "  --out DIR          the output folder (default batch-out):\n"
 			      "                     summary.csv, summary.jsonl with --json, and\n"
-			      "                     results/ID.{csv,jsonl,log,mlir} per program\n"
+			      "                     results/ID.{csv,jsonl,log,mlir,xml} per program\n"
 			      "  --json             the summary as JSON lines too\n"
 			      "  --resume           skip the programs whose rows are newer than\n"
 			      "                     the program and the options\n"
@@ -812,64 +1145,86 @@ cmd_batch(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a dead worker's pipe: an error, not death */
 	bool tty = isatty(STDERR_FILENO);
 	double t0 = now();
-	size_t next = 0, running = 0, finished = 0, failed = 0;
-	fflush(NULL);
+	size_t next = 0, finished = 0, failed = 0;
+	worker *w = xcalloc((size_t)jobs, sizeof *w);
+	struct pollfd *pfd = xcalloc((size_t)jobs, sizeof *pfd);
+	again ag = {xcalloc(v.n + 1, sizeof *ag.v), 0};
+	int tries = 0;		/* workers that died before taking the next program */
 	for (;;) {
-		while (!stop_signal && running < (size_t)jobs && next < v.n) {
-			input *in = &v.v[next++];
-			if (resume && up_to_date(dir, in, &ost)) {
-				in->done = in->skipped = true;
-				finished++;
-				continue;
+		/* each worker (started when needed) gets programs up to the depth */
+		int depth = queue_depth(now() - t0, finished, jobs);
+		for (long k = 0; k < jobs && !stop_signal; k++) {
+			while (w[k].nq < depth) {
+				while (!ag.n && next < v.n && resume &&
+				       up_to_date(dir, &v.v[next], &ost)) {
+					v.v[next].done = v.v[next].skipped = true;
+					next++;
+					finished++;
+				}
+				if (!ag.n && next >= v.n)
+					break;
+				if (!w[k].pid && spawn(&w[k], w, (size_t)jobs, &j, &v)) {
+					stop_signal = SIGTERM;
+					break;
+				}
+				size_t p = ag.n ? ag.v[ag.n - 1] : next;
+				uint32_t i = (uint32_t)p;
+				if (write_full(w[k].to, &i, sizeof i)) {
+					if (w[k].nq)
+						break;	/* it died working: collect says so */
+					/* it died idle: a new one, thrice at most */
+					retire(&w[k], SIGKILL);
+					if (++tries < 3)
+						continue;
+					v.v[p].why = cli_xstrdup("no worker would take the program");
+					v.v[p].done = v.v[p].failed = true;
+					finished++;
+					failed++;
+				} else {
+					w[k].q[w[k].nq++] = p;
+				}
+				tries = 0;
+				if (ag.n)
+					ag.n--;
+				else
+					next++;
 			}
-			pid_t pid = fork();
-			if (pid == 0) {
-				signal(SIGINT, SIG_DFL);
-				signal(SIGTERM, SIG_DFL);
-				_exit(work(&j, in));
-			}
-			if (pid < 0) {
-				fprintf(stderr, "shardlp batch: cannot start a worker: %s\n",
-				        strerror(errno));
-				stop_signal = SIGTERM;
-				break;
-			}
-			in->pid = pid;
-			running++;
 		}
 		if (tty)
 			progress(finished, v.n, failed, t0, false);
-		if (!running)
+		nfds_t n = 0;
+		for (long k = 0; k < jobs; k++)
+			if (w[k].pid && w[k].nq)
+				pfd[n++] = (struct pollfd){w[k].from, POLLIN, 0};
+		if (!n || stop_signal)
 			break;
-		int ws;
-		pid_t pid = waitpid(-1, &ws, 0);
-		if (pid < 0) {
-			if (errno == EINTR && stop_signal) {
-				/* stop the workers; their programs are not done */
-				for (size_t i = 0; i < v.n; i++)
-					if (v.v[i].pid)
-						kill(v.v[i].pid, SIGTERM);
-			}
-			continue;
-		}
-		for (size_t i = 0; i < v.n; i++) {
-			input *in = &v.v[i];
-			if (in->pid != pid)
+		if (poll(pfd, n, -1) < 0)
+			continue;	/* a signal: stop_signal says which */
+		for (long k = 0; k < jobs; k++) {
+			bool ready = false;
+			for (nfds_t f = 0; f < n; f++)
+				ready |= pfd[f].fd == w[k].from && w[k].pid && pfd[f].revents;
+			if (!ready)
 				continue;
-			in->pid = 0;
-			running--;
-			if (stop_signal && WIFSIGNALED(ws))
-				break;	/* stopped, not done */
-			in->done = true;
+			long i = collect(&w[k], &v, &ag);
+			if (i < 0)
+				continue;
+			v.v[i].done = true;
 			finished++;
-			if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-				in->failed = true;
-				failed++;
-			}
+			failed += v.v[i].failed;
 		}
 	}
+	/* idle workers end at the end of their task pipe; busy ones, stopped
+	 * by a signal, are killed: their programs are not done */
+	for (long k = 0; k < jobs; k++)
+		if (w[k].pid)
+			retire(&w[k], w[k].nq ? SIGTERM : 0);
+	free(ag.v);
+	free(w);
+	free(pfd);
 	if (tty)
 		progress(finished, v.n, failed, t0, true);
 	if (summarize(out, dir, &v, with_json, j.methods))
@@ -889,6 +1244,9 @@ done:
 	for (size_t i = 0; i < v.n; i++) {
 		free(v.v[i].path);
 		free(v.v[i].id);
+		free(v.v[i].csv);
+		free(v.v[i].json);
+		free(v.v[i].why);
 	}
 	free(v.v);
 	free(dir);

@@ -5,6 +5,7 @@
  * pass is not in the pass table is reported as unavailable.
  */
 #include "cli_solve.h"
+#include "cli_out.h"
 #include "cli_watchdog.h"
 
 #include <getopt.h>
@@ -15,8 +16,8 @@
 
 static const char usage_short[] =
 	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose]\n"
-	"                       [--methods LIST] [--split-input-file] [cost options]\n"
-	"                       [auto-sharding options] FILE...\n";
+	"                       [--methods LIST] [--split-input-file] [--dot FILE.dot]\n"
+	"                       [cost options] [auto-sharding options] FILE...\n";
 
 static void
 put_num(double v, bool csv)
@@ -55,15 +56,47 @@ note_over_budget(const cli_method_row *rows)
 		putchar('\n');
 }
 
+/* --dot: the graph of the methods' modules, the ILP's (or the first
+ * run) the reference; frees the modules. */
+static int
+write_dot(const char *path, cli_compare_out *o)
+{
+	sl_module *mods[CLI_NMETHODS];
+	const char *names[CLI_NMETHODS];
+	size_t n = 0;
+	for (size_t i = 0; i < CLI_NMETHODS; i++)
+		if (o->mods[i]) {
+			mods[n] = o->mods[i];
+			names[n++] = o->rows[i].method;
+		}
+	int rc = EXIT_OK;
+	cli_out out;
+	FILE *f = n ? cli_out_open(&out, "shardlp compare", path) : NULL;
+	if (!n)
+		fprintf(stderr, "shardlp compare: --dot: no method gave a module\n");
+	if (!f || cli_out_close(&out, "shardlp compare",
+	                       !sl_modules_write_dot(f, mods, names, n)))
+		rc = EXIT_INPUT;
+	for (size_t i = 0; i < n; i++)
+		sl_module_free(mods[i]);
+	return rc;
+}
+
 static int
 compare_src(sl_context *ctx, const cli_src *src, const char *path,
-            const sl_solve_opts *opts, cli_cost_opts *co, bool csv, unsigned methods)
+            const sl_solve_opts *opts, cli_cost_opts *co, bool csv, unsigned methods,
+            const char *dot)
 {
 	cli_compare_out o;
 	memset(&o, 0, sizeof o);
 	o.tell = true;
 	o.methods = methods;
+	o.keep_all = dot != NULL;
 	int status = cli_compare_run(ctx, src, opts, co, &o);
+	if (dot && status != EXIT_INPUT) {
+		int st = write_dot(dot, &o);
+		status = st > status ? st : status;
+	}
 	if (status == EXIT_INPUT)
 		return status;
 	const cli_method_row *rows = o.rows, *ilp = &rows[0];
@@ -139,7 +172,7 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
  */
 static int
 compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv,
-             bool split, unsigned methods)
+             bool split, unsigned methods, const char *dot)
 {
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
@@ -156,7 +189,8 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 		char label[4096];
 		if (split)
 			snprintf(label, sizeof label, "%s#%zu", path, k + 1);
-		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv, methods);
+		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv, methods,
+		                     dot);
 		if (st > status)
 			status = st;
 	}
@@ -167,7 +201,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	return status;
 }
 
-enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT, OPT_METHODS };
+enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT, OPT_METHODS, OPT_DOT };
 
 int
 cmd_compare(int argc, char **argv)
@@ -180,11 +214,13 @@ cmd_compare(int argc, char **argv)
 		{"no-decompose", no_argument, NULL, OPT_NO_DECOMPOSE},
 		{"split-input-file", no_argument, NULL, OPT_SPLIT},
 		{"methods", required_argument, NULL, OPT_METHODS},
+		{"dot", required_argument, NULL, OPT_DOT},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	bool csv = false, split = false;
 	unsigned methods = 0;
+	const char *dot = NULL;
 	sl_solve_opts so;
 	cli_cost_opts co;
 	int c;
@@ -215,7 +251,10 @@ cmd_compare(int argc, char **argv)
 			      "                  strategies by name, comma-separated\n"
 			      "  --split-input-file\n"
 			      "                  compare each chunk of FILE between '// -----'\n"
-			      "                  lines, named FILE#N\n\n",
+			      "                  lines, named FILE#N\n"
+			      "  --dot FILE.dot  a Graphviz graph of the one FILE: ops and\n"
+			      "                  tensors with the ILP's shardings, in red the\n"
+			      "                  tensors some method shards otherwise\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
@@ -234,6 +273,9 @@ cmd_compare(int argc, char **argv)
 			if (!(methods = cli_methods_parse("shardlp compare", optarg)))
 				goto usage;
 			break;
+		case OPT_DOT:
+			dot = optarg;
+			break;
 		case OPT_TIME: {
 			char *end;
 			so.time_limit = strtod(optarg, &end);
@@ -249,13 +291,17 @@ cmd_compare(int argc, char **argv)
 	}
 	if (optind >= argc)
 		goto usage;
+	if (dot && (optind + 1 < argc || split)) {
+		fprintf(stderr, "shardlp compare: --dot wants one FILE, not split\n");
+		goto usage;
+	}
 	so.cost = co.params;
 	if (csv)
 		put_header();
 	int status = EXIT_OK;
 	for (int i = optind; i < argc; i++) {
 		cli_watchdog_arm("shardlp", argv[i], so.time_limit);
-		int st = compare_file(argv[i], &so, &co, csv, split, methods);
+		int st = compare_file(argv[i], &so, &co, csv, split, methods, dot);
 		if (st > status)
 			status = st;
 	}

@@ -1,13 +1,17 @@
 /*
- * cmd_gen.c - `shardlp gen`: writes benchmark programs as MLIR text.
+ * cmd_gen.c - `shardlp gen`: writes benchmark programs as MLIR text, or
+ * as the sharding problem in XML (--format xml: the MLIR read back by the
+ * library and written by sl_module_write_xml).
  *
  * Entry: cmd_gen(argc, argv), argv[0] = "gen", declared in cli.h.
  * `gen transformer` prints one module: an sdy.mesh and a func.func @main
  * whose arguments are the input activations and the weights of every
  * layer, some pinned with sdy.sharding, then 36 StableHLO ops per layer in
  * their custom syntax (RMS norm, attention with softmax, a ReLU MLP) with
- * consistent types, so the module verifies.  It writes through stdio only
- * and needs nothing from the library.
+ * consistent types, so the module verifies.  `gen mlp` and `gen attention`
+ * keep the MLP or the attention half of each layer; `gen dag` is a random
+ * DAG of --layers ops (elementwise, matmuls with weights, tanh) on
+ * BxH activations, drawn from the seed.
  */
 #include "cli.h"
 #include "cli_out.h"
@@ -24,9 +28,13 @@
 #define MAX_LAYERS 10000000L
 #define MAX_DIM (1L << 24)
 
+enum { M_TRANSFORMER, M_MLP, M_ATTENTION, M_DAG };
+
 typedef struct gen_opts {
 	long layers, hidden, seq, batch, heads, seed;
 	int mesh3;		/* 0: mesh 4x2 ("x", "y"), 1: 2x2x2 ("x", "y", "z") */
+	int model;		/* M_* */
+	unsigned wmask;		/* the weights of a layer: 1 << W_* */
 } gen_opts;
 
 /* The emitter: output stream, next SSA number, pseudo-random state. */
@@ -46,8 +54,9 @@ typedef struct gen {
 } gen;
 
 static const char usage_short[] =
-	"usage: shardlp gen transformer [--layers N] [--hidden H] [--seq S]\n"
-	"                   [--batch B] [--heads N] [--mesh 4x2|2x2x2] [--seed N] [-o FILE]\n";
+	"usage: shardlp gen transformer|mlp|attention|dag [--layers N] [--hidden H]\n"
+	"                   [--seq S] [--batch B] [--heads N] [--mesh 4x2|2x2x2]\n"
+	"                   [--seed N] [--format mlir|xml] [-o FILE]\n";
 
 static void
 usage_long(void)
@@ -56,15 +65,20 @@ usage_long(void)
 	fputs("\n"
 	      "Prints a transformer-like StableHLO program with sdy shardings:\n"
 	      "one func.func @main, the weights of every layer as arguments, some\n"
-	      "of them pinned with sdy.sharding, 36 ops per layer.\n"
+	      "of them pinned with sdy.sharding, 36 ops per layer.  mlp keeps the\n"
+	      "MLP of each layer (6 ops), attention its norm and attention (29 ops);\n"
+	      "dag is a random DAG of N ops (add, multiply, maximum, tanh, matmul\n"
+	      "with a weight) on BxH activations, drawn from the seed.\n"
 	      "\n"
-	      "  --layers N      number of layers (default 2)\n"
+	      "  --layers N      number of layers; for dag, of ops (default 2)\n"
 	      "  --hidden H      hidden size, a multiple of --heads (default 256)\n"
 	      "  --seq S         sequence length (default 128)\n"
 	      "  --batch B       batch size (default 8)\n"
 	      "  --heads N       attention heads (default 4)\n"
 	      "  --mesh M        4x2 (axes x, y) or 2x2x2 (axes x, y, z); default 4x2\n"
-	      "  --seed N        seed of the pseudo-random pinning (default 1)\n"
+	      "  --seed N        seed of the pseudo-random pinning and DAG (default 1)\n"
+	      "  --format F      mlir (default) or xml, the sharding problem of\n"
+	      "                  shardlp-xml(5)\n"
 	      "  -o, --output F  write to F instead of standard output ('-')\n"
 	      "  -h, --help      print this help\n", stdout);
 }
@@ -218,11 +232,13 @@ splat(gen *g, double v, const char *t)
 
 enum { W_GAMMA, W_Q, W_K, W_V, W_O, W_UP, W_DOWN, W_COUNT };
 
-/* Argument number of weight w of layer l; %arg0 is the input. */
+/* Argument number of weight w of layer l; %arg0 is the input.  Only the
+ * weights of the model's mask are arguments. */
 static long
-warg(long l, int w)
+warg(const gen *g, long l, int w)
 {
-	return 1 + l * W_COUNT + w;
+	unsigned m = g->o->wmask;
+	return 1 + l * __builtin_popcount(m) + __builtin_popcount(m & ((1u << w) - 1));
 }
 
 static const char *
@@ -292,9 +308,11 @@ signature(gen *g)
 	        "#sdy.sharding<@mesh, [{\"x\"}, {}, {}]>}", g->sbsh);
 	for (l = 0; l < o->layers; l++)
 		for (w = 0; w < W_COUNT; w++) {
+			if (!(o->wmask >> w & 1))
+				continue;
 			const char *sh = wsharding(g, w);
 
-			fprintf(g->out, ",\n      %%arg%ld: %s", warg(l, w),
+			fprintf(g->out, ",\n      %%arg%ld: %s", warg(g, l, w),
 			        wtype(g, w, t, sizeof t));
 			if (sh)
 				fprintf(g->out, " {sdy.sharding = "
@@ -303,19 +321,17 @@ signature(gen *g)
 	fprintf(g->out, ") -> %s {\n", g->sbsh);
 }
 
-/* One layer: x -> x + attn(norm(x)) -> (that) + mlp(that).  36 ops. */
+/* x + attn(norm(x)): 30 ops. */
 static long
-layer(gen *g, long l, long x, long zero, long ninf)
+attention(gen *g, long l, long x, long zero, long ninf)
 {
 	const gen_opts *o = g->o;
-	char th[48], thh[64], thf[64], tfh[64];
+	char th[48], thh[64];
 	long sq, ss, c, ms, r, rb, n, gb, h, q, k, v, qt, kt, s, m, e, z, p, vt;
-	long a, x1, u, zf, relu, down;
+	long a;
 
 	wtype(g, W_GAMMA, th, sizeof th);
 	wtype(g, W_Q, thh, sizeof thh);
-	wtype(g, W_UP, thf, sizeof thf);
-	wtype(g, W_DOWN, tfh, sizeof tfh);
 
 	/* RMS norm */
 	sq = binary(g, "multiply", x, x, g->sbsh);
@@ -325,15 +341,15 @@ layer(gen *g, long l, long x, long zero, long ninf)
 	r = unary(g, "rsqrt", ms, g->sbs);
 	rb = bcast(g, r, "0, 1", g->sbs, g->sbsh);
 	n = binary(g, "multiply", x, rb, g->sbsh);
-	gb = bcast(g, ARG(warg(l, W_GAMMA)), "2", th, g->sbsh);
+	gb = bcast(g, ARG(warg(g, l, W_GAMMA)), "2", th, g->sbsh);
 	h = binary(g, "multiply", n, gb, g->sbsh);
 
 	/* attention: projections, heads, softmax(q k^T) v, output projection */
-	q = dot(g, h, ARG(warg(l, W_Q)), "contracting_dims = [2] x [0]",
+	q = dot(g, h, ARG(warg(g, l, W_Q)), "contracting_dims = [2] x [0]",
 	        g->sbsh, thh, g->sbsh);
-	k = dot(g, h, ARG(warg(l, W_K)), "contracting_dims = [2] x [0]",
+	k = dot(g, h, ARG(warg(g, l, W_K)), "contracting_dims = [2] x [0]",
 	        g->sbsh, thh, g->sbsh);
-	v = dot(g, h, ARG(warg(l, W_V)), "contracting_dims = [2] x [0]",
+	v = dot(g, h, ARG(warg(g, l, W_V)), "contracting_dims = [2] x [0]",
 	        g->sbsh, thh, g->sbsh);
 	qt = transpose(g, reshape(g, q, g->sbsh, g->sbnd), "0, 2, 1, 3",
 	               g->sbnd, g->bnsd);
@@ -354,16 +370,25 @@ layer(gen *g, long l, long x, long zero, long ninf)
 	        "contracting_dims = [3] x [2]", g->bnss, g->bnsd, g->bnsd);
 	a = transpose(g, a, "0, 2, 1, 3", g->bnsd, g->sbnd);
 	a = reshape(g, a, g->sbnd, g->sbsh);
-	a = dot(g, a, ARG(warg(l, W_O)), "contracting_dims = [2] x [0]",
+	a = dot(g, a, ARG(warg(g, l, W_O)), "contracting_dims = [2] x [0]",
 	        g->sbsh, thh, g->sbsh);
-	x1 = binary(g, "add", x, a, g->sbsh);
+	return binary(g, "add", x, a, g->sbsh);
+}
 
-	/* MLP */
-	u = dot(g, x1, ARG(warg(l, W_UP)), "contracting_dims = [2] x [0]",
+/* x1 + mlp(x1): 6 ops. */
+static long
+mlp(gen *g, long l, long x1, long zero)
+{
+	char thf[64], tfh[64];
+	long u, zf, relu, down;
+
+	wtype(g, W_UP, thf, sizeof thf);
+	wtype(g, W_DOWN, tfh, sizeof tfh);
+	u = dot(g, x1, ARG(warg(g, l, W_UP)), "contracting_dims = [2] x [0]",
 	        g->sbsh, thf, g->sbf);
 	zf = bcast(g, zero, "", "tensor<f32>", g->sbf);
 	relu = binary(g, "maximum", u, zf, g->sbf);
-	down = dot(g, relu, ARG(warg(l, W_DOWN)),
+	down = dot(g, relu, ARG(warg(g, l, W_DOWN)),
 	           "contracting_dims = [2] x [0]", g->sbf, tfh, g->sbsh);
 	return binary(g, "add", x1, down, g->sbsh);
 }
@@ -389,9 +414,11 @@ transformer(gen *g)
 	         b, nh, s, s);
 	snprintf(g->bns, sizeof g->bns, "tensor<%ldx%ldx%ldxf32>", b, nh, s);
 
-	fprintf(g->out, "// shardlp gen transformer --layers %ld --hidden %ld "
+	static const char *const names[] = {"transformer", "mlp", "attention"};
+	fprintf(g->out, "// shardlp gen %s --layers %ld --hidden %ld "
 	        "--seq %ld --batch %ld --heads %ld --mesh %s --seed %ld\n",
-	        o->layers, h, s, b, nh, o->mesh3 ? "2x2x2" : "4x2", o->seed);
+	        names[o->model], o->layers, h, s, b, nh, o->mesh3 ? "2x2x2" : "4x2",
+	        o->seed);
 	fputs("module {\n", g->out);
 	if (o->mesh3)
 		fputs("  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n", g->out);
@@ -401,12 +428,96 @@ transformer(gen *g)
 
 	zero = def(g);
 	fputs("stablehlo.constant dense<0.000000e+00> : tensor<f32>\n", g->out);
-	ninf = def(g);
-	fputs("stablehlo.constant dense<0xFF800000> : tensor<f32>\n", g->out);
+	ninf = 0;
+	if (o->model != M_MLP) {
+		ninf = def(g);
+		fputs("stablehlo.constant dense<0xFF800000> : tensor<f32>\n", g->out);
+	}
 	x = ARG(0);
-	for (l = 0; l < o->layers; l++)
-		x = layer(g, l, x, zero, ninf);
+	for (l = 0; l < o->layers; l++) {
+		if (o->model != M_MLP)
+			x = attention(g, l, x, zero, ninf);
+		if (o->model != M_ATTENTION)
+			x = mlp(g, l, x, zero);
+	}
 	fprintf(g->out, "    return %%%ld : %s\n  }\n}\n", x, g->sbsh);
+}
+
+/* ====================================================================== */
+/* The random DAG                                                         */
+
+enum { D_ADD, D_MUL, D_MAX, D_TANH, D_DOT, D_KINDS };
+
+/*
+ * N ops on BxH activations: each takes the op before it and, for a
+ * binary op, one drawn among all earlier values (the input included), so
+ * the DAG is connected and its last op depends on the input; a matmul
+ * takes a weight argument of its own, HxH, one in three pinned on the
+ * model axis.  The kinds are drawn first, since the weights are arguments.
+ */
+static void
+dag(gen *g)
+{
+	const gen_opts *o = g->o;
+	long n = o->layers, nw = 0;
+	unsigned char *kind = malloc((size_t)n);
+	long *val = malloc((size_t)(n + 1) * sizeof *val);
+	if (!kind || !val)
+		cli_fatal("out of memory");
+	for (long i = 0; i < n; i++) {
+		kind[i] = (unsigned char)(rnd(g) % D_KINDS);
+		nw += kind[i] == D_DOT;
+	}
+	char t[64], tw[64];
+	snprintf(t, sizeof t, "tensor<%ldx%ldxf32>", o->batch, o->hidden);
+	snprintf(tw, sizeof tw, "tensor<%ldx%ldxf32>", o->hidden, o->hidden);
+	fprintf(g->out, "// shardlp gen dag --layers %ld --hidden %ld --batch %ld "
+	        "--mesh %s --seed %ld\n", n, o->hidden, o->batch,
+	        o->mesh3 ? "2x2x2" : "4x2", o->seed);
+	fputs("module {\n", g->out);
+	fputs(o->mesh3 ? "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n"
+	      : "  sdy.mesh @mesh = <[\"x\"=4, \"y\"=2]>\n", g->out);
+	fprintf(g->out, "  func.func @main(%%arg0: %s {sdy.sharding = "
+	        "#sdy.sharding<@mesh, [{\"x\"}, {}]>}", t);
+	for (long w = 1; w <= nw; w++) {
+		fprintf(g->out, ",\n      %%arg%ld: %s", w, tw);
+		if (rnd(g) % 3 == 0)
+			fprintf(g->out, " {sdy.sharding = #sdy.sharding<@mesh, [{}, {\"y\"}]>}");
+	}
+	fprintf(g->out, ") -> %s {\n", t);
+	static const char *const ops[] = {"add", "multiply", "maximum", "tanh"};
+	long w = 0;
+	val[0] = ARG(0);
+	for (long i = 0; i < n; i++) {
+		long a = val[i], b = val[rnd(g) % (uint32_t)(i + 1)];
+		if (kind[i] == D_DOT)
+			val[i + 1] = dot(g, a, ARG(++w), "contracting_dims = [1] x [0]", t, tw, t);
+		else if (kind[i] == D_TANH)
+			val[i + 1] = unary(g, ops[kind[i]], a, t);
+		else
+			val[i + 1] = binary(g, ops[kind[i]], a, b, t);
+	}
+	fprintf(g->out, "    return ");
+	operand(g, val[n]);
+	fprintf(g->out, " : %s\n  }\n}\n", t);
+	free(kind);
+	free(val);
+}
+
+/* The program as the sharding problem in XML: MLIR text read back by the
+ * library, written as shardlp-xml(5).  0, or -1 after a message. */
+static int
+to_xml(const char *mlir, size_t len, FILE *out)
+{
+	sl_context *ctx = sl_context_new();
+	cli_sink sink;
+	cli_sink_init(&sink, ctx);
+	sl_module *m = sl_module_parse(ctx, "<gen>", mlir, len);
+	int rc = m && !sl_module_write_xml(m, out, NULL) ? 0 : -1;
+	sl_module_free(m);
+	cli_sink_fini(&sink);
+	sl_context_free(ctx);
+	return rc;
 }
 
 /* ====================================================================== */
@@ -424,10 +535,13 @@ cmd_gen(int argc, char **argv)
 		{"mesh", required_argument, NULL, 'm'},
 		{"seed", required_argument, NULL, 'S'},
 		{"output", required_argument, NULL, 'o'},
+		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
-	gen_opts o = {2, 256, 128, 8, 4, 1, 0};
+	static const char *const models[] = {"transformer", "mlp", "attention", "dag"};
+	gen_opts o = {2, 256, 128, 8, 4, 1, 0, M_TRANSFORMER, (1u << W_COUNT) - 1};
+	bool xml = false;
 	static char outbuf[1 << 16];
 	const char *outpath = NULL;
 	gen g;
@@ -460,6 +574,11 @@ cmd_gen(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			continue;
+		case 'f':
+			if (strcmp(optarg, "mlir") && strcmp(optarg, "xml"))
+				return usage_error("unknown format '%s' (mlir or xml)", optarg);
+			xml = !strcmp(optarg, "xml");
+			continue;
 		case 'h':
 			usage_long();
 			return EXIT_OK;
@@ -474,9 +593,15 @@ cmd_gen(int argc, char **argv)
 			return usage_error("bad number '%s'", optarg);
 	}
 	if (optind >= argc)
-		return usage_error("%s", "missing model (transformer)");
-	if (strcmp(argv[optind], "transformer") != 0)
+		return usage_error("%s", "missing model (transformer, mlp, attention, dag)");
+	for (o.model = 0; o.model < 4 && strcmp(argv[optind], models[o.model]); o.model++)
+		;
+	if (o.model == 4)
 		return usage_error("unknown model '%s'", argv[optind]);
+	if (o.model == M_MLP)
+		o.wmask = 1u << W_UP | 1u << W_DOWN;
+	else if (o.model == M_ATTENTION)
+		o.wmask = 1u << W_GAMMA | 1u << W_Q | 1u << W_K | 1u << W_V | 1u << W_O;
 	if (optind + 1 < argc)
 		return usage_error("unexpected argument '%s'", argv[optind + 1]);
 	if (o.hidden % o.heads != 0)
@@ -490,8 +615,22 @@ cmd_gen(int argc, char **argv)
 		return EXIT_INPUT;
 	if (g.out != stdout)
 		setvbuf(g.out, outbuf, _IOFBF, sizeof outbuf);
-	transformer(&g);
-	if (cli_out_close(&out, "shardlp", true))
+	FILE *dest = g.out;
+	char *text = NULL;
+	size_t len = 0;
+	if (xml && !(g.out = open_memstream(&text, &len)))
+		cli_fatal("out of memory");
+	if (o.model == M_DAG)
+		dag(&g);
+	else
+		transformer(&g);
+	bool ok = true;
+	if (xml) {
+		fclose(g.out);
+		ok = !to_xml(text, len, dest);
+		free(text);
+	}
+	if (cli_out_close(&out, "shardlp", ok))
 		return EXIT_INPUT;
 	return EXIT_OK;
 }

@@ -155,6 +155,7 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	memset(slots, 0, sizeof slots);
 	out->start_note[0] = out->changed[0] = 0;
 	out->ilp = NULL;
+	memset(out->mods, 0, sizeof out->mods);
 	rows[0].method = "ilp";
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		rows[g + 1].method = cli_greedy[g].method;
@@ -245,6 +246,10 @@ skip_ilp:
 	if (out->keep_ilp && ilp->scored) {
 		out->ilp = slots[0].m;
 		slots[0].m = NULL;
+	}
+	for (size_t i = 0; out->keep_all && i < CLI_NMETHODS; i++) {
+		out->mods[i] = slots[i].m;
+		slots[i].m = NULL;
 	}
 out:
 	if (status == EXIT_INPUT)

@@ -3,7 +3,8 @@
 # programs included with their located error; RFC 4180 quoting; JSON lines
 # that parse; the same summary with -j 1 and -j 2; a batch stopped by
 # SIGTERM exits 143 with the rows of what finished, and --resume completes
-# it to the summary of an uninterrupted run.
+# it to the summary of an uninterrupted run; a worker killed costs only
+# the program it was running.
 . "$(dirname "$0")/../setup.sh"
 
 in=$tmp/in
@@ -66,6 +67,16 @@ else
 	fail "no verified results/ID.mlir for mlp.mlir"
 fi
 
+checks=$((checks + 1))
+xml=$(ls "$tmp"/out1/results/*mlp.mlir-*.xml)
+if "$SHARDLP" export --validate "$tmp"/out1/results/*.xml 2>"$tmp/err" &&
+   grep -q '<result-of method="ilp" status="optimal" cost=' "$xml" &&
+   "$SHARDLP" verify -q "$xml"; then
+	pass "each program's XML result validates, has each method's result and reads back"
+else
+	fail "results/ID.xml"
+fi
+
 run "$SHARDLP" batch -j 1 --out "$tmp/out2" "$in"
 checks=$((checks + 1))
 if diff <(mask "$tmp/out1/summary.csv") <(mask "$tmp/out2/summary.csv") >"$tmp/diff"; then
@@ -109,6 +120,33 @@ if diff <(mask "$tmp/full/summary.csv") <(mask "$tmp/cut/summary.csv") >/dev/nul
 else
 	fail "the resumed summary differs from the uninterrupted one"
 fi
+# a worker killed: its program gets error rows saying so, the other
+# programs of the batch complete (a new worker takes them)
+if command -v pgrep >/dev/null 2>&1; then
+	"$SHARDLP" batch -j 2 --out "$tmp/killed" "$tmp/gen" >/dev/null 2>&1 &
+	pid=$!
+	worker=
+	for _ in $(seq 1 100); do
+		worker=$(pgrep -P "$pid" | head -1)
+		[ -n "$worker" ] && break
+		sleep 0.05
+	done
+	[ -z "$worker" ] || kill -KILL "$worker" 2>/dev/null || true
+	set +e
+	wait "$pid"
+	rc=$?
+	set -e
+	checks=$((checks + 1))
+	rows=$(($(wc -l <"$tmp/killed/summary.csv") - 1))
+	died=$(grep -c ',error,.*the worker died of signal 9' "$tmp/killed/summary.csv" || true)
+	if [ -z "$worker" ] || { [ "$rc" -eq 1 ] && [ "$rows" -eq 80 ] && [ "$died" -eq 5 ]; } ||
+	   { [ "$rc" -eq 0 ] && [ "$rows" -eq 80 ]; }; then
+		pass "a killed worker costs one program ($died error rows of $rows, exit $rc)"
+	else
+		fail "after a worker was killed: exit $rc, $rows rows, $died saying so"
+	fi
+fi
+
 # beyond one machine: four slices run by GNU parallel, merged, give the
 # summary of one run (rows sorted the same way)
 run "$SHARDLP" batch --shard 1/4 --out "$tmp/one" "$tmp/gen"

@@ -33,6 +33,32 @@ else
 	fail "gen is not deterministic"
 fi
 
+# the other models, deterministic, verifying, and as XML problems
+for m in mlp attention dag; do
+	run "$SHARDLP" gen "$m" --layers 5 --seed 3 -o "$tmp/$m.mlir"
+	expect_rc 0 "gen $m"
+	run "$SHARDLP" verify "$tmp/$m.mlir"
+	expect_rc 0 "gen $m verifies"
+	run "$SHARDLP" gen "$m" --layers 5 --seed 3
+	checks=$((checks + 1))
+	if cmp -s "$tmp/out" "$tmp/$m.mlir"; then pass "gen $m: same seed, same program"; else fail "gen $m is not deterministic"; fi
+	run "$SHARDLP" gen "$m" --layers 5 --seed 3 --format xml -o "$tmp/$m.xml"
+	run "$SHARDLP" export --validate "$tmp/$m.xml"
+	expect_rc 0 "gen $m --format xml validates"
+	checks=$((checks + 1))
+	if cmp -s <("$SHARDLP" print "$tmp/$m.xml") <("$SHARDLP" print "$tmp/$m.mlir"); then
+		pass "gen $m: the XML is the MLIR's program"
+	else
+		fail "gen $m: the XML and the MLIR differ"
+	fi
+done
+expect_grep "$tmp/dag.mlir" '^// shardlp gen dag --layers 5 ' "dag: its options in a comment"
+run "$SHARDLP" gen dag --layers 40 --seed 9
+checks=$((checks + 1))
+if [ "$(grep -c ' = stablehlo\.' "$tmp/out")" -eq 40 ]; then pass "dag: --layers ops"; else fail "dag --layers 40: $(grep -c ' = stablehlo' "$tmp/out") ops"; fi
+run "$SHARDLP" gen mlp --format json
+expect_rc 2 "gen --format json"
+
 run "$SHARDLP" gen --help
 expect_rc 0 "gen --help"
 expect_grep "$tmp/out" 'usage: shardlp gen transformer' "gen --help: usage on stdout"

@@ -1,7 +1,8 @@
 /*
  * fuzz_xml.c - libFuzzer target for the XML readers: the input as a mesh
  * description (read, applied to cost parameters, held against a fixed
- * module's mesh) and as any shardlp document for schema validation.
+ * module's mesh), as any shardlp document for schema validation, and as
+ * a sharding problem (read into a module, verified, written back).
  * Any crash, hang, leak or sanitizer report is a bug; diagnostics are
  * dropped.  Built and run by tests/fuzz/run.sh (FUZZ_TARGET=xml).
  */
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "formats/xml_mesh.h"
+#include "formats/xml_problem.h"
 #include "shardlp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,6 +37,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sli_xml_mesh_check(&mesh, m);
 	}
 	sli_xml_validate(ctx, "fuzz.xml", (const char *)data, size);
+	sl_module *p = sli_xml_problem_parse(ctx, "fuzz.xml", (const char *)data, size);
+	if (p) {
+		FILE *null = fopen("/dev/null", "w");
+		sl_module_verify(p);
+		if (null) {
+			sl_module_write_xml(p, null, "fuzz.xml");
+			fclose(null);
+		}
+		sl_module_free(p);
+	}
 	sl_module_free(m);
 	sl_context_free(ctx);
 	return 0;
