@@ -12,6 +12,9 @@
  *   one row per kept memory row: sum (usage - umin) x <= rhs;
  *   minimise the node costs, the pair costs, and the costs of the nodes
  *     with one strategy (a constant).
+ * A model too large for the ILP in time (V, L: more than LS_BIG columns)
+ * gets the local search, the Lagrangian search (iopddl_lagr.c) and the
+ * local search again from the best answer.
  * Every answer is scored by the evaluator (iopddl_eval.c) and reported
  * with its cost; an ILP objective that disagrees with it is a bug.
  */
@@ -31,9 +34,12 @@
 #define LS_SHARE 0.05
 #define LS_MAX 2.0
 #define LS_PER_COL 1e-5		/* (a tiny model needs none) */
-/* ... or, before a model of more columns than LS_BIG, this share */
+/* A model of more columns than LS_BIG gets no ILP: the local search this
+ * share of the time, the Lagrangian search this one, then the local
+ * search again from the best */
 #define LS_BIG 300000
-#define LS_BIG_SHARE 0.5
+#define ILS_SHARE 0.25
+#define LAGR_SHARE 0.35
 /* The end kept free for what follows the search: this share, at most ... */
 #define MARGIN_SHARE 0.03
 #define MARGIN_MAX 5.0
@@ -512,16 +518,26 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	size_t ncols = count_cols(&m);
 	r->ilp_skipped = o->local_search_only ||
 	                 ncols > (o->max_cols ? o->max_cols : MAX_COLS);
-	/* the local search: briefly before the ILP, half the time before a
-	 * large one (whose LP may not end in time), else while time is left */
-	double left = end - sli_lp_clock();
-	double ls_end = r->ilp_skipped ? end
-	              : ncols > LS_BIG ? sli_lp_clock() + LS_BIG_SHARE * left
-	              : sli_lp_clock() + fmin(fmin(LS_MAX, LS_SHARE * left),
-	                                      LS_PER_COL * (double)ncols);
+	/* a large model's LP does not end in time (V: 733k columns, still
+	 * in its root LP after 10 minutes): the Lagrangian search instead */
+	bool large = r->ilp_skipped || ncols > LS_BIG;
+	if (large)
+		r->ilp_skipped = true;
+	double now = sli_lp_clock(), left = end - now;
+	double ls_end = large ? now + ILS_SHARE * left
+	              : now + fmin(fmin(LS_MAX, LS_SHARE * left),
+	                           LS_PER_COL * (double)ncols);
 	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
 	/* without a time limit, no perturbations: until no move helps */
-	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end));
+	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end), false);
+	if (large && !isinf(end)) {
+		/* the Lagrangian search may improve on it (V) or find nothing
+		 * (L: its answers keep forbidden pairs); the local search
+		 * ends from the best */
+		int64_t c = sli_iopddl_lagrangian(&m, sol, r->heuristic_cost,
+		                                  now + (ILS_SHARE + LAGR_SHARE) * left);
+		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, end, true, c >= 0);
+	}
 	if (r->heuristic_cost >= 0)
 		settle_leaves(&m, sol);
 	if (r->heuristic_cost >= 0 && offer(p, r, sol)) {
