@@ -26,6 +26,8 @@
 #include "solver/lp.h"
 
 #define PENALTY (INT64_C(1) << 50)
+/* The repair's time to clear forbidden pairs, at most (seconds) */
+#define CLEAN_MAX 2.0
 
 typedef struct undo {
 	uint32_t node;
@@ -634,9 +636,12 @@ load(ls *L)
 		push(L, i);
 }
 
-/* The iterated local search from the solution held, until end. */
+/*
+ * The iterated local search from the solution held, until end (or, when
+ * clean, until no forbidden pair is left).
+ */
 static void
-iterate(ls *L, double end)
+iterate(ls *L, double end, bool clean)
 {
 	const sli_iopddl_model *m = L->m;
 	const sl_iopddl *p = m->p;
@@ -680,6 +685,8 @@ iterate(ls *L, double end)
 		L->log.n = 0;
 		while (L->queue.n)
 			L->queued[L->queue.v[--L->queue.n]] = 0;
+		if (clean && L->total < PENALTY)
+			break;
 	}
 	tree_fini(&T);
 	SL_VEC_FREE(bad);
@@ -701,7 +708,7 @@ sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
 	}
 	improve(&L, end, true);
 	if (use_all_time)
-		iterate(&L, end);
+		iterate(&L, end, false);
 	return ls_fini(&L);
 }
 
@@ -770,5 +777,9 @@ sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end)
 	free(g);
 	free(target);
 	improve(&L, end, true);
+	/* forbidden pairs left (the answer's, or from the moves above):
+	 * the search's repairs, briefly */
+	if (L.total >= PENALTY)
+		iterate(&L, fmin(end, sli_lp_clock() + CLEAN_MAX), true);
 	return ls_fini(&L);
 }

@@ -27,6 +27,7 @@
  * value before it halves (its values are those of TRW-S's answers, not
  * of the priced problem's optimum: small steps serve better) */
 #define THETA 0.02
+#define THETA_MIN (THETA / 256)
 #define PATIENCE 8
 
 typedef struct mp {
@@ -34,6 +35,9 @@ typedef struct mp {
 	double *theta;		/* priced node costs, per strategy entry */
 	double *msg;		/* per alive edge: to u (nu), then to v (nv) */
 	size_t *moff;		/* per edge */
+	double *cost;		/* per alive edge: its matrix (BIG where
+				 * forbidden) at coff[e], row-major */
+	size_t *coff;
 	double *gamma;		/* per node: 1 / its larger half of neighbours */
 	double *hat, *h;	/* scratch, per strategy of one node */
 	/* prices */
@@ -62,9 +66,45 @@ static double
 pair_at(const mp *M, size_t e, size_t i, size_t s, size_t t)
 {
 	const sl_iopddl *p = M->m->p;
-	int64_t c = p->eu[e] == i ? sli_iopddl_pair(M->m, e, s, t)
-	                          : sli_iopddl_pair(M->m, e, t, s);
-	return c >= SLI_FORBIDDEN ? BIG : (double)c;
+	const double *c = M->cost + M->coff[e];
+	return p->eu[e] == i ? c[s * p->nstrat[p->ev[e]] + t]
+	                     : c[t * p->nstrat[p->ev[e]] + s];
+}
+
+static inline double
+min2(double a, double b)
+{
+	return b < a ? b : a;
+}
+
+/* Edge e's message from its end i into out (the other end's costs). */
+static void
+send(const mp *M, size_t e, size_t i, const double *h, double *out)
+{
+	const sl_iopddl *p = M->m->p;
+	size_t nu = p->nstrat[p->eu[e]], nv = p->nstrat[p->ev[e]];
+	const double *c = M->cost + M->coff[e];
+	if (p->eu[e] == i) {
+		/* out[b] = min_a h[a] + c[a][b], row by row */
+		for (size_t b = 0; b < nv; b++)
+			out[b] = h[0] + c[b];
+		for (size_t a = 1; a < nu; a++)
+			for (size_t b = 0; b < nv; b++)
+				out[b] = min2(out[b], h[a] + c[a * nv + b]);
+	} else {
+		for (size_t a = 0; a < nu; a++) {
+			double best = h[0] + c[a * nv];
+			for (size_t b = 1; b < nv; b++)
+				best = min2(best, h[b] + c[a * nv + b]);
+			out[a] = best;
+		}
+	}
+	size_t n = p->eu[e] == i ? nv : nu;
+	double lo = out[0];
+	for (size_t t = 1; t < n; t++)
+		lo = min2(lo, out[t]);
+	for (size_t t = 0; t < n; t++)
+		out[t] -= lo;
 }
 
 static void
@@ -82,6 +122,19 @@ mp_init(mp *M, const sli_iopddl_model *m)
 			total += p->nstrat[p->eu[e]] + p->nstrat[p->ev[e]];
 	}
 	M->msg = sli_xcalloc(total + 1, sizeof *M->msg);
+	M->coff = sli_xcalloc(p->nedges + 1, sizeof *M->coff);
+	total = 0;
+	for (size_t e = 0; e < p->nedges; e++) {
+		M->coff[e] = total;
+		if (m->ealive[e])
+			total += p->efirst[e + 1] - p->efirst[e];
+	}
+	M->cost = sli_xmalloc((total + 1) * sizeof *M->cost);
+	for (size_t e = 0; e < p->nedges; e++)
+		for (size_t k = 0; m->ealive[e] && k < p->efirst[e + 1] - p->efirst[e]; k++) {
+			int64_t c = m->ecost[p->efirst[e] + k];
+			M->cost[M->coff[e] + k] = c >= SLI_FORBIDDEN ? BIG : (double)c;
+		}
 	M->gamma = sli_xcalloc(p->nnodes + 1, sizeof *M->gamma);
 	for (size_t i = 0; i < p->nnodes; i++) {
 		size_t before = 0, after = 0;
@@ -105,6 +158,8 @@ mp_fini(mp *M)
 	free(M->theta);
 	free(M->msg);
 	free(M->moff);
+	free(M->cost);
+	free(M->coff);
 	free(M->gamma);
 	free(M->hat);
 	free(M->h);
@@ -171,20 +226,7 @@ sweep(mp *M, bool forward)
 			const double *in = msg_in(M, e, i);
 			for (size_t s = 0; s < ni; s++)
 				M->h[s] = M->gamma[i] * M->hat[s] - in[s];
-			double *out = msg_in(M, e, j), lo = INFINITY;
-			for (size_t t = 0; t < p->nstrat[j]; t++) {
-				double best = INFINITY;
-				for (size_t s = 0; s < ni; s++) {
-					double c = M->h[s] + pair_at(M, e, i, s, t);
-					if (c < best)
-						best = c;
-				}
-				out[t] = best;
-				if (best < lo)
-					lo = best;
-			}
-			for (size_t t = 0; t < p->nstrat[j]; t++)
-				out[t] -= lo;
+			send(M, e, i, M->h, msg_in(M, e, j));
 		}
 	}
 }
@@ -240,9 +282,13 @@ lagrangian(mp *M, const int64_t *sol, double *norm2)
 		v += M->theta[p->sfirst[i] + s] - (M->prefix[M->t1[i]] - M->prefix[M->t0[i]]) *
 		     (double)sli_iopddl_coef(m, i, s);
 	}
+	/* (forbidden pairs not counted: the value steers the steps) */
 	for (size_t e = 0; e < p->nedges; e++)
-		if (m->ealive[e])
-			v += pair_at(M, e, p->eu[e], (size_t)sol[p->eu[e]], (size_t)sol[p->ev[e]]);
+		if (m->ealive[e]) {
+			double c = pair_at(M, e, p->eu[e], (size_t)sol[p->eu[e]],
+			                   (size_t)sol[p->ev[e]]);
+			v += c < BIG ? c : 0;
+		}
 	int64_t run = 0;
 	*norm2 = 0;
 	for (size_t k = 0; k < M->nslots; k++) {
@@ -254,6 +300,15 @@ lagrangian(mp *M, const int64_t *sol, double *norm2)
 			*norm2 += g * g;
 	}
 	return v;
+}
+
+/* Marks sol's strategies in cand with bit (cand may be NULL). */
+static void
+mark(const sli_iopddl_model *m, const int64_t *sol, unsigned char *cand,
+     unsigned char bit)
+{
+	for (size_t i = 0; cand && i < m->p->nnodes; i++)
+		cand[m->p->sfirst[i] + (size_t)sol[i]] |= bit;
 }
 
 /* The subgradient step of size t. */
@@ -269,7 +324,7 @@ step(mp *M, double t)
 
 int64_t
 sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
-                      double end)
+                      double end, unsigned char *cand)
 {
 	const sl_iopddl *p = m->p;
 	mp M;
@@ -279,13 +334,17 @@ sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
 	unsigned stale = 0;
 	price(&M);
 	for (bool first = true; sli_lp_clock() < end; first = false) {
-		for (int k = 0; k < (first ? FIRST_SWEEPS : SWEEPS); k++) {
+		for (int k = 0; k < (first ? FIRST_SWEEPS : SWEEPS) &&
+		                sli_lp_clock() < end; k++) {
 			sweep(&M, true);
 			sweep(&M, false);
 		}
 		decode(&M, x);
 		double norm2, lv = lagrangian(&M, x, &norm2);
+		mark(m, x, cand, 1);
 		int64_t c = sli_iopddl_repair(m, x, end);
+		if (c >= 0)
+			mark(m, x, cand, 2);
 		if (c >= 0 && (ub < 0 || c < ub)) {
 			ub = c;
 			memcpy(sol, x, p->nnodes * sizeof *x);
@@ -294,7 +353,9 @@ sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
 			best_lv = lv;
 			stale = 0;
 		} else if (++stale >= PATIENCE) {
-			theta /= 2;
+			/* halved, and back to the start once small: the answers
+			 * stop changing well before the prices settle */
+			theta = theta > THETA_MIN ? theta / 2 : THETA;
 			stale = 0;
 		}
 		if (!p->has_limit || norm2 <= 0)

@@ -109,9 +109,11 @@ int64_t sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end);
  * priced problem solved approximately by tree-reweighted message passing
  * (TRW-S), each of its answers repaired and improved; until end.  sol
  * holds the best solution known on entry (cost ub; ub < 0: none) and the
- * best on return; returns its cost (or -1: none).
+ * best on return; returns its cost (or -1: none).  cand (per strategy
+ * entry, or NULL) gets bit 1 for the strategies of the priced answers,
+ * bit 2 for those of the repaired ones.
  */
 int64_t sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
-                              double end);
+                              double end, unsigned char *cand);
 
 #endif
