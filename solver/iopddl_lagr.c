@@ -282,13 +282,13 @@ lagrangian(mp *M, const int64_t *sol, double *norm2)
 		v += M->theta[p->sfirst[i] + s] - (M->prefix[M->t1[i]] - M->prefix[M->t0[i]]) *
 		     (double)sli_iopddl_coef(m, i, s);
 	}
-	/* (forbidden pairs not counted: the value steers the steps) */
+	/* (forbidden pairs at BIG: on L, the first steps from answers that
+	 * have some are large, and the next answers keep the limit; not
+	 * counting them left L without an answer in 300 s) */
 	for (size_t e = 0; e < p->nedges; e++)
-		if (m->ealive[e]) {
-			double c = pair_at(M, e, p->eu[e], (size_t)sol[p->eu[e]],
-			                   (size_t)sol[p->ev[e]]);
-			v += c < BIG ? c : 0;
-		}
+		if (m->ealive[e])
+			v += pair_at(M, e, p->eu[e], (size_t)sol[p->eu[e]],
+			             (size_t)sol[p->ev[e]]);
 	int64_t run = 0;
 	*norm2 = 0;
 	for (size_t k = 0; k < M->nslots; k++) {

@@ -390,22 +390,36 @@ decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
 
 /* }==================================================================== */
 
-/* Exports f as asked; 0, or -1 after an error. */
+/*
+ * Exports f as asked; 0, or -1 after an error.  The constant (the nodes
+ * with one strategy) goes in as a column fixed at 1: the LP and MPS
+ * writers drop an objective constant, and CBC's optimum would then
+ * differ from the cost.
+ */
 static int
-export(sl_context *ctx, const ilp *f, const sl_iopddl_opts *o)
+export(sl_context *ctx, ilp *f, const sl_iopddl_opts *o)
 {
 	char err[256];
-	if (o->write_lp && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_LP, o->write_lp,
-	                                     err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
-		return -1;
+	sli_lp *lp = &f->lp;
+	double c = lp->obj_const;
+	int rc = 0;
+	if (c != 0) {
+		sli_lp_col(lp, c, 1, 1, false);
+		lp->obj_const = 0;
 	}
-	if (o->write_mps && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_MPS, o->write_mps,
-	                                      err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
-		return -1;
+	if (o->write_lp && sli_lp_glpk.write(lp, SLI_LP_FORMAT_LP, o->write_lp,
+	                                     err, sizeof err))
+		rc = -1;
+	if (!rc && o->write_mps && sli_lp_glpk.write(lp, SLI_LP_FORMAT_MPS,
+	                                             o->write_mps, err, sizeof err))
+		rc = -1;
+	if (c != 0) {
+		lp->obj.n--, lp->lb.n--, lp->ub.n--, lp->binary.n--;
+		lp->obj_const = c;
 	}
-	return 0;
+	if (rc)
+		sli_error(ctx, sli_loc_none(), "%s", err);
+	return rc;
 }
 
 /*
