@@ -13,14 +13,21 @@
  * search leaves them.  The usage at every time (a segment tree over the
  * intervals' ends, not the memory rows: on L those hold 45 million
  * entries) stays within the limit at every step.
+ * The repair (for the Lagrangian search's answers, which may break the
+ * limit): from every node at its least usage, the nodes move to their
+ * strategies in the answer where they fit, those that save the most per
+ * usage added first; then the moves of one node and of an edge.
  */
 #include "solver/iopddl_model.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "solver/lp.h"
 
 #define PENALTY (INT64_C(1) << 50)
+/* The repair's time to clear forbidden pairs, at most (seconds) */
+#define CLEAN_MAX 2.0
 
 typedef struct undo {
 	uint32_t node;
@@ -119,11 +126,9 @@ cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The tree over the distinct interval ends; no usage yet. */
-static void
-seg_init(ls *L)
+size_t
+sli_iopddl_slots(const sl_iopddl *p, uint32_t **t0, uint32_t **t1)
 {
-	const sl_iopddl *p = L->m->p;
 	int64_t *t = sli_xmalloc((2 * p->nnodes + 1) * sizeof *t);
 	size_t n = 0;
 	for (size_t i = 0; i < p->nnodes; i++)
@@ -134,20 +139,27 @@ seg_init(ls *L)
 	for (size_t k = 0; k < n; k++)
 		if (!u || t[u - 1] != t[k])
 			t[u++] = t[k];
-	L->ntimes = u ? u : 1;
-	L->mx = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->mx);
-	L->lz = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->lz);
-	L->t0 = sli_xcalloc(p->nnodes + 1, sizeof *L->t0);
-	L->t1 = sli_xcalloc(p->nnodes + 1, sizeof *L->t1);
+	*t0 = sli_xcalloc(p->nnodes + 1, sizeof **t0);
+	*t1 = sli_xcalloc(p->nnodes + 1, sizeof **t1);
 	for (size_t i = 0; i < p->nnodes; i++) {
 		if (p->lo[i] >= p->hi[i])
 			continue;
 		int64_t *a = bsearch(&p->lo[i], t, u, sizeof *t, cmp_i64);
 		int64_t *b = bsearch(&p->hi[i], t, u, sizeof *t, cmp_i64);
-		L->t0[i] = (uint32_t)(a - t);
-		L->t1[i] = (uint32_t)(b - t);
+		(*t0)[i] = (uint32_t)(a - t);
+		(*t1)[i] = (uint32_t)(b - t);
 	}
 	free(t);
+	return u ? u : 1;
+}
+
+/* The tree over the time slots; no usage yet. */
+static void
+seg_init(ls *L)
+{
+	L->ntimes = sli_iopddl_slots(L->m->p, &L->t0, &L->t1);
+	L->mx = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->mx);
+	L->lz = sli_xcalloc(4 * L->ntimes + 1, sizeof *L->lz);
 }
 
 static void
@@ -589,66 +601,185 @@ tree_fini(tree *T)
 
 /* }==================================================================== */
 
-int64_t
-sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
-                     bool use_all_time)
+static void
+ls_init(ls *L, const sli_iopddl_model *m, int64_t *sol)
 {
-	const sl_iopddl *p = m->p;
-	ls L = {.m = m, .sol = sol, .rng = 0x9E3779B97F4A7C15ULL};
-	seg_init(&L);
-	L.queued = sli_xcalloc(p->nnodes + 1, 1);
-	greedy(&L);
-	L.total = total(&L);
+	memset(L, 0, sizeof *L);
+	L->m = m;
+	L->sol = sol;
+	L->rng = 0x9E3779B97F4A7C15ULL;
+	seg_init(L);
+	L->queued = sli_xcalloc(m->p->nnodes + 1, 1);
+}
+
+/* Frees L; the cost of its solution, or -1 when it has a forbidden pair. */
+static int64_t
+ls_fini(ls *L)
+{
+	int64_t c = total(L);
+	seg_fini(L);
+	free(L->queued);
+	SL_VEC_FREE(L->log);
+	SL_VEC_FREE(L->queue);
+	return c >= PENALTY ? -1 : c;
+}
+
+/* The usage of the solution held, and its total; every node queued. */
+static void
+load(ls *L)
+{
+	const sl_iopddl *p = L->m->p;
+	for (size_t i = 0; i < p->nnodes; i++)
+		use(L, i, usage(L, i, (size_t)L->sol[i]));
+	L->total = total(L);
 	for (size_t i = p->nnodes; i-- > 0;)
-		push(&L, i);
-	improve(&L, end, true);
-	L.log.n = 0;
-	int64_t best_total = L.total;
+		push(L, i);
+}
+
+/*
+ * The iterated local search from the solution held, until end (or, when
+ * clean, until no forbidden pair is left).
+ */
+static void
+iterate(ls *L, double end, bool clean)
+{
+	const sli_iopddl_model *m = L->m;
+	const sl_iopddl *p = m->p;
+	L->log.n = 0;
+	int64_t best_total = L->total;
 	tree T = {0};
 	SL_VEC(uint32_t) bad = {0};	/* edges at a forbidden pair */
 	T.pos = sli_xcalloc(p->nnodes + 1, sizeof *T.pos);
-	for (unsigned long it = 0; use_all_time && sli_lp_clock() < end; it++) {
+	for (unsigned long it = 0; sli_lp_clock() < end; it++) {
 		if (it % 4 == 3) {
-			perturb(&L);
+			perturb(L);
 		} else {
 			/* now and then a tree at a forbidden pair, to repair it */
 			if (it % 64 == 0) {
 				bad.n = 0;
-				for (size_t e = 0; e < p->nedges && L.total >= PENALTY; e++)
-					if (m->ealive[e] && edge_at(&L, e, p->eu[e],
-					                            (size_t)L.sol[p->eu[e]]) >= PENALTY)
+				for (size_t e = 0; e < p->nedges && L->total >= PENALTY; e++)
+					if (m->ealive[e] && edge_at(L, e, p->eu[e],
+					                            (size_t)L->sol[p->eu[e]]) >= PENALTY)
 						SL_VEC_PUSH(bad, (uint32_t)e);
 			}
-			size_t root = next_rand(&L) % p->nnodes;
-			if (bad.n && next_rand(&L) % 2) {
-				size_t e = bad.v[next_rand(&L) % bad.n];
-				root = next_rand(&L) % 2 ? p->eu[e] : p->ev[e];
+			size_t root = next_rand(L) % p->nnodes;
+			if (bad.n && next_rand(L) % 2) {
+				size_t e = bad.v[next_rand(L) % bad.n];
+				root = next_rand(L) % 2 ? p->eu[e] : p->ev[e];
 			}
 			if (m->nalive[root] < 2)
 				continue;
-			grow(&L, &T, root, 2 + next_rand(&L) % (it % 8 == 0 ? 400 : 40));
-			solve_tree(&L, &T, it % 2);
-			bool ok = apply_tree(&L, &T);
+			grow(L, &T, root, 2 + next_rand(L) % (it % 8 == 0 ? 400 : 40));
+			solve_tree(L, &T, it % 2);
+			bool ok = apply_tree(L, &T);
 			for (size_t t = 0; t < T.node.n; t++)
 				T.pos[T.node.v[t]] = 0;
 			if (!ok)
 				continue;
 		}
-		improve(&L, end, false);
-		if (L.total <= best_total)
-			best_total = L.total;
+		improve(L, end, false);
+		if (L->total <= best_total)
+			best_total = L->total;
 		else
-			undo_all(&L);
-		L.log.n = 0;
-		while (L.queue.n)
-			L.queued[L.queue.v[--L.queue.n]] = 0;
+			undo_all(L);
+		L->log.n = 0;
+		while (L->queue.n)
+			L->queued[L->queue.v[--L->queue.n]] = 0;
+		if (clean && L->total < PENALTY)
+			break;
 	}
 	tree_fini(&T);
 	SL_VEC_FREE(bad);
-	int64_t c = total(&L);
-	seg_fini(&L);
-	free(L.queued);
-	SL_VEC_FREE(L.log);
-	SL_VEC_FREE(L.queue);
-	return c >= PENALTY ? -1 : c;
+}
+
+int64_t
+sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
+                     bool use_all_time, bool from_sol)
+{
+	ls L;
+	ls_init(&L, m, sol);
+	if (from_sol) {
+		load(&L);
+	} else {
+		greedy(&L);
+		L.total = total(&L);
+		for (size_t i = m->p->nnodes; i-- > 0;)
+			push(&L, i);
+	}
+	improve(&L, end, true);
+	if (use_all_time)
+		iterate(&L, end, false);
+	return ls_fini(&L);
+}
+
+/* {====================================================================
+ * Repair: a solution above the usage limit brought within it
+ * ===================================================================== */
+
+typedef struct gain {
+	double ratio;		/* cost saved per usage added */
+	uint32_t node;
+} gain;
+
+static int
+by_gain(const void *a, const void *b)
+{
+	double x = ((const gain *)a)->ratio, y = ((const gain *)b)->ratio;
+	return (x < y) - (x > y);
+}
+
+/* Node i's least usage strategy (its cheapest among them). */
+static size_t
+least_usage(const sli_iopddl_model *m, size_t i)
+{
+	const sl_iopddl *p = m->p;
+	size_t bs = SIZE_MAX;
+	for (size_t s = 0; s < p->nstrat[i]; s++)
+		if (m->alive[p->sfirst[i] + s] && sli_iopddl_coef(m, i, s) == 0 &&
+		    (bs == SIZE_MAX || m->cost[p->sfirst[i] + s] < m->cost[p->sfirst[i] + bs]))
+			bs = s;
+	return bs;
+}
+
+int64_t
+sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end)
+{
+	const sl_iopddl *p = m->p;
+	ls L;
+	ls_init(&L, m, sol);
+	L.total = total(&L);
+	/* what each node saves at its target, the others at theirs, per
+	 * usage it adds over its least usage */
+	gain *g = sli_xmalloc((p->nnodes + 1) * sizeof *g);
+	int64_t *target = sli_xmalloc((p->nnodes + 1) * sizeof *target);
+	memcpy(target, sol, p->nnodes * sizeof *target);
+	size_t n = 0;
+	for (size_t i = 0; i < p->nnodes; i++) {
+		size_t lo = least_usage(m, i), s = (size_t)target[i];
+		if (lo == s || lo == SIZE_MAX)
+			continue;
+		double du = (double)(usage(&L, i, s) - usage(&L, i, lo));
+		double dc = (double)(local(&L, i, lo) - local(&L, i, s));
+		g[n++] = (gain){du > 0 ? dc / du : INFINITY, (uint32_t)i};
+	}
+	qsort(g, n, sizeof *g, by_gain);
+	/* from the least usage everywhere (within the limit), towards the
+	 * target, the best savers first, each where it fits */
+	for (size_t i = 0; i < p->nnodes; i++)
+		if (least_usage(m, i) != SIZE_MAX)
+			sol[i] = (int64_t)least_usage(m, i);
+	load(&L);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = g[k].node, s = (size_t)target[i];
+		if (fits(&L, i, s))
+			move(&L, i, s, true);
+	}
+	free(g);
+	free(target);
+	improve(&L, end, true);
+	/* forbidden pairs left (the answer's, or from the moves above):
+	 * the search's repairs, briefly */
+	if (L.total >= PENALTY)
+		iterate(&L, fmin(end, sli_lp_clock() + CLEAN_MAX), true);
+	return ls_fini(&L);
 }

@@ -77,8 +77,15 @@ sli_iopddl_coef(const sli_iopddl_model *m, size_t i, size_t s)
 }
 
 /*
+ * The time slots: the distinct interval ends in order; node i is live in
+ * slots [t0[i], t1[i]) (new heap arrays).  Returns the number of slots.
+ */
+size_t sli_iopddl_slots(const sl_iopddl *p, uint32_t **t0, uint32_t **t1);
+
+/*
  * The local search: a solution (local strategy per node, sol[nnodes])
- * within the usage limit, from a greedy start improved by moves of one
+ * within the usage limit, from a greedy start (or from sol, when
+ * from_sol: then it must be within the limit) improved by moves of one
  * node and of both ends of an edge until none helps or end
  * (sli_lp_clock) passes, then, with use_all_time, by tree moves and
  * perturbations until end (the best kept).
@@ -86,6 +93,27 @@ sli_iopddl_coef(const sli_iopddl_model *m, size_t i, size_t s)
  * none without a forbidden pair.
  */
 int64_t sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
-                             bool use_all_time);
+                             bool use_all_time, bool from_sol);
+
+/*
+ * Brings sol (alive strategies, maybe above the usage limit) within the
+ * limit by the cheapest moves per usage saved, then improves it by the
+ * moves of one node and of an edge's two ends.  Its cost, or -1 when it
+ * could not or a forbidden pair is left.
+ */
+int64_t sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end);
+
+/*
+ * The Lagrangian search (iopddl_lagr.c): the usage limit priced into the
+ * node costs (one price per time slot, moved by subgradient steps), the
+ * priced problem solved approximately by tree-reweighted message passing
+ * (TRW-S), each of its answers repaired and improved; until end.  sol
+ * holds the best solution known on entry (cost ub; ub < 0: none) and the
+ * best on return; returns its cost (or -1: none).  cand (per strategy
+ * entry, or NULL) gets bit 1 for the strategies of the priced answers,
+ * bit 2 for those of the repaired ones.
+ */
+int64_t sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
+                              double end, unsigned char *cand);
 
 #endif

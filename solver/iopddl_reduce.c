@@ -328,13 +328,14 @@ umax(const sli_iopddl_model *m, size_t i)
  * it alone.  A row no choice can break is not kept.
  */
 static void
-add_row(sli_iopddl_model *m, const uint32_t *set, size_t n, bool *changed)
+add_row(sli_iopddl_model *m, const uint32_t *set, size_t n, const int64_t *um,
+        bool *changed)
 {
 	const sl_iopddl *p = m->p;
 	int64_t base = 0, slack = 0;
 	for (size_t k = 0; k < n; k++) {
 		base = sli_iopddl_add(base, m->umin[set[k]]);
-		slack = sli_iopddl_add(slack, umax(m, set[k]));
+		slack = sli_iopddl_add(slack, um[set[k]]);
 	}
 	int64_t rhs = p->usage_limit - base;
 	if (rhs < 0 || base >= SLI_FORBIDDEN) {
@@ -352,10 +353,12 @@ add_row(sli_iopddl_model *m, const uint32_t *set, size_t n, bool *changed)
 	sli_iopddl_row r = {m->rnode.n, 0, rhs};
 	for (size_t k = 0; k < n; k++) {
 		size_t i = set[k];
-		for (size_t s = 0; s < p->nstrat[i]; s++)
+		/* (um[i] is not updated by the kills: rows are built again
+		 * after any, so a stale one only keeps a node in a row) */
+		for (size_t s = 0; um[i] > rhs && s < p->nstrat[i]; s++)
 			if (alive(m, i, s) && sli_iopddl_coef(m, i, s) > rhs)
 				kill(m, i, s, changed);
-		if (umax(m, i) > 0) {
+		if (um[i] > 0) {
 			SL_VEC_PUSH(m->rnode, (uint32_t)i);
 			m->inrow[i] = 1;
 			r.n++;
@@ -386,6 +389,10 @@ compute_rows(sli_iopddl_model *m, bool *changed)
 			ev[n++] = (event){p->hi[i], (uint32_t)i, false};
 		}
 	qsort(ev, n, sizeof *ev, by_time);
+	/* each node's largest coefficient, once (rows hold 45M entries on L) */
+	int64_t *um = sli_xmalloc((p->nnodes + 1) * sizeof *um);
+	for (size_t i = 0; i < p->nnodes; i++)
+		um[i] = umax(m, i);
 	uint32_t *live = sli_xmalloc((p->nnodes + 1) * sizeof *live);
 	size_t *pos = sli_xmalloc((p->nnodes + 1) * sizeof *pos);
 	size_t nlive = 0;
@@ -399,11 +406,12 @@ compute_rows(sli_iopddl_model *m, bool *changed)
 			continue;
 		}
 		if (grown)
-			add_row(m, live, nlive, changed);
+			add_row(m, live, nlive, um, changed);
 		grown = false;
 		live[pos[i]] = live[--nlive];
 		pos[live[pos[i]]] = pos[i];
 	}
+	free(um);
 	free(live);
 	free(pos);
 	free(ev);

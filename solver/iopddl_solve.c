@@ -12,6 +12,9 @@
  *   one row per kept memory row: sum (usage - umin) x <= rhs;
  *   minimise the node costs, the pair costs, and the costs of the nodes
  *     with one strategy (a constant).
+ * A model too large for the ILP in time (V, L: more than LS_BIG columns)
+ * gets the local search, the Lagrangian search (iopddl_lagr.c) and the
+ * local search again from the best answer.
  * Every answer is scored by the evaluator (iopddl_eval.c) and reported
  * with its cost; an ILP objective that disagrees with it is a bug.
  */
@@ -31,9 +34,14 @@
 #define LS_SHARE 0.05
 #define LS_MAX 2.0
 #define LS_PER_COL 1e-5		/* (a tiny model needs none) */
-/* ... or, before a model of more columns than LS_BIG, this share */
+/* A model of more columns than LS_BIG gets no ILP: the Lagrangian search
+ * this share of the time, then the local search from the best answer */
 #define LS_BIG 300000
-#define LS_BIG_SHARE 0.5
+#define LAGR_SHARE 0.45
+/* ... then the local search this share, then the ILP on the strategies
+ * the Lagrangian search met (when its memory rows are not too large) */
+#define ILS_SHARE 0.2
+#define MAX_ROW_ENTRIES 2000000
 /* The end kept free for what follows the search: this share, at most ... */
 #define MARGIN_SHARE 0.03
 #define MARGIN_MAX 5.0
@@ -382,22 +390,36 @@ decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
 
 /* }==================================================================== */
 
-/* Exports f as asked; 0, or -1 after an error. */
+/*
+ * Exports f as asked; 0, or -1 after an error.  The constant (the nodes
+ * with one strategy) goes in as a column fixed at 1: the LP and MPS
+ * writers drop an objective constant, and CBC's optimum would then
+ * differ from the cost.
+ */
 static int
-export(sl_context *ctx, const ilp *f, const sl_iopddl_opts *o)
+export(sl_context *ctx, ilp *f, const sl_iopddl_opts *o)
 {
 	char err[256];
-	if (o->write_lp && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_LP, o->write_lp,
-	                                     err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
-		return -1;
+	sli_lp *lp = &f->lp;
+	double c = lp->obj_const;
+	int rc = 0;
+	if (c != 0) {
+		sli_lp_col(lp, c, 1, 1, false);
+		lp->obj_const = 0;
 	}
-	if (o->write_mps && sli_lp_glpk.write(&f->lp, SLI_LP_FORMAT_MPS, o->write_mps,
-	                                      err, sizeof err)) {
-		sli_error(ctx, sli_loc_none(), "%s", err);
-		return -1;
+	if (o->write_lp && sli_lp_glpk.write(lp, SLI_LP_FORMAT_LP, o->write_lp,
+	                                     err, sizeof err))
+		rc = -1;
+	if (!rc && o->write_mps && sli_lp_glpk.write(lp, SLI_LP_FORMAT_MPS,
+	                                             o->write_mps, err, sizeof err))
+		rc = -1;
+	if (c != 0) {
+		lp->obj.n--, lp->lb.n--, lp->ub.n--, lp->binary.n--;
+		lp->obj_const = c;
 	}
-	return 0;
+	if (rc)
+		sli_error(ctx, sli_loc_none(), "%s", err);
+	return rc;
 }
 
 /*
@@ -480,6 +502,88 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	return rc;
 }
 
+/*
+ * The strategies of node i the restricted ILP keeps: those of cand (with
+ * a bit of bits), the answer's, and its least usage one (umin and the
+ * rows stay as they are); two at least when it has two.
+ */
+static void
+restrict_node(sli_iopddl_model *mr, const sli_iopddl_model *m, size_t i,
+              const unsigned char *cand, unsigned bits, const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	size_t k0 = p->sfirst[i], low = SIZE_MAX, other = SIZE_MAX;
+	mr->nalive[i] = 0;
+	for (size_t s = 0; s < p->nstrat[i]; s++) {
+		unsigned char *a = &mr->alive[k0 + s];
+		if (!*a)
+			continue;
+		if (low == SIZE_MAX && sli_iopddl_coef(m, i, s) == 0)
+			low = s;
+		*a = (cand[k0 + s] & bits) || s == (size_t)sol[i] || s == low;
+		if (!*a && (other == SIZE_MAX || m->cost[k0 + s] < m->cost[k0 + other]))
+			other = s;
+		mr->nalive[i] += *a;
+	}
+	if (mr->nalive[i] < 2 && other != SIZE_MAX) {
+		mr->alive[k0 + other] = 1;
+		mr->nalive[i]++;
+	}
+}
+
+/*
+ * The ILP on the strategies the Lagrangian search met (all of its answers
+ * when the model stays small, else only those of its repaired ones),
+ * started from the answer held, until end.  Its optimum is not the
+ * problem's: the status stays feasible, with no bound.
+ */
+static int
+restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *cand,
+               const sl_iopddl_opts *o, double end, sl_iopddl_result *r)
+{
+	const sl_iopddl *p = m->p;
+	size_t ns = p->sfirst[p->nnodes];
+	if (m->rnode.n > MAX_ROW_ENTRIES)
+		return 0;
+	sli_iopddl_model mr = *m;
+	mr.alive = sli_xmalloc(ns + 1);
+	mr.nalive = sli_xmalloc((p->nnodes + 1) * sizeof *mr.nalive);
+	bool fits = false;
+	for (unsigned bits = 3; bits && !fits; bits = bits == 3 ? 2 : 0) {
+		memcpy(mr.alive, m->alive, ns);
+		for (size_t i = 0; i < p->nnodes; i++) {
+			mr.nalive[i] = m->nalive[i];
+			if (m->nalive[i] > 1)
+				restrict_node(&mr, m, i, cand, bits, r->solution);
+		}
+		fits = count_cols(&mr) <= LS_BIG;
+	}
+	int rc = 0;
+	if (fits) {
+		/* its leaves where the model has their pairs: a start */
+		int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
+		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
+		settle_leaves(&mr, sol);
+		sl_iopddl_eval ev;
+		if (!sl_iopddl_evaluate(p, sol, p->nnodes, &ev) && ev.cost <= r->eval.cost) {
+			memcpy(r->solution, sol, p->nnodes * sizeof *sol);
+			r->eval = ev;
+			r->objective = (double)ev.cost;
+		}
+		free(sol);
+		sl_iopddl_opts ro = *o;
+		ro.write_lp = ro.write_mps = NULL;
+		r->ilp_skipped = false;
+		r->nbinaries = 0;
+		rc = run_ilp(ctx, &mr, &ro, end, r);
+		r->status = SL_SOLVE_FEASIBLE;
+		r->bound = -INFINITY;
+	}
+	free(mr.alive);
+	free(mr.nalive);
+	return rc;
+}
+
 int
 sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
                 sl_iopddl_result *r)
@@ -512,25 +616,49 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	size_t ncols = count_cols(&m);
 	r->ilp_skipped = o->local_search_only ||
 	                 ncols > (o->max_cols ? o->max_cols : MAX_COLS);
-	/* the local search: briefly before the ILP, half the time before a
-	 * large one (whose LP may not end in time), else while time is left */
-	double left = end - sli_lp_clock();
-	double ls_end = r->ilp_skipped ? end
-	              : ncols > LS_BIG ? sli_lp_clock() + LS_BIG_SHARE * left
-	              : sli_lp_clock() + fmin(fmin(LS_MAX, LS_SHARE * left),
-	                                      LS_PER_COL * (double)ncols);
+	/* a large model's LP does not end in time (V: 733k columns, still
+	 * in its root LP after 10 minutes): the Lagrangian search instead */
+	bool large = r->ilp_skipped || ncols > LS_BIG;
+	if (large)
+		r->ilp_skipped = true;
+	double now = sli_lp_clock(), left = end - now;
+	double ls_end = large ? end
+	              : now + fmin(fmin(LS_MAX, LS_SHARE * left),
+	                           LS_PER_COL * (double)ncols);
 	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
-	/* without a time limit, no perturbations: until no move helps */
-	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end, !isinf(end));
+	/* without a time limit, no perturbations: until no move helps;
+	 * before the Lagrangian search, none either */
+	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end,
+	                                         !isinf(end) && !large, false);
+	unsigned char *cand = NULL;
+	if (large && !isinf(end)) {
+		/* the local search goes on from the best answer (or, when
+		 * there is none, from a new start) */
+		cand = sli_xcalloc(p->sfirst[p->nnodes] + 1, 1);
+		int64_t c = sli_iopddl_lagrangian(&m, sol, r->heuristic_cost,
+		                                  now + LAGR_SHARE * left, cand);
+		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, now + (LAGR_SHARE +
+		                                         ILS_SHARE) * left, true, c >= 0);
+	}
 	if (r->heuristic_cost >= 0)
 		settle_leaves(&m, sol);
 	if (r->heuristic_cost >= 0 && offer(p, r, sol)) {
 		r->from_heuristic = true;
 		r->status = SL_SOLVE_FEASIBLE;
 	}
-	free(sol);
+	/* (a large model's is only exported) */
 	if (!r->ilp_skipped || o->write_lp || o->write_mps)
 		rc = run_ilp(ctx, &m, o, end, r);
+	if (!rc && cand && r->solution && !o->local_search_only) {
+		rc = restricted_ilp(ctx, &m, cand, o, end, r);
+		/* time left (the ILP ended): the local search from its answer */
+		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
+		if (!rc && sli_lp_clock() < end - 0.5 &&
+		    sli_iopddl_heuristic(&m, sol, end, true, true) >= 0 && offer(p, r, sol))
+			r->from_heuristic = true;
+	}
+	free(cand);
+	free(sol);
 	if (r->solution && r->status != SL_SOLVE_OPTIMAL)
 		r->status = SL_SOLVE_FEASIBLE;
 	if (r->solution) {

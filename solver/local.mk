@@ -9,6 +9,7 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/names.c \
 	%reldir%/iopddl_eval.c \
 	%reldir%/iopddl_heur.c \
+	%reldir%/iopddl_lagr.c \
 	%reldir%/iopddl_reduce.c \
 	%reldir%/iopddl_solve.c \
 	%reldir%/lp.c \

@@ -167,6 +167,7 @@ EXTRA_DIST += \
 	%reldir%/bench.sh \
 	%reldir%/bench_propagation.sh \
 	%reldir%/bench_batch.sh \
+	%reldir%/bench_iopddl.sh \
 	%reldir%/bench_solver.sh \
 	%reldir%/bench_rules.sh \
 	%reldir%/bench_scale.sh \

@@ -2,7 +2,8 @@
  * test_iopddl.c - the IOPDDL benchmark: the reader (fields, and one
  * located error per kind of malformed file, truncated gzip included),
  * the evaluator on hand-computed costs and usages, and the solver on
- * small random problems against exhaustive enumeration.
+ * small random problems against exhaustive enumeration (the ILP, the
+ * local search, and the Lagrangian search within a time limit).
  */
 #include "tests.h"
 
@@ -341,6 +342,20 @@ test_brute_force(void)
 		rc = sl_iopddl_solve(ctx, p, &o, &r);
 		CU_ASSERT(rc == 1 || (r.eval.feasible && r.eval.cost >= want));
 		sl_iopddl_result_fini(&r);
+		/* with a time limit: the Lagrangian search too (a few rounds),
+		 * then, as on a model too large for the ILP, the ILP on the
+		 * strategies it met */
+		for (int large = 0; round < 40 && large < 2; large++) {
+			o.time_limit = 0.01;
+			o.local_search_only = !large;
+			o.max_cols = large;
+			rc = sl_iopddl_solve(ctx, p, &o, &r);
+			CU_ASSERT(rc == 1 || (r.eval.feasible && r.eval.cost >= want));
+			CU_ASSERT(want < 0 || rc == 0);
+			sl_iopddl_result_fini(&r);
+		}
+		o.time_limit = 0;
+		o.max_cols = 0;
 		sl_iopddl_free(p);
 		sl_context_free(ctx);
 	}
