@@ -421,16 +421,20 @@ breakdown(FILE *o, const table *t, panel *p)
 				if (!isnan(t->v[i].part[m][k]))
 					sum[m][k] += t->v[i].part[m][k];
 	}
-	for (int m = 0; m < NMETHOD; m++)
-		hi = fmax(hi, sum[m][0] + sum[m][1] + sum[m][2]);
+	for (int m = 0; m < NMETHOD; m++) {
+		double total = 0;
+		for (int k = 0; k < NPART; k++)
+			total += sum[m][k];
+		hi = fmax(hi, total);
+	}
 	p->logx = p->logy = false;
 	p->x0 = 0;
 	p->x1 = NMETHOD;
 	p->y0 = 0;
 	p->y1 = hi > 0 ? hi * 1.1 : 1;
 	char title[96];
-	snprintf(title, sizeof title, "cost by part, summed over %zu programs", used);
-	axes(o, p, "", "cost", title);
+	snprintf(title, sizeof title, "step time by part, summed over %zu programs", used);
+	axes(o, p, "", "seconds", title);
 	double bw = p->w / NMETHOD;
 	for (int m = 0; m < NMETHOD; m++) {
 		double base = 0;
@@ -445,7 +449,7 @@ breakdown(FILE *o, const table *t, panel *p)
 	}
 	/* the parts' legend in one row under the bars */
 	for (int k = 0; k < NPART; k++) {
-		double x = p->x + k * p->w / 3;
+		double x = p->x + k * p->w / NPART;
 		fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
 		        "fill=\"%s\"/>\n", x, p->y + p->h + 27, pcol[k]);
 		text(o, x + 14, p->y + p->h + 36, "start", 11, parts[k]);

@@ -23,7 +23,7 @@ for want in ("greedy against the optimum", "how far from the optimum", "three pr
 # 3 programs answered by the ILP x 4 strategies; bad.mlir has no point
 assert len(d.getElementsByTagName("circle")) == 12, len(d.getElementsByTagName("circle"))
 assert len(d.getElementsByTagName("polyline")) == 4
-assert any(t.startswith("cost by part, summed over 3 programs") for t in texts)
+assert any(t.startswith("step time by part, summed over 3 programs") for t in texts)
 ' "$tmp/p.svg"; then
 	pass "the SVG parses: titles, 12 points, 4 curves, parts over 3 programs"
 else
