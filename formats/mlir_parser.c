@@ -954,7 +954,7 @@ functional_type_end(sli_parser *P)
 	uint32_t line = P->lx.line;
 	const char *ls = P->lx.line_start;
 	if (P->tok.kind != SL_TOK_LPAREN || !(p = scan_balanced(P, start)))
-		goto out;
+		goto no;	/* p unset (or NULL): no key */
 	p = skip_blanks(p, e);
 	if (e - p < 2 || p[0] != '-' || p[1] != '>')
 		goto no;

@@ -17,7 +17,6 @@ _Static_assert((unsigned)SL_COST_GIVEN_MEMORY_BUDGET == SLI_XML_MESH_MEMORY_BUDG
                (unsigned)SL_COST_GIVEN_FLOPS == SLI_XML_MESH_FLOPS &&
                (unsigned)SL_COST_GIVEN_HBM == SLI_XML_MESH_HBM,
                "the keep bits of sli_xml_mesh_apply");
-_Static_assert(SL_COST_BUDGET_HBM == SLI_COST_BUDGET_HBM, "one HBM budget mark");
 _Static_assert((int)SL_COLL_KINDS == (int)SLI_COLL_KINDS &&
                (int)SL_COLL_ALL_REDUCE == (int)SLI_COLL_ALL_REDUCE, "one list of kinds");
 
@@ -31,7 +30,8 @@ sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
 	c->p.latency = p->latency;
 	c->p.flops = p->flops;
 	c->p.hbm = p->hbm;
-	c->p.memory_budget = p->memory_budget;
+	c->p.memory_budget = p->memory_budget == SL_COST_BUDGET_HBM ? SLI_COST_BUDGET_HBM
+	                                                           : p->memory_budget;
 	c->p.conservative = p->conservative;
 	c->p.sub_axes = p->sub_axes;
 	/* a count past the array's end is the caller's slip: what the
@@ -82,7 +82,8 @@ sl_cost_params_init(sl_cost_params *p)
 	p->latency = d.latency;
 	p->flops = d.flops;
 	p->hbm = d.hbm;
-	p->memory_budget = d.memory_budget;
+	p->memory_budget = d.memory_budget == SLI_COST_BUDGET_HBM ? SL_COST_BUDGET_HBM
+	                                                          : d.memory_budget;
 	p->conservative = d.conservative;
 	p->sub_axes = d.sub_axes;
 }
