@@ -1185,13 +1185,11 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	d.hi = sli_xmalloc((nt + 1) * sizeof *d.hi);
 
 	/* fixed tensors take their one option */
-	double fixed = 0;
 	for (size_t t = 0; t < nt; t++) {
 		sli_cost_asg *opt;
 		d.nopt[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt);
-		if (d.nopt[t] == 1) {
+		if (d.nopt[t] == 1)
 			q[t] = opt[0];
-		}
 		free(opt);
 		if (!d.nopt[t])
 			goto out;
@@ -1223,7 +1221,7 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	if (fw < 0)
 		goto out;
 	backward(&d, q);
-	r->objective = total + fixed;
+	r->objective = total;
 	r->bound = r->objective - slack;
 	r->gap = slack / fmax(1e-9, fabs(r->objective));
 	/* a solve stopped at the --gap tolerance is not proven optimal */

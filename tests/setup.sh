@@ -126,3 +126,18 @@ for _p in "$SHARDLP" "$SHARDLP_OPT"; do
 		exit 99
 	fi
 done
+
+# mask_timed CSV: a batch summary with the columns that vary between runs
+# (seconds, peak_rss_kb) read "*", found by their header names.
+mask_timed() {
+	python3 -c '
+import csv, sys
+rows = csv.reader(open(sys.argv[1], newline=""))
+head = next(rows)
+print(",".join(head))
+timed = [head.index("seconds"), head.index("peak_rss_kb")]
+for r in rows:
+    for k in timed:
+        r[k] = "*"
+    print(",".join(r))' "$1"
+}

@@ -16,20 +16,6 @@ echo 'func.func @main( {' >"$in/bad.mlir"
 : >"$in/empty.mlir"
 echo "not a program" >"$in/notes.txt"	# not *.mlir: not an input
 
-# masks the columns that vary between runs: seconds, peak_rss_kb
-mask() {
-	python3 -c '
-import csv, sys
-rows = csv.reader(open(sys.argv[1], newline=""))
-head = next(rows)
-print(",".join(head))
-timed = [head.index("seconds"), head.index("peak_rss_kb")]
-for r in rows:
-    for k in timed:
-        r[k] = "*"
-    print(",".join(r))' "$1"
-}
-
 run "$SHARDLP" batch -j 2 --json --out "$tmp/out1" "$in"
 expect_rc 1 "a batch with failed programs exits 1"
 expect_grep "$tmp/err" '^shardlp batch: 2 of 6 programs failed' "stderr says how many failed"
@@ -79,7 +65,7 @@ fi
 
 run "$SHARDLP" batch -j 1 --out "$tmp/out2" "$in"
 checks=$((checks + 1))
-if diff <(mask "$tmp/out1/summary.csv") <(mask "$tmp/out2/summary.csv") >"$tmp/diff"; then
+if diff <(mask_timed "$tmp/out1/summary.csv") <(mask_timed "$tmp/out2/summary.csv") >"$tmp/diff"; then
 	pass "-j 1 gives the summary of -j 2"
 else
 	fail "-j 1 and -j 2 summaries differ: $(head -3 "$tmp/diff")"
@@ -115,7 +101,7 @@ fi
 run "$SHARDLP" batch -j 2 --resume --out "$tmp/cut" "$tmp/gen"
 expect_rc 0 "--resume completes it"
 checks=$((checks + 1))
-if diff <(mask "$tmp/full/summary.csv") <(mask "$tmp/cut/summary.csv") >/dev/null; then
+if diff <(mask_timed "$tmp/full/summary.csv") <(mask_timed "$tmp/cut/summary.csv") >/dev/null; then
 	pass "the resumed summary is the uninterrupted one"
 else
 	fail "the resumed summary differs from the uninterrupted one"
@@ -162,7 +148,7 @@ if command -v parallel >/dev/null 2>&1; then
 	run "$SHARDLP" batch --merge --out "$tmp/merged" "$tmp"/slice*/summary.csv
 	expect_rc 0 "--merge of the slices"
 	checks=$((checks + 1))
-	if diff <(mask "$tmp/full/summary.csv" | sort) <(mask "$tmp/merged/summary.csv" | sort) >/dev/null &&
+	if diff <(mask_timed "$tmp/full/summary.csv" | sort) <(mask_timed "$tmp/merged/summary.csv" | sort) >/dev/null &&
 	   [ "$(head -1 "$tmp/merged/summary.csv")" = "$(head -1 "$tmp/full/summary.csv")" ]; then
 		pass "4 slices over GNU parallel merge to the summary of one run"
 	else
