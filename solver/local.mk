@@ -7,6 +7,7 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/decompose.c \
 	%reldir%/formulate.c \
 	%reldir%/names.c \
+	%reldir%/report.c \
 	%reldir%/iopddl_eval.c \
 	%reldir%/iopddl_heur.c \
 	%reldir%/iopddl_lagr.c \
@@ -27,6 +28,7 @@ libshardlp_core_la_SOURCES += \
 noinst_HEADERS += \
 	%reldir%/decompose.h \
 	%reldir%/formulate.h \
+	%reldir%/report.h \
 	%reldir%/iopddl.h \
 	%reldir%/iopddl_model.h \
 	%reldir%/lp.h \

@@ -14,6 +14,7 @@
  *   agree4                  a refund column of an edge that needs no
  *                           reshard
  *
+ * (sli_form_name_legend says the same to the reader of a solution report.)
  * Axes with several on one dimension are listed in mesh order, joined by
  * '.'; a dimension's axis order is not part of the model.  Names hold
  * only letters, digits, '_' and '.', which every LP and MPS reader takes,
@@ -21,6 +22,7 @@
  * first.  Axis names that hold other characters are written with '_'.
  */
 #include "solver/formulate.h"
+#include "solver/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -167,3 +169,19 @@ sli_form_name(sli_form *f)
 	name_rows(f, var_of);
 	free(var_of);
 }
+
+const char sli_form_name_legend[] =
+	"  tT.K_LN_dD.AXES...  tensor T (defined at line N of the input), its\n"
+	"                      option K: dimension D on the mesh axes AXES\n"
+	"                      (joined by '.', in mesh order; r: replicated)\n"
+	"  oP.K_LN_OP_fF.AXES  op P (line N, kind OP), its option K: factor F\n"
+	"                      of its sharding rule on the mesh axes AXES\n"
+	"  one_tT, one_oP      exactly one option of tensor T / op P\n"
+	"  linkR_oP_tT         row R: op P's option and tensor T's agree\n"
+	"  agreeI              edge I needs no reshard (a refund of its cost)\n"
+	"  x_C, r_R            column C / row R without a name of its own: a\n"
+	"                      tensor's bytes (in units of the memory budget)\n"
+	"                      and the rows that define them\n"
+	"  memory_budget_R     the tensors live at one point fit the budget\n"
+	"  Activity 1 on a binary column: that option is the answer.\n"
+	"  Objective: estimated step time in microseconds (shardlp-cost(7)).\n";

@@ -15,6 +15,7 @@
 #include "propagation/propagation.h"
 #include "solver/decompose.h"
 #include "solver/formulate.h"
+#include "solver/report.h"
 
 void
 sli_solve_opts_init(sli_solve_opts *o)
@@ -307,6 +308,40 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
  * Writes q onto m, runs the checker, and holds the evaluator's score of
  * the annotated module against r->objective.  Returns 0 or -1.
  */
+/* glpsol's words for the status of a MIP solution. */
+static const char *
+glpsol_status(const sli_solve_result *r)
+{
+	return r->status == SLI_LP_OPTIMAL ? "INTEGER OPTIMAL" : "INTEGER NON-OPTIMAL";
+}
+
+/*
+ * The answer q as a point of the whole model, reported to o->report
+ * (report.c).  0, or -1 after an error.
+ */
+static int
+report(const sli_cost_model *cm, const sli_solve_opts *o, const sli_cost_asg *q,
+       const sli_solve_result *r)
+{
+	sli_form f;
+	int rc = -1;
+	double *x = NULL;
+	if (!sli_form_build(&f, cm)) {
+		sli_form_name(&f);
+		x = sli_xcalloc(sli_lp_ncols(&f.lp) + 1, sizeof *x);
+		if (sli_form_encode(&f, q, x))
+			sli_error(cm->m->ctx, sli_loc_none(), "cannot write the solution "
+			          "report: the answer is not a point of the whole model");
+		else if (sli_lp_write_report(&f.lp, x, glpsol_status(r), o->report))
+			sli_error(cm->m->ctx, sli_loc_none(), "cannot write the solution report");
+		else
+			rc = 0;
+	}
+	free(x);
+	sli_form_fini(&f);
+	return rc;
+}
+
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
        const sli_cost_asg *q, const sli_cost_asg *q0, sli_solve_result *r)
@@ -330,6 +365,8 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 			r->bound = r->objective;
 		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
 	}
+	if (o->report && report(cm, o, q, r))
+		rc = -1;
 	sli_check_snap snap;
 	sli_check_snapshot(m, &snap);
 	decode_into(m, cm, q);

@@ -23,6 +23,8 @@ typedef struct sli_solve_opts {
 	 * NULL; the answer (feasible) when time runs out before the solver
 	 * finds one of its own */
 	sl_module *start;
+	FILE *report;		/* the caller's stream for a solution report
+				 * in glpsol's layout (report.c), or NULL */
 } sli_solve_opts;
 
 void sli_solve_opts_init(sli_solve_opts *o);

@@ -325,6 +325,10 @@ typedef struct sl_solve_opts {
 	/* an incumbent: a module of the same program whose shardings are
 	 * the answer when time runs out first, or NULL; not modified */
 	sl_module *start;
+	/* a solution report in glpsol's printable layout (every row and
+	 * column of the whole model, named as in write_lp, with its value),
+	 * to the caller's stream, or NULL */
+	FILE *solution_report;
 } sl_solve_opts;
 
 void sl_solve_opts_init(sl_solve_opts *o);

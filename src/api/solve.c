@@ -77,6 +77,7 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	so.write_lp = o->write_lp;
 	so.write_mps = o->write_mps;
 	so.start = o->start;
+	so.report = o->solution_report;
 	int rc = sli_solve(m, &so, &sr);
 	memset(r, 0, sizeof *r);
 	r->status = sli_lp_public_status(sr.status);

@@ -189,7 +189,7 @@ is_special(const char *path)
 	       !S_ISDIR(st.st_mode);
 }
 
-/* mkstemp beside path (same file system, so rename is atomic), or in
+/* A new file beside path (same file system, so rename is atomic), or in
  * $TMPDIR for stdout and special files; *fd is the open descriptor. */
 static char *
 make_tmp(const char *prog, const char *path, int *fd)
@@ -198,17 +198,24 @@ make_tmp(const char *prog, const char *path, int *fd)
 		return NULL;
 	const char *dir = getenv("TMPDIR");
 	bool away = is_stdout(path) || is_special(path);
-	size_t n = away ? strlen(dir && *dir ? dir : "/tmp") + 32 : strlen(path) + 16;
+	size_t n = away ? strlen(dir && *dir ? dir : "/tmp") + 48 : strlen(path) + 40;
 	char *tmp = malloc(n);
 	if (!tmp) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return NULL;
 	}
-	if (away)
-		snprintf(tmp, n, "%s/shardlp-out.XXXXXX", dir && *dir ? dir : "/tmp");
-	else
-		snprintf(tmp, n, "%s.XXXXXX", path);
-	*fd = mkstemp(tmp);
+	/* not mkstemp: its 0600 would need an fchmod, a second metadata
+	 * change per file that batch runs of tiny programs feel; O_EXCL with
+	 * the pid and a counter is as safe, and the umask applies as for fopen */
+	static unsigned serial;
+	do {
+		if (away)
+			snprintf(tmp, n, "%s/shardlp-out.%ld.%u", dir && *dir ? dir : "/tmp",
+			         (long)getpid(), serial++);
+		else
+			snprintf(tmp, n, "%s.%ld.%u~", path, (long)getpid(), serial++);
+		*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	} while (*fd < 0 && errno == EEXIST);
 	if (*fd < 0) {
 		fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
 		        away ? tmp : path, strerror(errno));
@@ -252,10 +259,6 @@ cli_out_close(cli_out *o, const char *prog, bool ok)
 {
 	bool werr = fflush(o->f) != 0 || ferror(o->f);
 	if (o->tmp) {
-		/* mkstemp makes the file 0600; give it the mode fopen would */
-		mode_t mask = umask(0);
-		umask(mask);
-		fchmod(fileno(o->f), 0666 & ~mask);
 		werr |= fclose(o->f) != 0;
 		if (ok && !werr && rename(o->tmp, o->path)) {
 			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, o->path,

@@ -297,6 +297,7 @@ typedef struct job {
 	cli_cost_opts *co;
 	const char *dir;	/* OUT/results */
 	bool split;
+	bool json;		/* --json: ID.jsonl written too */
 	unsigned methods;	/* --methods: rows run and written; 0: all */
 } job;
 
@@ -405,25 +406,81 @@ typedef struct rows_text {
 } rows_text;
 
 /*
+ * A worker's diagnostics go to a scratch file, unlinked as soon as it is
+ * open (nothing to clean up whatever becomes of the worker), emptied
+ * before each program; a program that said something gets its words as
+ * ID.log, one that said nothing no file: on tiny programs each file
+ * created is a good part of the time, and most programs say nothing.
+ */
+static bool
+scratch_stderr(const char *dir)
+{
+	char pid[32];
+	snprintf(pid, sizeof pid, "%ld", (long)getpid());
+	char *p = result_path(dir, ".worker", pid);	/* DIR/.worker.PID */
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fprintf(stderr, "shardlp batch: cannot write '%s': %s\n", p, strerror(errno));
+	bool ok = fd >= 0 && dup2(fd, STDERR_FILENO) >= 0;
+	if (fd >= 0) {
+		unlink(p);
+		close(fd);
+	}
+	free(p);
+	return ok;
+}
+
+/* Empties the scratch log before a program. */
+static void
+scratch_reset(void)
+{
+	struct stat st;
+	fflush(stderr);
+	if (!fstat(STDERR_FILENO, &st) && st.st_size > 0 &&
+	    !ftruncate(STDERR_FILENO, 0))
+		lseek(STDERR_FILENO, 0, SEEK_SET);
+}
+
+/* The scratch log's words, if any, to path (atomically); without any, no
+ * file at path (one from an earlier run is stale).  0, or -1 after a
+ * message. */
+static int
+scratch_save(const char *path)
+{
+	struct stat st;
+	fflush(stderr);
+	if (fstat(STDERR_FILENO, &st) || st.st_size <= 0) {
+		unlink(path);
+		return 0;
+	}
+	size_t n = (size_t)st.st_size;
+	char *text = malloc(n);
+	if (!text)
+		cli_fatal("out of memory");
+	ssize_t got = pread(STDERR_FILENO, text, n, 0);
+	int rc = write_file(path, text, got > 0 ? (size_t)got : 0);
+	free(text);
+	return rc;
+}
+
+/*
  * One program in a worker: every method on every chunk of in, its rows
- * into *rt (the caller frees them) and to ID.csv and ID.jsonl, its
- * diagnostics to ID.log, the ILP's exported modules to ID.mlir, each
- * chunk's module and results as XML to ID.xml (write_xml); the rows
- * last, so that their file's presence means done.  Returns 0, or 1 when
- * some method failed or a file could not be written.
+ * into *rt (the caller frees them) and to ID.csv (and ID.jsonl with
+ * --json), its diagnostics to ID.log (scratch_save), the ILP's exported
+ * modules to ID.mlir, each chunk's module and results as XML to ID.xml
+ * (write_xml); the rows last, so that their file's presence means done.
+ * Returns 0, or 1 when some method failed or a file could not be written.
  */
 static int
 work(const job *j, const input *in, rows_text *rt)
 {
 	memset(rt, 0, sizeof *rt);
-	char *log = result_path(j->dir, in->id, "log");
-	bool logged = freopen(log, "w", stderr) != NULL;
-	free(log);
+	scratch_reset();
 	cli_out om;
 	char *mlirp = result_path(j->dir, in->id, "mlir");
 	FILE *csv = open_memstream(&rt->csv, &rt->csvlen);
 	FILE *json = open_memstream(&rt->json, &rt->jsonlen);
-	FILE *mlir = logged && csv && json ? cli_out_open(&om, "shardlp batch", mlirp) : NULL;
+	FILE *mlir = csv && json ? cli_out_open(&om, "shardlp batch", mlirp) : NULL;
 	if (!csv || !json)
 		cli_fatal("out of memory");
 	if (!mlir) {
@@ -478,13 +535,15 @@ work(const job *j, const input *in, rows_text *rt)
 	/* the module first, the rows last: rows present = the program done */
 	int bad = cli_out_close(&om, "shardlp batch", true);
 	free(mlirp);
+	char *logp = result_path(j->dir, in->id, "log");
 	char *csvp = result_path(j->dir, in->id, "csv");
 	char *jsonp = result_path(j->dir, in->id, "jsonl");
-	bad = bad || write_file(jsonp, rt->json, rt->jsonlen) ||
+	bad = bad || scratch_save(logp) ||
+	      (j->json && write_file(jsonp, rt->json, rt->jsonlen)) ||
 	      write_file(csvp, rt->csv, rt->csvlen);
+	free(logp);
 	free(csvp);
 	free(jsonp);
-	fflush(stderr);
 	return bad ? 1 : status;
 }
 
@@ -544,6 +603,8 @@ static void
 worker_main(const job *j, const inputs *v, int in, int out)
 {
 	uint32_t i;
+	if (!scratch_stderr(j->dir))
+		_exit(1);
 	while (!read_full(in, &i, sizeof i) && i < v->n) {
 		rows_text rt;
 		answer a = {i, work(j, &v->v[i], &rt), 0, 0};
@@ -788,7 +849,7 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json,
 			/* skipped by --resume: its rows from its files */
 			char *c = result_path(dir, in->id, "csv");
 			char *jl = result_path(dir, in->id, "jsonl");
-			if (!append(csv, c) || !append(json, jl))
+			if (!append(csv, c) || (with_json && !append(json, jl)))
 				dead_rows(csv, json, in, "the worker died before writing its rows",
 				          methods);
 			free(c);
@@ -1134,6 +1195,7 @@ cmd_batch(int argc, char **argv)
 		cli_fatal("out of memory");
 	snprintf(dir, n, "%s/results", out);
 	j.dir = dir;
+	j.json = with_json;
 	struct stat ost;
 	if (make_dir(out) || make_dir(dir) || stamp_options(out, argc, argv, optind, &ost)) {
 		status = EXIT_INPUT;

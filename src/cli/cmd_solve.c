@@ -17,7 +17,8 @@
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
 	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
-	"                     [--split-input-file] [--explicit-reshards | --collectives]\n"
+	"                     [--solution-report F] [--split-input-file]\n"
+	"                     [--explicit-reshards | --collectives]\n"
 	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
@@ -192,22 +193,30 @@ cli_cost_opts_fini(cli_cost_opts *co)
 		free(co->names[i]);
 }
 
+/* The paths of a solve's side outputs (NULL: none). */
+typedef struct solve_files {
+	const char *lp, *mps, *logpath, *report;
+} solve_files;
+
 /*
- * sl_solve with the LP and MPS exports and the log going to the paths the
- * user gave ("-" = stdout, files replaced atomically): the library writes
- * the exports by name, so to temporaries first.  sl_solve's result, or -2
- * when a file could not be opened or written.
+ * sl_solve with the LP and MPS exports, the log and the solution report
+ * going to the paths the user gave ("-" = stdout, files replaced
+ * atomically): the library writes the exports by name, so to temporaries
+ * first.  sl_solve's result, or -2 when a file could not be opened or
+ * written.
  */
 static int
 solve_to_files(sl_module *m, sl_solve_opts *so, sl_solve_result *r,
-               const char *lp, const char *mps, const char *logpath)
+               const solve_files *sf)
 {
+	const char *lp = sf->lp, *mps = sf->mps, *logpath = sf->logpath;
 	char *lptmp = NULL, *mpstmp = NULL;
-	cli_out log = {0};
+	cli_out log = {0}, rep = {0};
 	int rc = -2;
 	if ((lp && !(lptmp = cli_out_tmpname("shardlp", lp))) ||
 	    (mps && !(mpstmp = cli_out_tmpname("shardlp", mps))) ||
-	    (logpath && !(so->log = cli_out_open(&log, "shardlp", logpath))))
+	    (logpath && !(so->log = cli_out_open(&log, "shardlp", logpath))) ||
+	    (sf->report && !(so->solution_report = cli_out_open(&rep, "shardlp", sf->report))))
 		goto out;
 	so->write_lp = lptmp;
 	so->write_mps = mpstmp;
@@ -228,6 +237,10 @@ out:
 		rc = -2;
 	if (logpath)
 		so->log = NULL;
+	/* the report only of an answer */
+	if (rep.f && cli_out_close(&rep, "shardlp", rc == 0) && rc == 0)
+		rc = -2;
+	so->solution_report = NULL;
 	so->write_lp = so->write_mps = NULL;
 	return rc;
 }
@@ -263,7 +276,7 @@ typedef struct solve_job {
 	sl_solve_opts so;
 	cli_cost_opts *co;
 	const char *path;	/* in messages: the file, or FILE#N for a chunk */
-	const char *lp, *mps, *logpath;
+	solve_files files;
 	bool xml, quiet;
 	int explicit_level;	/* cli_explicit_steps */
 } solve_job;
@@ -305,7 +318,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 		}
 	}
 	sl_run *run = sl_run_import(m);
-	int rc = run ? solve_to_files(m, &so, &r, j->lp, j->mps, j->logpath) : -1;
+	int rc = run ? solve_to_files(m, &so, &r, &j->files) : -1;
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
@@ -355,7 +368,8 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
-	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT, OPT_EXPLICIT, OPT_COLLECTIVES
+	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT, OPT_EXPLICIT, OPT_COLLECTIVES,
+	OPT_REPORT
 };
 
 int
@@ -370,6 +384,7 @@ cmd_solve(int argc, char **argv)
 		{"write-lp", required_argument, NULL, OPT_LP},
 		{"write-mps", required_argument, NULL, OPT_MPS},
 		{"log", required_argument, NULL, OPT_LOG},
+		{"solution-report", required_argument, NULL, OPT_REPORT},
 		/* glpsol's names for the same options */
 		{"tmlim", required_argument, NULL, OPT_TIME},
 		{"mipgap", required_argument, NULL, OPT_GAP},
@@ -385,6 +400,7 @@ cmd_solve(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL, *lp = NULL, *mps = NULL, *logpath = NULL;
+	const char *report = NULL;
 	bool xml = false, quiet = false, split = false;
 	int explicit_level = 0;
 	sl_solve_opts so;
@@ -420,6 +436,8 @@ cmd_solve(int argc, char **argv)
 			      "                       (-sdy-reshard-to-collectives)\n"
 			      "  --verbose            the solver log, on standard error\n"
 			      "  --log F              the solver log, to F\n"
+			      "  --solution-report F  every row and column of the model with its\n"
+			      "                       value, as glpsol -o writes them, to F\n"
 			      "  -q, --quiet          no summary on standard error\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
@@ -461,6 +479,9 @@ cmd_solve(int argc, char **argv)
 		case OPT_LOG:
 			logpath = optarg;
 			break;
+		case OPT_REPORT:
+			report = optarg;
+			break;
 		case OPT_VERBOSE:
 			so.log = stderr;
 			break;
@@ -488,9 +509,10 @@ cmd_solve(int argc, char **argv)
 		so.deadline = sl_solve_clock() + so.time_limit;
 	cli_watchdog_arm("shardlp", argv[optind], so.time_limit);
 
-	if (split && (xml || lp || mps || logpath)) {
+	if (split && (xml || lp || mps || logpath || report)) {
 		fputs("shardlp solve: --split-input-file writes one MLIR output: not with "
-		      "--format xml, --write-lp, --write-mps or --log\n", stderr);
+		      "--format xml, --write-lp, --write-mps, --log or --solution-report\n",
+		      stderr);
 		goto usage;
 	}
 
@@ -498,8 +520,8 @@ cmd_solve(int argc, char **argv)
 	cli_sink sink;
 	cli_sink_init(&sink, ctx);
 	sink.once = true;	/* each method reads the program: warn once */
-	solve_job job = {so, &co, argv[optind], lp, mps, logpath, xml, quiet,
-	                 explicit_level};
+	solve_job job = {so, &co, argv[optind], {lp, mps, logpath, report}, xml,
+	                 quiet, explicit_level};
 	int status = EXIT_INPUT;
 	size_t len, n = 0;
 	const char *name;
@@ -508,7 +530,7 @@ cmd_solve(int argc, char **argv)
 	/* every output checked, and the module's opened, before the work: a
 	 * path that cannot be written fails now */
 	if (cli_out_check("shardlp", lp) || cli_out_check("shardlp", mps) ||
-	    cli_out_check("shardlp", logpath))
+	    cli_out_check("shardlp", logpath) || cli_out_check("shardlp", report))
 		n = 0;
 	cli_out o;
 	FILE *out = n ? cli_out_open(&o, "shardlp", output) : NULL;

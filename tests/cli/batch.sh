@@ -54,6 +54,15 @@ else
 fi
 
 checks=$((checks + 1))
+if grep -q 'bad\.mlir:1:[0-9]*: error' "$tmp"/out1/results/*bad.mlir-*.log &&
+   ! ls "$tmp"/out1/results/*mlp.mlir-*.log >/dev/null 2>&1 &&
+   [ -z "$(find "$tmp/out1/results" -name '.worker*' -o -name '*~')" ]; then
+	pass "a failed program's diagnostics in ID.log; none for a quiet one, no scratch left"
+else
+	fail "results/ID.log: missing for bad.mlir, present for mlp.mlir, or a scratch left"
+fi
+
+checks=$((checks + 1))
 xml=$(ls "$tmp"/out1/results/*mlp.mlir-*.xml)
 if "$SHARDLP" export --validate "$tmp"/out1/results/*.xml 2>"$tmp/err" &&
    grep -q '<result-of method="ilp" status="optimal" cost=' "$xml" &&
@@ -69,6 +78,12 @@ if diff <(mask_timed "$tmp/out1/summary.csv") <(mask_timed "$tmp/out2/summary.cs
 	pass "-j 1 gives the summary of -j 2"
 else
 	fail "-j 1 and -j 2 summaries differ: $(head -3 "$tmp/diff")"
+fi
+checks=$((checks + 1))
+if ls "$tmp"/out2/results/*.jsonl >/dev/null 2>&1 || [ -e "$tmp/out2/summary.jsonl" ]; then
+	fail "JSON lines written without --json"
+else
+	pass "no JSON lines without --json"
 fi
 
 # stopped halfway, then resumed

@@ -126,10 +126,11 @@ cmp -s "$mlp" "$tmp/in.mlir" && pass "shardlp-opt: input intact" || fail "shardl
 checks=$((checks + 1))
 
 # --- SIGTERM while working or writing: old file intact, no temporary -------
-# no_stray DIR WHAT: DIR holds only old.* files (no mkstemp leftovers)
+# no_stray DIR WHAT: DIR holds only old.mlir, old.log and big.mlir (no
+# temporary left; a pattern such as old.* would hide old.mlir's own)
 no_stray() {
 	checks=$((checks + 1))
-	_stray=$(find "$1" -type f ! -name 'old.*' ! -name 'big.mlir' | head -3)
+	_stray=$(find "$1" -type f ! -name old.mlir ! -name old.log ! -name big.mlir | head -3)
 	if [ -z "$_stray" ]; then
 		pass "$2: no temporary left"
 	else

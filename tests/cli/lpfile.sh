@@ -43,4 +43,44 @@ if command -v cbc >/dev/null 2>&1; then
 else
 	echo "cbc not installed: not run"
 fi
+# the solution report: glpsol's layout, shardlp's objective, and the
+# column chosen for %5 (the maximum, line 15) is the sharding the module
+# prints for it
+run "$SHARDLP" solve --solution-report "$tmp/mlp.rep" -o "$tmp/mlp.rep.mlir" "$data/mlp.mlir"
+expect_rc 0 "solve --solution-report"
+r=$(sed -n 's/^Objective: *step_time_us = \([0-9.e+-]*\) (MINimum)$/\1/p' "$tmp/mlp.rep")
+checks=$((checks + 1))
+if same "$cost" "$r"; then pass "the report's objective is shardlp's, $r us"; else fail "report: '$r', shardlp: $cost"; fi
+expect_grep "$tmp/mlp.rep" '^Status: +INTEGER OPTIMAL$' "the report says the status in glpsol's words"
+expect_grep "$tmp/mlp.rep" '^KKT.PE: max.abs.err = 0.00e\+00' "every row holds at the reported point"
+checks=$((checks + 1))
+if got=$(python3 - "$tmp/mlp.rep" "$tmp/mlp.rep.mlir" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+cols = lines.index(next(l for l in lines if l.startswith("   No. Column name")))
+name, chosen = None, []
+for l in lines[cols + 2:]:
+    if not l.strip():
+        break
+    f = l.split()
+    if len(f) == 2:			# a long name: its values on the next line
+        name = f[1]
+        continue
+    if f[0].isdigit():
+        name, f = f[1], f[2:]
+    vals = [v for v in f if v != "*"]
+    if re.match(r"t[0-9]+\.[0-9]+_L15_", name) and float(vals[0]) == 1:
+        chosen.append(name)
+mod = open(sys.argv[2]).read()
+dims = re.search(r"%5 = stablehlo.maximum .*?sharding_per_value<\[<@mesh, \[(.*?)\]>\]>", mod).group(1)
+want = "".join("_d%d.%s" % (i, ".".join(re.findall(r'"(\w+)"', d)) or "r")
+               for i, d in enumerate(re.findall(r"\{[^}]*\}", dims)))
+print("chose %s, the module has %s" % (chosen, want))
+sys.exit(not (len(chosen) == 1 and chosen[0].endswith("_L15" + want)))
+PY
+); then
+	pass "the report's answer for %5 is the module's sharding: $got"
+else
+	fail "the report's answer for %5: $got"
+fi
 finish
