@@ -22,6 +22,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/apply_sharding_constraints.c \
 	%reldir%/passes/callgraph.c \
 	%reldir%/passes/canonicalize.c \
+	%reldir%/passes/fold_constants.c \
 	%reldir%/passes/census.c \
 	%reldir%/passes/close_shardings.c \
 	%reldir%/passes/constant_or_scalar_merger.c \

@@ -147,17 +147,39 @@ on_signal(int sig)
 	raise(sig);
 }
 
+static const int sigs[] = {SIGHUP, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ};
+
+/*
+ * Installs on_signal (once) and blocks the signals it catches, so that a
+ * temporary is created and tracked in one step: a signal between the two
+ * would leave it behind.  unblock_signals ends the step.
+ */
 static void
-track(char *tmp)
+block_signals(sigset_t *old)
 {
 	static bool installed;
 	if (!installed) {
-		static const int sigs[] = {SIGHUP, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ};
 		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
 			if (signal(sigs[i], on_signal) == SIG_IGN)
 				signal(sigs[i], SIG_IGN);	/* nohup stays nohup */
 		installed = true;
 	}
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void
+unblock_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+static void
+track(char *tmp)
+{
 	for (size_t i = 0; i < sizeof live / sizeof *live; i++) {
 		if (!live[i]) {
 			live[i] = tmp;
@@ -208,6 +230,8 @@ make_tmp(const char *prog, const char *path, int *fd)
 	 * change per file that batch runs of tiny programs feel; O_EXCL with
 	 * the pid and a counter is as safe, and the umask applies as for fopen */
 	static unsigned serial;
+	sigset_t old;
+	block_signals(&old);
 	do {
 		if (away)
 			snprintf(tmp, n, "%s/shardlp-out.%ld.%u", dir && *dir ? dir : "/tmp",
@@ -217,12 +241,15 @@ make_tmp(const char *prog, const char *path, int *fd)
 		*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	} while (*fd < 0 && errno == EEXIST);
 	if (*fd < 0) {
+		int err = errno;
+		unblock_signals(&old);
 		fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
-		        away ? tmp : path, strerror(errno));
+		        away ? tmp : path, strerror(err));
 		free(tmp);
 		return NULL;
 	}
 	track(tmp);
+	unblock_signals(&old);
 	return tmp;
 }
 

@@ -956,3 +956,10 @@ sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts)
 	}
 	return 0;
 }
+
+int
+sli_pass_canonicalize_all(sl_module *m, const sli_pass_opts *opts)
+{
+	sli_fold_constants(m);
+	return sli_pass_canonicalize(m, opts);
+}

@@ -16,6 +16,11 @@ typedef int sli_pass_fn(sl_module *m, const sli_pass_opts *opts);
 
 /* Passes defined in this folder. */
 int sli_pass_canonicalize(sl_module *m, const sli_pass_opts *opts);
+/* -canonicalize as a pass of its own: the constants placed and made
+ * unique as MLIR's folder does (fold_constants.c), then the above. */
+int sli_pass_canonicalize_all(sl_module *m, const sli_pass_opts *opts);
+/* The constants of fold_constants.c; true when the module changed. */
+bool sli_fold_constants(sl_module *m);
 /* Import passes (spec/import-passes.md), one file each. */
 int sli_pass_constant_or_scalar_splitter(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_add_func_data_flow_edges(sl_module *m, const sli_pass_opts *opts);

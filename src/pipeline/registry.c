@@ -9,7 +9,7 @@
 #include <string.h>
 
 const sli_pass_info sli_passes[] = {
-	{"canonicalize", sli_pass_canonicalize, &sli_opts_none,
+	{"canonicalize", sli_pass_canonicalize_all, &sli_opts_none,
 	 "fold redundant sdy reshards and collectives"},
 	{"sdy-populate-op-sharding-rules", sli_pass_populate_op_sharding_rules, &sli_opts_rules,
 	 "attach the sharding rule of every op as sdy.sharding_rule"},

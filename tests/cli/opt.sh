@@ -260,4 +260,47 @@ else
 	fail "-cse merged too much or too little"
 fi
 
+# -canonicalize on StableHLO ops, as MLIR's canonicalizer does: dead
+# side-effect-free ops erased, equal constants made one, and constants
+# moved to the front of the function's entry block (those not already
+# there end up in the reverse of their program order), from nested
+# regions too
+cat >"$tmp/canon.mlir" <<'MLIR'
+func.func @main(%a: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xf32>
+  %c1 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %1 = stablehlo.add %0, %c1 : tensor<4xf32>
+  %c2 = stablehlo.constant dense<2.0> : tensor<4xf32>
+  %2 = stablehlo.add %1, %c2 : tensor<4xf32>
+  %c3 = stablehlo.constant dense<1.000000e+00> : tensor<4xf32>
+  %3 = stablehlo.add %2, %c3 : tensor<4xf32>
+  %dead = stablehlo.multiply %a, %a : tensor<4xf32>
+  %4:2 = stablehlo.while(%i = %n, %x = %3) : tensor<i32>, tensor<4xf32>
+  cond {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %p = stablehlo.compare GT, %i, %z : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %o = stablehlo.constant dense<1.0> : tensor<4xf32>
+    %y = stablehlo.add %x, %o : tensor<4xf32>
+    stablehlo.return %i, %y : tensor<i32>, tensor<4xf32>
+  }
+  return %4#1 : tensor<4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" -canonicalize "$tmp/canon.mlir"
+expect_rc 0 "-canonicalize on StableHLO ops"
+checks=$((checks + 1))
+got=$(sed -n '/func.func @main/,/^    %0 = stablehlo.add %arg0, %arg0/p' "$tmp/out" | sed 1d | tr -s ' ' | tr '\n' '|')
+want=' %c = stablehlo.constant dense<0> : tensor<i32>| %cst = stablehlo.constant dense<2.000000e+00> : tensor<4xf32>| %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<4xf32>| %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>|'
+if [ "$got" = "$want" ]; then
+	pass "constants one per value, at the front, the moved ones in reverse order"
+else
+	fail "constants: '$got'"
+fi
+expect_grep "$tmp/out" 'stablehlo\.add %2, %cst_0 ' "a duplicate constant's uses go to the first"
+expect_grep "$tmp/out" 'stablehlo\.add %iterArg_1, %cst_0 ' "a constant of a loop body is the function's"
+checks=$((checks + 1))
+if grep -q 'multiply' "$tmp/out"; then fail "a dead op is left"; else pass "a dead op is erased"; fi
+
 finish
