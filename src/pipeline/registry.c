@@ -10,7 +10,7 @@
 
 const sli_pass_info sli_passes[] = {
 	{"canonicalize", sli_pass_canonicalize_all, &sli_opts_none,
-	 "fold redundant sdy reshards and collectives"},
+	 "fold redundant sdy reshards and collectives, one constant per value"},
 	{"sdy-populate-op-sharding-rules", sli_pass_populate_op_sharding_rules, &sli_opts_rules,
 	 "attach the sharding rule of every op as sdy.sharding_rule"},
 	{"sdy-constant-or-scalar-splitter", sli_pass_constant_or_scalar_splitter, &sli_opts_none,
