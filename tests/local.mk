@@ -55,6 +55,7 @@ AM_TESTS_ENVIRONMENT = \
 TESTS += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
+	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
@@ -81,6 +82,7 @@ TESTS += \
 EXTRA_DIST += \
 	%reldir%/cli/automesh.sh \
 	%reldir%/cli/batch.sh \
+	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
