@@ -101,7 +101,7 @@ sli_pfd_val_of(sli_pfd *P, const sl_value *v)
 static void
 number(sli_pfd *P, sl_value *v, bool pad)
 {
-	sli_pfd_val e = {v->type, v->type, v, true};
+	sli_pfd_val e = {v->type, v->type, v, true, NULL};
 	if (pad)
 		e.padded = padded_type(P, v->type, sli_value_sharding_seen(P->m, v));
 	v->id = (uint32_t)P->vals.n;
@@ -372,9 +372,16 @@ sli_pfd_fallback(sli_pfd *P, sl_op *op)
 			return cannot_pad(P, op, "a result has a non-divisible sharding");
 	}
 	for (uint32_t i = 0; i < op->noperands; i++) {
+		sli_pfd_val *e = sli_pfd_val_of(P, op->operands[i]);
 		sli_pfd_arg a = sli_pfd_operand(P, op, i);
+		if (e->cut && e->cut->def->parent == op->parent) {
+			op->operands[i] = e->cut;
+			continue;
+		}
 		if (sli_pfd_static(a.orig))
 			sli_pfd_fit(P, op, &a, a.orig->dims);
+		if (a.v != e->rep)
+			e->cut = a.v;
 		op->operands[i] = a.v;
 	}
 	for (uint32_t i = 0; i < op->nresults; i++) {

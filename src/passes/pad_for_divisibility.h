@@ -20,6 +20,8 @@ typedef struct sli_pfd_val {
 	sl_type *padded;	/* the divisible type it gets */
 	sl_value *rep;		/* what stands for it now, once converted */
 	bool zero;		/* rep's padding is known to hold zeros */
+	sl_value *cut;		/* rep sliced back to orig for an op that
+				 * needs it, reused in the same block */
 } sli_pfd_val;
 
 typedef struct sli_pfd {

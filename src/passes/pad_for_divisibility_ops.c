@@ -52,6 +52,19 @@ all_static(sli_pfd *P, const sl_op *op, uint32_t n)
 
 /* {====== stablehlo.slice and stablehlo.pad ============================== */
 
+/*
+ * The three integer lists `names` of op (rank r, dflt where absent) one
+ * after another, and r more slots (heap).
+ */
+static int64_t *
+three_lists(sli_pfd *P, const sl_op *op, const char *const *names, int64_t dflt3, uint32_t r)
+{
+	int64_t *v = sli_xmalloc(sizeof *v * (4 * (size_t)r + 1));
+	for (uint32_t k = 0; k < 3; k++)
+		sli_pfd_ints(P, op, names[k], r, k == 2 ? dflt3 : 0, v + k * r);
+	return v;
+}
+
 int
 sli_pfd_slice(sli_pfd *P, sl_op *op)
 {
@@ -59,11 +72,9 @@ sli_pfd_slice(sli_pfd *P, sl_op *op)
 		return sli_pfd_fallback(P, op);
 	const sli_pfd_val *e = sli_pfd_val_of(P, &op->results[0]);
 	uint32_t r = e->orig->rank;
-	int64_t *v = sli_xmalloc(sizeof *v * (4 * (size_t)r + 1));
+	static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
+	int64_t *v = three_lists(P, op, names, 1, r);
 	int64_t *start = v, *limit = v + r, *stride = v + 2 * r, *need = v + 3 * r;
-	sli_pfd_ints(P, op, "start_indices", r, 0, start);
-	sli_pfd_ints(P, op, "limit_indices", r, 0, limit);
-	sli_pfd_ints(P, op, "strides", r, 1, stride);
 	sli_pfd_arg a = sli_pfd_operand(P, op, 0);
 	bool longer = false;
 	for (uint32_t d = 0; d < r; d++) {
@@ -90,12 +101,11 @@ sli_pfd_pad(sli_pfd *P, sl_op *op)
 		return sli_pfd_fallback(P, op);
 	const sli_pfd_val *e = sli_pfd_val_of(P, &op->results[0]);
 	uint32_t r = e->orig->rank;
-	int64_t *v = sli_xmalloc(sizeof *v * (3 * (size_t)r + 1));
+	static const char *const names[3] = {"edge_padding_low", "edge_padding_high",
+	                                     "interior_padding"};
+	int64_t *v = three_lists(P, op, names, 0, r);
 	int64_t *low = v, *high = v + r, *in = v + 2 * r;
 	bool *want = sli_xcalloc(r + 1, sizeof *want);
-	sli_pfd_ints(P, op, "edge_padding_low", r, 0, low);
-	sli_pfd_ints(P, op, "edge_padding_high", r, 0, high);
-	sli_pfd_ints(P, op, "interior_padding", r, 0, in);
 	sli_pfd_arg a = sli_pfd_operand(P, op, 0), fill = sli_pfd_operand(P, op, 1);
 	/* Interior padding would interleave the operand's padding with its
 	 * data: it must hold the pad value first. */
