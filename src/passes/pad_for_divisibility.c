@@ -25,11 +25,12 @@
  *   - stablehlo.pad: the high padding is what makes the padded result;
  *     along a dimension with interior padding, the operand's own padding
  *     is first replaced by the pad value (iota < size mask and select);
- *   - stablehlo.dot_general and stablehlo.convolution: paired dimensions
- *     are padded alike; contracting dimensions (for convolution the
- *     features and the input's spatial dimensions) must hold zeros, so
- *     where the padding is not known to be zero a mask and select make it
- *     so.  Padding is known zero after a pad the pass inserts of a value
+ *   - stablehlo.dot_general, stablehlo.dot (its lhs's last dimension
+ *     contracting with its rhs's first) and stablehlo.convolution: paired
+ *     dimensions are padded alike; contracting dimensions (for convolution
+ *     the features and the input's spatial dimensions) must hold zeros,
+ *     so where the padding is not known to be zero a mask and select make
+ *     it so.  Padding is known zero after a pad the pass inserts of a value
  *     that held none or zeros, through collectives, slices that trim and
  *     such selects; not after any other op (Shardy's padding cache);
  *   - a convolution whose kernel spatial dimension, or whose grouped
@@ -460,6 +461,8 @@ convert(sli_pfd *P, sl_op *op)
 		return sli_pfd_pad(P, op);
 	case SL_OP_DOT_GENERAL:
 		return sli_pfd_dot_general(P, op);
+	case SL_OP_DOT:
+		return sli_pfd_dot(P, op);
 	case SL_OP_CONVOLUTION:
 		return sli_pfd_convolution(P, op);
 	default:

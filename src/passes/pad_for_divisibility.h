@@ -72,6 +72,7 @@ void sli_pfd_ints(sli_pfd *P, const sl_op *op, const char *name, uint32_t n,
 int sli_pfd_slice(sli_pfd *P, sl_op *op);
 int sli_pfd_pad(sli_pfd *P, sl_op *op);
 int sli_pfd_dot_general(sli_pfd *P, sl_op *op);
+int sli_pfd_dot(sli_pfd *P, sl_op *op);
 int sli_pfd_convolution(sli_pfd *P, sl_op *op);
 
 #endif

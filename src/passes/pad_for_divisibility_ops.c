@@ -174,11 +174,10 @@ dims_in_range(const sl_dim_list *l, uint32_t rank)
 	return true;
 }
 
-int
-sli_pfd_dot_general(sli_pfd *P, sl_op *op)
+/* A dot_general of dimension numbers dd (NULL: op cannot be padded). */
+static int
+dot(sli_pfd *P, sl_op *op, const sl_dot_dims *dd)
 {
-	const sl_dot_dims *dd =
-		sli_attr_get_dot_dims(sli_op_get(op, sli_sym(P->m, "dot_dimension_numbers")));
 	if (!dd || !all_static(P, op, 2))
 		return sli_pfd_fallback(P, op);
 	const sl_dim_list *lb = &dd->lists[SL_DOT_LHS_BATCH], *rb = &dd->lists[SL_DOT_RHS_BATCH];
@@ -208,6 +207,25 @@ sli_pfd_dot_general(sli_pfd *P, sl_op *op)
 	free(nr);
 	free(t);
 	return 0;
+}
+
+int
+sli_pfd_dot_general(sli_pfd *P, sl_op *op)
+{
+	return dot(P, op, sli_attr_get_dot_dims(sli_op_get(op, sli_sym(P->m,
+	                                                               "dot_dimension_numbers"))));
+}
+
+/* stablehlo.dot: the lhs's last dimension contracts with the rhs's first. */
+int
+sli_pfd_dot(sli_pfd *P, sl_op *op)
+{
+	if (op->noperands != 2)
+		return sli_pfd_fallback(P, op);
+	const sl_type *l = sli_pfd_val_of(P, op->operands[0])->orig;
+	int64_t lc = l->rank ? (int64_t)l->rank - 1 : 0, rc = 0;
+	sl_dot_dims dd = {{{NULL, 0}, {NULL, 0}, {&lc, 1}, {&rc, 1}}};
+	return dot(P, op, &dd);
 }
 
 /* }======================================================================= */
