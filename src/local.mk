@@ -50,6 +50,9 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
+	%reldir%/passes/pad_for_divisibility.c \
+	%reldir%/passes/pad_for_divisibility.h \
+	%reldir%/passes/pad_for_divisibility_ops.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \

@@ -1,6 +1,7 @@
 /* registry.c - the table of every pass by name, and sl_pass_run. */
 #include "pipeline/registry.h"
 
+#include "passes/pad_for_divisibility.h"
 #include "pipeline/pipeline.h"
 #include "propagation/propagation.h"
 #include "rules/rules.h"
@@ -105,6 +106,8 @@ const sli_pass_info sli_passes[] = {
 	 "merge equal constants and scalar broadcasts of one region"},
 	{"sdy-resolve-single-device-sharding", sli_pass_resolve_single_device_sharding, &sli_opts_none,
 	 "run single-device ops under a stablehlo.if on their device and all-reduce the results"},
+	{"sdy-pad-for-divisibility", sli_pass_pad_for_divisibility, &sli_opts_none,
+	 "pad tensors whose sharded dimensions are not divisible up to divisible shapes"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 
