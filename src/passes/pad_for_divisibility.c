@@ -358,9 +358,10 @@ untouched(sli_pfd *P, const sl_op *op)
 }
 
 static int
-cannot_pad(sli_pfd *P, const sl_op *op, const char *why)
+cannot_pad(sli_pfd *P, const sl_op *op, uint32_t result)
 {
-	sli_error(P->m->ctx, op->loc, "cannot pad '%s': %s", sl_sym_str(P->m->ctx, op->name), why);
+	sli_error(P->m->ctx, op->loc, "cannot pad '%s': result #%u has a non-divisible sharding",
+	          sl_sym_str(P->m->ctx, op->name), result);
 	return -1;
 }
 
@@ -370,7 +371,7 @@ sli_pfd_fallback(sli_pfd *P, sl_op *op)
 	for (uint32_t i = 0; i < op->nresults; i++) {
 		const sli_pfd_val *e = sli_pfd_val_of(P, &op->results[i]);
 		if (e->padded != e->orig && (op->noperands || op->nregions))
-			return cannot_pad(P, op, "a result has a non-divisible sharding");
+			return cannot_pad(P, op, i);
 	}
 	for (uint32_t i = 0; i < op->noperands; i++) {
 		sli_pfd_val *e = sli_pfd_val_of(P, op->operands[i]);

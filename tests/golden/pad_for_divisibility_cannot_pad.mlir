@@ -4,7 +4,7 @@
 // FLAGS: -sdy-pad-for-divisibility
 // EXIT: 1
 // EXPECT-STDERR:
-// pad_for_divisibility_cannot_pad.mlir:13:3: error: cannot pad 'stablehlo.reshape': a result has a non-divisible sharding
+// pad_for_divisibility_cannot_pad.mlir:13:3: error: cannot pad 'stablehlo.reshape': result #0 has a non-divisible sharding
 sdy.mesh @mesh = <["x"=4]>
 
 func.func @main(%arg0: tensor<6x3xf32>) -> tensor<18xf32> {
