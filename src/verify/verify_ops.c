@@ -420,8 +420,8 @@ input_sharding(verifier *v, const sl_value *val, const sl_op **at)
 	return sli_value_sharding(val);
 }
 
-static int
-verify_symbol_uses(verifier *v, sl_op *op)
+int
+sli_verify_symbol_uses(verifier *v, sl_op *op)
 {
 	const sl_sharding *s, *src;
 	const sl_op *src_at;
@@ -462,7 +462,7 @@ walk_symbol_uses(verifier *v, sl_op *op)
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
 			for (sl_op *o = b->first; o; o = o->next) {
-				if (verify_symbol_uses(v, o))
+				if (sli_verify_symbol_uses(v, o))
 					return -1;
 				if (o->kind != SL_OP_MODULE && walk_symbol_uses(v, o))
 					return -1;
@@ -470,9 +470,9 @@ walk_symbol_uses(verifier *v, sl_op *op)
 	return 0;
 }
 
-/* The symbol table of a module: unique names, then symbol uses. */
+/* The names a module defines are unique. */
 int
-sli_verify_symbol_table(verifier *v, sl_op *mod)
+sli_verify_symbol_names(verifier *v, sl_op *mod)
 {
 	sl_block *b = sli_verify_body_block(mod);
 	/* the first op defining each name, by symbol (names are dense ids) */
@@ -507,5 +507,14 @@ sli_verify_symbol_table(verifier *v, sl_op *mod)
 		}
 	}
 	free(first);
+	return 0;
+}
+
+/* The symbol table of a module: unique names, then symbol uses. */
+int
+sli_verify_symbol_table(verifier *v, sl_op *mod)
+{
+	if (sli_verify_symbol_names(v, mod))
+		return -1;
 	return walk_symbol_uses(v, mod);
 }
