@@ -27,6 +27,7 @@ typedef struct sli_prop_debug sli_prop_debug;
 
 /* Bits of sli_prop.opclass set at indexing. */
 enum {
+	SLI_OPCLASS_ATTRS = 0x20,	/* had discardable attributes */
 	SLI_OPCLASS_GENERIC = 0x40,	/* visited by the generic handler */
 	SLI_OPCLASS_NO_STEP = 0x80	/* generic, without a rule: never steps */
 };
