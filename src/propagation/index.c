@@ -168,9 +168,6 @@ sli_prop_index(sli_prop *P)
 	/* most programs have few edges: calloc leaves the pages it maps
 	 * untouched until an edge is written */
 	P->edge = sli_xcalloc(nv, sizeof *P->edge);
-	P->group = sli_arena_alloc(&P->tabmem, sizeof *P->group * nv);
-	for (uint32_t v = 0; v < nv; v++)
-		P->group[v] = -1;
 	P->rules = sli_xcalloc(no, sizeof *P->rules);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
@@ -262,6 +259,12 @@ sli_prop_index(sli_prop *P)
 			j--;
 		}
 		order[j] = i;
+	}
+	/* no table when there are no groups, the common case */
+	if (ng) {
+		P->group = sli_arena_alloc(&P->tabmem, sizeof *P->group * nv);
+		for (uint32_t v = 0; v < nv; v++)
+			P->group[v] = -1;
 	}
 	for (size_t i = 0; i < ng; i++) {
 		size_t g = order[i];

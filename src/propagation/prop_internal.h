@@ -48,7 +48,8 @@ struct sli_prop {
 	uint32_t *use_n;
 	sli_use *uses;			/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
-	int32_t *group;			/* per value: group index, -1 if none */
+	int32_t *group;			/* per value: group index, -1 if none;
+					 * NULL when there are no groups */
 	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
 	 * not looked up yet */
 	const sl_rule **rules;

@@ -73,6 +73,10 @@ verify_func_value_attrs(verifier *v, const sl_op *f, const char *what,
 
 	if (!a)
 		return 0;
+	/* the prefix only words a failure, and the quiet walk words none */
+	if (v->quiet)
+		return a->kind != SL_ATTR_SHARDING ? -1
+		       : sli_verify_sharding(v, "", &a->u.sharding, type, f);
 	sli_buf_init(&pfx);
 	sli_buf_printf(&pfx, "%s %u - ", what, index);
 	if (a->kind != SL_ATTR_SHARDING)
