@@ -206,8 +206,8 @@ sli_prop_index(sli_prop *P)
 			sl_value *v = op->operands[k];
 			if (!v)
 				continue;
-			sli_use *u = &P->uses[fill[v->id]++];
-			u->user = op;
+			sli_prop_use *u = &P->uses[fill[v->id]++];
+			u->op = i;
 			u->index = k;
 		}
 		uint8_t cls = sli_op_priority_class(P, op);

@@ -25,6 +25,16 @@ typedef struct sli_prop_mesh {
 
 typedef struct sli_prop_debug sli_prop_debug;
 
+/*
+ * A use of a value in the pass's use lists: the user's op id and the
+ * operand number.  Half the size of sli_use, and waking the users of a
+ * value needs their ids, not the ops themselves.
+ */
+typedef struct sli_prop_use {
+	uint32_t op;
+	uint32_t index;
+} sli_prop_use;
+
 /* Bits of sli_prop.opclass set at indexing. */
 enum {
 	SLI_OPCLASS_ATTRS = 0x20,	/* had discardable attributes */
@@ -46,7 +56,7 @@ struct sli_prop {
 	uint32_t nvalues;
 	uint32_t *use_first;		/* uses of value v: uses[use_first[v] ..] */
 	uint32_t *use_n;
-	sli_use *uses;			/* textual order */
+	sli_prop_use *uses;		/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
 	int32_t *group;			/* per value: group index, -1 if none;
 					 * NULL when there are no groups */
