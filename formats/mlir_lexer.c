@@ -100,8 +100,14 @@ skip_string(sli_lexer *lx, const char *p)
 	return NULL;
 }
 
-sli_token
-sli_lex_next(sli_lexer *lx)
+/*
+ * The token is stored field by field into *out: returned by value, it
+ * went through a temporary that the caller copied with wide loads of
+ * narrow stores, a store-forwarding stall on every token that cost more
+ * than the lexing (doc/performance.md).
+ */
+void
+sli_lex_scan(sli_lexer *lx, sli_token *out)
 {
 	const char *p = sli_lex_skip_ws(lx), *e = lx->end;
 	sli_token t;
@@ -112,7 +118,8 @@ sli_lex_next(sli_lexer *lx)
 	if (p >= e) {
 		t.kind = SL_TOK_EOF;
 		t.n = 0;
-		return t;
+		*out = t;
+		return;
 	}
 	char c = *p++;
 	switch (c) {
@@ -236,5 +243,13 @@ sli_lex_next(sli_lexer *lx)
 	}
 	t.n = (uint32_t)(p - t.p);
 	lx->cur = p;
+	*out = t;
+}
+
+sli_token
+sli_lex_next(sli_lexer *lx)
+{
+	sli_token t;
+	sli_lex_scan(lx, &t);
 	return t;
 }

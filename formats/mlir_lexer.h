@@ -51,6 +51,8 @@ typedef struct sli_lexer {
 void sli_lex_init(sli_lexer *lx, const char *text, size_t len);
 /* Lexes the next token, skipping white space and // comments. */
 sli_token sli_lex_next(sli_lexer *lx);
+/* The same into *out, the parser's current token. */
+void sli_lex_scan(sli_lexer *lx, sli_token *out);
 /* Repositions the lexer at p (which must lie in the text). */
 void sli_lex_reset(sli_lexer *lx, const char *p, uint32_t line, const char *line_start);
 /* Skips white space and comments; returns the position. */

@@ -34,7 +34,7 @@ enum { MAX_DEPTH = 256 };
 void
 sli_p_next(sli_parser *P)
 {
-	P->tok = sli_lex_next(&P->lx);
+	sli_lex_scan(&P->lx, &P->tok);
 }
 
 sl_loc

@@ -33,6 +33,16 @@ cpu_now(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
+/* Peak RSS so far in KiB (getrusage). */
+static long
+peak_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
 static int
 count_op(sl_op *op, void *ud)
 {
@@ -54,7 +64,7 @@ count_write(void *cookie, const char *buf, size_t n)
  * or -1 with a message on stderr. */
 static int
 run_once(sl_context *ctx, const char *path, const char *text, size_t len,
-         double *t, size_t *ops, long *outbytes)
+         double *t, long *pk, size_t *ops, long *outbytes)
 {
 	sl_module *m;
 	sl_run *r;
@@ -64,6 +74,7 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 
 	m = sl_module_parse(ctx, path, text, len);
 	t[PH_PARSE] = cpu_now() - t0;
+	pk[PH_PARSE] = peak_kb();
 	if (!m) {
 		fprintf(stderr, "bench-scale: '%s' does not parse\n", path);
 		return -1;
@@ -76,9 +87,11 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 		goto out;
 	}
 	t[PH_VERIFY] = cpu_now() - t0;
+	pk[PH_VERIFY] = peak_kb();
 	t0 = cpu_now();
 	r = sl_run_import(m);
 	t[PH_IMPORT] = cpu_now() - t0;
+	pk[PH_IMPORT] = peak_kb();
 	if (!r) {
 		fprintf(stderr, "bench-scale: import failed on '%s'\n", path);
 		goto out;
@@ -86,6 +99,7 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 	t0 = cpu_now();
 	rc = sl_pass_run(m, "sdy-user-priority-propagate", "", err, sizeof err);
 	t[PH_PROP] = cpu_now() - t0;
+	pk[PH_PROP] = peak_kb();
 	t0 = cpu_now();
 	if (rc || sl_run_export(r)) {
 		fprintf(stderr, "bench-scale: propagation failed on '%s'\n", path);
@@ -94,6 +108,7 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 		goto out;
 	}
 	t[PH_EXPORT] = cpu_now() - t0;
+	pk[PH_EXPORT] = peak_kb();
 	sl_run_free(r);
 
 	cookie_io_functions_t io = {NULL, count_write, NULL, NULL};
@@ -109,6 +124,7 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 	rc = sl_module_print(m, f, &po);
 	fflush(f);
 	t[PH_PRINT] = cpu_now() - t0;
+	pk[PH_PRINT] = peak_kb();
 	fclose(f);
 out:
 	sl_module_free(m);
@@ -119,6 +135,7 @@ int
 main(int argc, char **argv)
 {
 	double best[PH__COUNT], t[PH__COUNT];
+	long pk[PH__COUNT], pk0[PH__COUNT];
 	int reps = argc > 2 ? atoi(argv[2]) : 1;
 	size_t len, ops = 0;
 	long outbytes = 0;
@@ -136,15 +153,17 @@ main(int argc, char **argv)
 	}
 	for (int i = 0; i < reps; i++) {
 		sl_context *ctx = sl_context_new();
-		int rc = run_once(ctx, argv[1], text, len, t, &ops, &outbytes);
+		int rc = run_once(ctx, argv[1], text, len, t, pk, &ops, &outbytes);
 
 		sl_context_free(ctx);
 		if (rc) {
 			free(text);
 			return 1;
 		}
-		if (i == 0)	/* later runs reuse the heap of the first */
+		if (i == 0) {	/* later runs reuse the heap of the first */
 			getrusage(RUSAGE_SELF, &ru);
+			memcpy(pk0, pk, sizeof pk0);
+		}
 		for (int p = 0; p < PH__COUNT; p++)
 			if (i == 0 || t[p] < best[p])
 				best[p] = t[p];
@@ -153,6 +172,10 @@ main(int argc, char **argv)
 	printf("bytes=%zu ops=%zu out=%ld", len, ops, outbytes);
 	for (int p = 0; p < PH__COUNT; p++)
 		printf(" %s=%.6f", phase_name[p], best[p]);
-	printf(" rss_kb=%ld\n", ru.ru_maxrss);
+	printf(" rss_kb=%ld", ru.ru_maxrss);
+	/* the peak after each phase: which phase sets it */
+	for (int p = 0; p < PH__COUNT; p++)
+		printf(" peak_%s_kb=%ld", phase_name[p], pk0[p]);
+	putchar('\n');
 	return 0;
 }

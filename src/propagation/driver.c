@@ -38,10 +38,18 @@ check_shapes(sli_prop *P)
 	return 0;
 }
 
+/*
+ * Rules were attached only in the modes that dump the module, and no
+ * other op had a rule attribute unless it had attributes at indexing:
+ * the ops of the pass are not streamed through the caches once more.
+ */
 static void
 drop_rules(sli_prop *P)
 {
+	bool attached = P->o->dump_dir && *P->o->dump_dir;
 	for (uint32_t i = 0; i < P->nops; i++) {
+		if (!attached && !(P->opclass[i] & SLI_OPCLASS_ATTRS))
+			continue;
 		sl_op *op = P->ops[i];
 		sl_attr *r = sli_op_rule_attr(op);
 		if (r && !(r->kind == SL_ATTR_RULE && r->u.rule.custom))

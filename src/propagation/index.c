@@ -13,25 +13,49 @@
 typedef struct collect {
 	SL_VEC(sl_op *) ops;
 	SL_VEC(sl_value *) values;
+	SL_VEC(uint32_t) nuses;		/* per value: its number of uses */
+	size_t uses;			/* operands in all */
+	bool stale;			/* an operand not numbered yet */
 } collect;
 
-/* Numbers op and its values (results, then its blocks' arguments). */
+/* Numbers a value and gives it no uses yet. */
+static void
+collect_value(collect *c, sl_value *v)
+{
+	v->id = (uint32_t)c->values.n;
+	SL_VEC_PUSH(c->values, v);
+	SL_VEC_PUSH(c->nuses, 0);
+}
+
+/*
+ * Numbers op and its values (results, then its blocks' arguments), and
+ * counts the uses of its operands, which in pre-order were numbered
+ * before: counting in this walk saves one more stream through the ops.
+ * An operand not numbered yet (a use before its definition) makes the
+ * counts stale, and sli_prop_index counts again.
+ */
 static int
 collect_op(sl_op *op, void *ud)
 {
 	collect *c = ud;
 	op->id = (uint32_t)c->ops.n;
 	SL_VEC_PUSH(c->ops, op);
-	for (uint32_t i = 0; i < op->nresults; i++) {
-		op->results[i].id = (uint32_t)c->values.n;
-		SL_VEC_PUSH(c->values, &op->results[i]);
+	for (uint32_t k = 0; k < op->noperands; k++) {
+		sl_value *v = op->operands[k];
+		if (!v)
+			continue;
+		c->uses++;
+		if (v->id < c->values.n && c->values.v[v->id] == v)
+			c->nuses.v[v->id]++;
+		else
+			c->stale = true;
 	}
+	for (uint32_t i = 0; i < op->nresults; i++)
+		collect_value(c, &op->results[i]);
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
-			for (uint32_t i = 0; i < b->nargs; i++) {
-				b->args[i].id = (uint32_t)c->values.n;
-				SL_VEC_PUSH(c->values, &b->args[i]);
-			}
+			for (uint32_t i = 0; i < b->nargs; i++)
+				collect_value(c, &b->args[i]);
 	return 0;
 }
 
@@ -44,6 +68,8 @@ sli_prop_index_fini(sli_prop *P)
 	free(P->calls);
 	free(P->ops);
 	free(P->values);
+	free(P->use_n);
+	free(P->edge);
 	free(P->rules);
 	sli_htab_fini(&P->rule_reps);
 	sli_arena_fini(&P->tabmem);
@@ -122,14 +148,16 @@ sli_prop_index(sli_prop *P)
 	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
 
 	P->use_first = SL_NEWN(&P->tabmem, uint32_t, nv);
-	P->use_n = SL_NEWN(&P->tabmem, uint32_t, nv);
-	size_t nuses = 0;
-	for (uint32_t i = 0; i < P->nops; i++)
-		for (uint32_t k = 0; k < P->ops[i]->noperands; k++)
-			if (P->ops[i]->operands[k]) {
-				P->use_n[P->ops[i]->operands[k]->id]++;
-				nuses++;
-			}
+	SL_VEC_PUSH(c.nuses, 0);	/* nv entries, also for no values */
+	P->use_n = c.nuses.v;
+	size_t nuses = c.uses;
+	if (c.stale) {
+		memset(P->use_n, 0, sizeof *P->use_n * nv);
+		for (uint32_t i = 0; i < P->nops; i++)
+			for (uint32_t k = 0; k < P->ops[i]->noperands; k++)
+				if (P->ops[i]->operands[k])
+					P->use_n[P->ops[i]->operands[k]->id]++;
+	}
 	P->uses = sli_arena_alloc(&P->tabmem, sizeof *P->uses * (nuses ? nuses : 1));
 	uint32_t off = 0;
 	for (uint32_t v = 0; v < P->nvalues; v++) {
@@ -137,10 +165,9 @@ sli_prop_index(sli_prop *P)
 		off += P->use_n[v];
 	}
 
-	P->edge = SL_NEWN(&P->tabmem, sl_op *, nv);
-	P->group = sli_arena_alloc(&P->tabmem, sizeof *P->group * nv);
-	for (uint32_t v = 0; v < nv; v++)
-		P->group[v] = -1;
+	/* most programs have few edges: calloc leaves the pages it maps
+	 * untouched until an edge is written */
+	P->edge = sli_xcalloc(nv, sizeof *P->edge);
 	P->rules = sli_xcalloc(no, sizeof *P->rules);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
@@ -179,14 +206,16 @@ sli_prop_index(sli_prop *P)
 			sl_value *v = op->operands[k];
 			if (!v)
 				continue;
-			sli_use *u = &P->uses[fill[v->id]++];
-			u->user = op;
+			sli_prop_use *u = &P->uses[fill[v->id]++];
+			u->op = i;
 			u->index = k;
 		}
 		uint8_t cls = sli_op_priority_class(P, op);
 		if (generic_visit(op))
 			cls |= SLI_OPCLASS_GENERIC |
 			       (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
+		if (op->nattrs)
+			cls |= SLI_OPCLASS_ATTRS;
 		P->opclass[i] = cls;
 		if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
 			index_edge(P, op);
@@ -230,6 +259,12 @@ sli_prop_index(sli_prop *P)
 			j--;
 		}
 		order[j] = i;
+	}
+	/* no table when there are no groups, the common case */
+	if (ng) {
+		P->group = sli_arena_alloc(&P->tabmem, sizeof *P->group * nv);
+		for (uint32_t v = 0; v < nv; v++)
+			P->group[v] = -1;
 	}
 	for (size_t i = 0; i < ng; i++) {
 		size_t g = order[i];

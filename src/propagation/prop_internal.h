@@ -25,8 +25,19 @@ typedef struct sli_prop_mesh {
 
 typedef struct sli_prop_debug sli_prop_debug;
 
+/*
+ * A use of a value in the pass's use lists: the user's op id and the
+ * operand number.  Half the size of sli_use, and waking the users of a
+ * value needs their ids, not the ops themselves.
+ */
+typedef struct sli_prop_use {
+	uint32_t op;
+	uint32_t index;
+} sli_prop_use;
+
 /* Bits of sli_prop.opclass set at indexing. */
 enum {
+	SLI_OPCLASS_ATTRS = 0x20,	/* had discardable attributes */
 	SLI_OPCLASS_GENERIC = 0x40,	/* visited by the generic handler */
 	SLI_OPCLASS_NO_STEP = 0x80	/* generic, without a rule: never steps */
 };
@@ -45,9 +56,10 @@ struct sli_prop {
 	uint32_t nvalues;
 	uint32_t *use_first;		/* uses of value v: uses[use_first[v] ..] */
 	uint32_t *use_n;
-	sli_use *uses;			/* textual order */
+	sli_prop_use *uses;		/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
-	int32_t *group;			/* per value: group index, -1 if none */
+	int32_t *group;			/* per value: group index, -1 if none;
+					 * NULL when there are no groups */
 	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
 	 * not looked up yet */
 	const sl_rule **rules;

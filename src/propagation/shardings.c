@@ -155,9 +155,9 @@ wake_value(sli_prop *P, const sl_value *v)
 		return;
 	if (v->def && v->def->id < P->nops && P->ops[v->def->id] == v->def)
 		P->quiet[v->def->id] = 0;
-	const sli_use *u = &P->uses[P->use_first[v->id]];
+	const sli_prop_use *u = &P->uses[P->use_first[v->id]];
 	for (uint32_t i = 0; i < P->use_n[v->id]; i++)
-		P->quiet[u[i].user->id] = 0;
+		P->quiet[u[i].op] = 0;
 }
 
 /* Before shardable value v changes: every op that reads it may move. */

@@ -53,9 +53,9 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 {
 	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
 		return;
-	const sli_use *u = &P->uses[P->use_first[v->id]];
+	const sli_prop_use *u = &P->uses[P->use_first[v->id]];
 	for (uint32_t i = P->use_n[v->id]; i-- > 0;) {
-		sl_op *user = u[i].user;
+		sl_op *user = P->ops[u[i].op];
 		uint32_t k = u[i].index;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {

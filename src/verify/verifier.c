@@ -40,6 +40,8 @@ sli_verify_plain_msg(verifier *v)
 int
 sli_verify_emit(verifier *v)
 {
+	if (v->quiet)
+		return -1;
 	sli_error(v->ctx, v->op->loc, "%s", sli_buf_cstr(&v->msg));
 	return -1;
 }
@@ -59,6 +61,8 @@ sli_verify_op_error(verifier *v, const char *pfx, const char *fmt, ...)
 void
 sli_verify_emit_note(verifier *v, sl_loc loc)
 {
+	if (v->quiet)
+		return;
 	sli_diag(v->ctx, SL_DIAG_NOTE, loc, "%s", sli_buf_cstr(&v->note));
 }
 

@@ -17,6 +17,7 @@ typedef struct verifier {
 	sl_module *m;
 	sl_context *ctx;
 	sl_op *op;		/* the op whose errors are being reported */
+	bool quiet;		/* failures are counted, not reported (verify_quick.c) */
 	sli_buf msg;
 	sli_buf note;
 } verifier;
@@ -105,8 +106,16 @@ int sli_verify_isolation(verifier *v, sl_op *iso);
 
 /* Symbol tables and symbol uses */
 int sli_verify_symbol_table(verifier *v, sl_op *mod);
+int sli_verify_symbol_names(verifier *v, sl_op *mod);
+int sli_verify_symbol_uses(verifier *v, sl_op *op);
 
 /* The walk (4.13) */
 int sli_verify_op(verifier *v, sl_op *op);
+bool sli_verify_needs_terminator(const sl_op *op);
+int sli_verify_built_attrs_of(verifier *v, const sl_op *op);
+int sli_verify_empty_block(verifier *v, sl_op *parent);
+
+/* The quiet walk: whether the module verifies, one pass (verify_quick.c) */
+int sli_verify_quick(verifier *v);
 
 #endif

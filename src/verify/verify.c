@@ -19,8 +19,8 @@
 #include "verify/verifier.h"
 #include "util/checked.h"
 
-static bool
-needs_terminator(const sl_op *op)
+bool
+sli_verify_needs_terminator(const sl_op *op)
 {
 	return op->kind == SL_OP_FUNC || op->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
 	       op->kind == SL_OP_SDY_NAMED_COMPUTATION;
@@ -39,13 +39,18 @@ verify_block(verifier *v, sl_op *parent, sl_block *b)
 			failed = true;
 	if (failed)
 		return -1;
-	if (needs_terminator(parent) && !b->first) {
-		v->op = parent;
-		sli_verify_plain_msg(v);
-		sli_buf_puts(&v->msg, "empty block: expect at least a terminator");
-		return sli_verify_emit(v);
-	}
+	if (sli_verify_needs_terminator(parent) && !b->first)
+		return sli_verify_empty_block(v, parent);
 	return 0;
+}
+
+int
+sli_verify_empty_block(verifier *v, sl_op *parent)
+{
+	v->op = parent;
+	sli_verify_plain_msg(v);
+	sli_buf_puts(&v->msg, "empty block: expect at least a terminator");
+	return sli_verify_emit(v);
 }
 
 /*
@@ -87,12 +92,12 @@ check_type_sizes(verifier *v, const sl_op *op)
 
 /*
  * The invariants MLIR checks when it builds attributes, that is while it
- * parses: they come before any op verification, in text order.
+ * parses: they come before any op verification, in text order.  These
+ * are op's own; verify_built_attrs adds those of the ops inside it.
  */
-static int
-verify_built_attrs(verifier *v, sl_op *op)
+int
+sli_verify_built_attrs_of(verifier *v, const sl_op *op)
 {
-	v->op = op;
 	if (check_type_sizes(v, op))
 		return -1;
 	for (uint32_t i = 0; i < op->nattrs; i++) {
@@ -105,6 +110,15 @@ verify_built_attrs(verifier *v, sl_op *op)
 			    sli_verify_check_edges_attr(v, a->u.arr.v[j]))
 				return -1;
 	}
+	return 0;
+}
+
+static int
+verify_built_attrs(verifier *v, sl_op *op)
+{
+	v->op = op;
+	if (sli_verify_built_attrs_of(v, op))
+		return -1;
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
 			for (sl_op *o = b->first; o; o = o->next)
@@ -142,10 +156,21 @@ sl_module_verify(sl_module *m)
 	v.ctx = m->ctx;
 	sli_buf_init(&v.msg);
 	sli_buf_init(&v.note);
-	sli_compute_use_counts(m->top);
-	rc = verify_built_attrs(&v, m->top);
-	if (rc == 0)
-		rc = sli_verify_op(&v, m->top);
+	/*
+	 * One quiet walk makes every check; only when one fails does the
+	 * walk in MLIR's order below run again, to report the failure MLIR
+	 * reports first.  A valid module, the common case, is walked once
+	 * instead of seven times.
+	 */
+	v.quiet = true;
+	rc = sli_verify_quick(&v);
+	v.quiet = false;
+	if (rc) {
+		sli_compute_use_counts(m->top);
+		rc = verify_built_attrs(&v, m->top);
+		if (rc == 0)
+			rc = sli_verify_op(&v, m->top);
+	}
 	sli_buf_fini(&v.msg);
 	sli_buf_fini(&v.note);
 	return rc ? -1 : 0;

@@ -4,7 +4,7 @@
  * of MLIR that Shardy's tests rely on.  sl_module_verify (shardlp.h) is
  * the entry point; it reports the first failure through the context's
  * sink as MLIR does and changes nothing in the module except the scratch
- * `id` of values (use counts).
+ * `id` of values (use counts, when it needs them).
  */
 #ifndef SL_VERIFY_VERIFY_H
 #define SL_VERIFY_VERIFY_H

@@ -73,6 +73,10 @@ verify_func_value_attrs(verifier *v, const sl_op *f, const char *what,
 
 	if (!a)
 		return 0;
+	/* the prefix only words a failure, and the quiet walk words none */
+	if (v->quiet)
+		return a->kind != SL_ATTR_SHARDING ? -1
+		       : sli_verify_sharding(v, "", &a->u.sharding, type, f);
 	sli_buf_init(&pfx);
 	sli_buf_printf(&pfx, "%s %u - ", what, index);
 	if (a->kind != SL_ATTR_SHARDING)
@@ -420,8 +424,8 @@ input_sharding(verifier *v, const sl_value *val, const sl_op **at)
 	return sli_value_sharding(val);
 }
 
-static int
-verify_symbol_uses(verifier *v, sl_op *op)
+int
+sli_verify_symbol_uses(verifier *v, sl_op *op)
 {
 	const sl_sharding *s, *src;
 	const sl_op *src_at;
@@ -462,7 +466,7 @@ walk_symbol_uses(verifier *v, sl_op *op)
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
 			for (sl_op *o = b->first; o; o = o->next) {
-				if (verify_symbol_uses(v, o))
+				if (sli_verify_symbol_uses(v, o))
 					return -1;
 				if (o->kind != SL_OP_MODULE && walk_symbol_uses(v, o))
 					return -1;
@@ -470,9 +474,9 @@ walk_symbol_uses(verifier *v, sl_op *op)
 	return 0;
 }
 
-/* The symbol table of a module: unique names, then symbol uses. */
+/* The names a module defines are unique. */
 int
-sli_verify_symbol_table(verifier *v, sl_op *mod)
+sli_verify_symbol_names(verifier *v, sl_op *mod)
 {
 	sl_block *b = sli_verify_body_block(mod);
 	/* the first op defining each name, by symbol (names are dense ids) */
@@ -507,5 +511,14 @@ sli_verify_symbol_table(verifier *v, sl_op *mod)
 		}
 	}
 	free(first);
+	return 0;
+}
+
+/* The symbol table of a module: unique names, then symbol uses. */
+int
+sli_verify_symbol_table(verifier *v, sl_op *mod)
+{
+	if (sli_verify_symbol_names(v, mod))
+		return -1;
 	return walk_symbol_uses(v, mod);
 }
