@@ -194,3 +194,7 @@ EXTRA_DIST += \
 
 TESTS += %reldir%/corpus.sh
 EXTRA_DIST += %reldir%/corpus.sh
+
+# `shardlp compare` on the shared corpus, outcomes by category (issue 15);
+# minutes, so run by hand: tests/corpus_compare.sh from the build directory
+EXTRA_DIST += %reldir%/corpus_compare.sh
