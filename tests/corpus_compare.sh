@@ -4,7 +4,9 @@
 # --mesh data=2,model=4, which a program that has its own mesh ignores,
 # and -split-input-file where the file has '// -----' lines) and sorts
 # the outcomes into categories, largest first:
-#   result (ilp STATUS)   every chunk answered; STATUS the ILP's worst
+#   result (ilp STATUS[, greedy STATUS])
+#                         every chunk answered: the ILP's statuses, and
+#                         those of greedy strategies that were not ok
 #   nothing to shard      no mesh axes to shard over
 #   error: MESSAGE        the first error, location stripped, numbers as N
 #   exit N, no error line (a crash or a time-out, with the exit status)
@@ -54,7 +56,10 @@ classify() {
 		# the ILP rows' statuses; the worst names the category
 		st=$(awk -F, 'NR > 1 && $2 == "ilp" { print $3 }' "$t/out" | sort -u |
 			awk '{ s = s (s ? "+" : "") $0 } END { print s }')
-		cat="result (ilp ${st:-none})"
+		# a greedy strategy that gives no score is worth knowing too
+		gs=$(awk -F, 'NR > 1 && $2 != "ilp" && $3 != "ok" { print $3 }' "$t/out" |
+			sort -u | awk '{ s = s (s ? "+" : "") $0 } END { print s }')
+		cat="result (ilp ${st:-none}${gs:+, greedy $gs})"
 	elif grep -q 'nothing to shard' "$t/err"; then
 		cat="nothing to shard"
 	elif grep -q 'error: ' "$t/err"; then

@@ -112,10 +112,13 @@ EXTRA_DIST += \
 	%reldir%/golden/compare_mlp_cluster.mlir \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
+	%reldir%/golden/dense_resource_bad.mlir \
+	%reldir%/golden/dense_resource_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
 	%reldir%/golden/drop_sharding_and_mesh_kept.mlir \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
+	%reldir%/golden/flatten_tuples.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/import_xla_bad_gspmd.mlir \
 	%reldir%/golden/import_xla_bad_string.mlir \
