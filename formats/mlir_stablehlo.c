@@ -1952,11 +1952,14 @@ sli_parse_fmt_REDUCE(sli_parser *P, sli_opstate *st)
 			s++;
 			n -= 2;
 		}
-		if (!is_compact_reducer(sli_op_kind_lookup(s, n)))
+		sl_op_kind k = sli_op_kind_lookup(s, n);
+		inner = sl_sym_intern(P->ctx, s, n);
+		if (k == SL_OP_UNKNOWN)	/* MHLO's form: applies mhlo.add */
+			k = sli_mhlo_kind(P, s, n, &inner);
+		if (!is_compact_reducer(k))
 			return sli_p_error(P, "expected the inner-op to be a commutative binary-op "
 			                   "from the stablehlo dialect, with zero region, producing "
 			                   "single result");
-		inner = sl_sym_intern(P->ctx, s, n);
 		sli_p_next(P);
 	}
 	if (sli_p_expect_kw(P, "across") || p_kw_array(P, st, "dimensions", "dimensions") ||

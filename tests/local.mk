@@ -133,6 +133,8 @@ EXTRA_DIST += \
 	%reldir%/golden/import_xla_round_trip.mlir \
 	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
+	%reldir%/golden/mhlo_bad.mlir \
+	%reldir%/golden/mhlo_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \
 	%reldir%/golden/resolve_single_device_global_mesh.mlir \
@@ -148,6 +150,7 @@ EXTRA_DIST += \
 	%reldir%/golden/spec_5_4_basic.mlir \
 	%reldir%/golden/spec_5_4_op_priority.mlir \
 	%reldir%/golden/transformer_pipeline.mlir \
+	%reldir%/golden/unknown_dialect_custom.mlir \
 	%reldir%/golden/while_print.mlir \
 	%reldir%/man-lint.sh \
 	%reldir%/setup.sh
