@@ -119,6 +119,7 @@ EXTRA_DIST += \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
 	%reldir%/golden/flatten_tuples.mlir \
+	%reldir%/golden/flatten_tuples_shardings.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/import_xla_bad_gspmd.mlir \
 	%reldir%/golden/import_xla_bad_string.mlir \

@@ -4,23 +4,27 @@
  * tensors and no tuple:
  *
  *   a custom call with a tuple result      one result per element
- *   a function returning a tuple           one result per element, and
- *                                          its calls likewise
+ *   a function taking or returning a tuple one argument or result per
+ *                                          element, and its calls likewise
  *   get_tuple_element of a stablehlo.tuple the tuple's operand
  *
- * Each rewritten op's old tuple result is rebuilt as a stablehlo.tuple of
- * the new results, so every other use still sees a tuple; the folding of
- * get_tuple_element then leaves those tuples unused, and they go.  A tuple
- * still used by anything else (a function argument, a loop) is left as it
- * is: propagation names it in a located error.
+ * Each rewritten tuple value (result or argument) is rebuilt as a
+ * stablehlo.tuple of the new values, so every other use still sees a
+ * tuple; the folding of get_tuple_element then leaves those tuples
+ * unused, and they go.  A tuple still used by anything else (a loop, an
+ * op of its own) is left as it is: propagation names it in a located
+ * error.
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
+
+#include "formats/gspmd.h"
 
 #include <stdlib.h>
 
 typedef SL_VEC(sl_type *) typevec;
 typedef SL_VEC(sl_value *) valvec;
+typedef SL_VEC(const sli_hlo_sharding *) hlovec;
 
 /* The leaves of t (t itself unless a tuple), appended to out. */
 static void
@@ -122,20 +126,130 @@ split_results(sl_module *m, sl_op *op, sli_vmap *map)
 	return n;
 }
 
+/* The leaf shardings of h, in order, appended to out. */
+static void
+leaf_shardings(const sli_hlo_sharding *h, hlovec *out)
+{
+	if (h->kind != SLI_HLO_TUPLE) {
+		SL_VEC_PUSH(*out, h);
+		return;
+	}
+	for (uint32_t i = 0; i < h->nelems; i++)
+		leaf_shardings(&h->elems[i], out);
+}
+
 /*
- * A function's tuple results become their leaves: the returns return the
- * leaves, result attributes of a tuple are dropped (those of the others
- * kept).  False when an argument is a tuple (left alone).
+ * The attributes (v, n) of a tuple value of n leaves, spread over them:
+ * its GSPMD tuple sharding {{...}, {...}} gives each leaf its element as
+ * mhlo.sharding, which the import then reads (a sharding that is no
+ * tuple holds for every leaf).  out[i] is leaf i's dictionary (empty
+ * when nothing fits).  True when the value's attributes all found a
+ * place.
  */
 static bool
-flatten_func(sl_module *m, sl_op *f)
+spread_attrs(sl_module *m, const sl_named_attr *v, uint32_t n, uint32_t nleaves,
+             sl_attr **out)
+{
+	sl_sym key = sli_sym(m, "mhlo.sharding");
+	sl_attr *str = sli_dict_get(v, n, key);
+	for (uint32_t i = 0; i < nleaves; i++)
+		out[i] = sli_attr_new(m, SL_ATTR_DICT);
+	sli_hlo_sharding h;
+	size_t off;
+	char msg[128];
+	if (!str || str->kind != SL_ATTR_STRING ||
+	    sli_gspmd_parse(&m->arena, str->u.s.p, str->u.s.n, &h, &off, msg, sizeof msg))
+		return n == 0;
+	hlovec leaves = {0};
+	leaf_shardings(&h, &leaves);
+	bool fits = h.kind != SLI_HLO_TUPLE || leaves.n == nleaves;
+	for (uint32_t i = 0; fits && i < nleaves; i++) {
+		const sli_hlo_sharding *e = h.kind == SLI_HLO_TUPLE ? leaves.v[i] : &h;
+		sl_named_attr *d = SL_NEWN(&m->arena, sl_named_attr, 1);
+		d->name = key;
+		d->attr = sli_attr_string(m, str->u.s.p + e->off, e->len);
+		out[i]->u.dict.v = d;
+		out[i]->u.dict.n = 1;
+	}
+	SL_VEC_FREE(leaves);
+	return fits && n == 1;
+}
+
+/*
+ * The entry block's tuple arguments become their leaves, each old one
+ * rebuilt (through map) as a stablehlo.tuple at the top of the body; the
+ * attributes of a tuple argument are dropped.  The new input types are
+ * appended to ins.
+ */
+static void
+flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
+{
+	size_t first = ins->n;
+	for (uint32_t i = 0; i < b->nargs; i++)
+		flat_types(b->args[i].type, ins);
+	uint32_t n = (uint32_t)(ins->n - first);
+	sl_value *na = SL_NEWN(&m->valarena, sl_value, n);
+	sl_value **leaves = SL_NEWN(&m->arena, sl_value *, n);
+	size_t k = 0;
+	for (uint32_t i = 0; i < b->nargs; i++) {
+		sl_value *old = &b->args[i];
+		size_t from = k;
+		typevec one = {0};
+		flat_types(old->type, &one);
+		for (size_t j = 0; j < one.n; j++, k++) {
+			na[k].type = one.v[j];
+			na[k].block = b;
+			na[k].index = (uint32_t)k;
+			na[k].loc = old->loc;
+			leaves[k] = &na[k];
+		}
+		SL_VEC_FREE(one);
+		if (old->type->kind != SL_TYPE_TUPLE) {
+			na[from].attrs = old->attrs;
+			na[from].nattrs = old->nattrs;
+			na[from].locattr = old->locattr;
+			sli_vmap_set(map, old, &na[from]);
+			continue;
+		}
+		sl_attr **d = SL_NEWN(&m->arena, sl_attr *, k - from);
+		if (!spread_attrs(m, old->attrs, old->nattrs, (uint32_t)(k - from), d))
+			sli_diag(m->ctx, SL_DIAG_WARNING, old->loc, "the attributes of tuple "
+			         "argument %u are dropped: its elements become arguments", i);
+		for (size_t j = from; j < k; j++) {
+			na[j].attrs = d[j - from]->u.dict.v;
+			na[j].nattrs = d[j - from]->u.dict.n;
+		}
+		size_t at = from;
+		sli_vmap_set(map, old, rebuild(m, old->type, leaves, &at, b->first));
+	}
+	b->args = na;
+	b->nargs = n;
+}
+
+/*
+ * A function's tuple arguments and results become their leaves: the
+ * returns return the leaves, result attributes of a tuple are dropped
+ * (those of the others kept).  False when it has none, or when a
+ * declaration takes a tuple (left alone).
+ */
+static bool
+flatten_func(sl_module *m, sl_op *f, sli_vmap *map)
 {
 	sl_attr *ft = sli_op_get(f, SLS_function_type);
 	if (!ft || ft->kind != SL_ATTR_TYPE || ft->u.type->kind != SL_TYPE_FUNC)
 		return false;
 	sl_type *fty = ft->u.type;
-	if (any_tuple(fty->types, fty->rank) || !any_tuple(fty->types + fty->rank, fty->nres))
+	bool targs = any_tuple(fty->types, fty->rank);
+	sl_block *body = sli_func_body(f);
+	if ((targs && (!body || body->nargs != fty->rank || !body->first)) ||
+	    (!targs && !any_tuple(fty->types + fty->rank, fty->nres)))
 		return false;
+	typevec ins = {0};
+	if (targs)
+		flatten_args(m, f, body, map, &ins);
+	else
+		for (uint32_t i = 0; i < fty->rank; i++)
+			SL_VEC_PUSH(ins, fty->types[i]);
 	typevec ts = {0};
 	sl_attr *ra = sli_op_get(f, SLS_res_attrs);
 	sl_attr *na = NULL;
@@ -146,14 +260,23 @@ flatten_func(sl_module *m, sl_op *f)
 		size_t before = ts.n;
 		flat_types(fty->types[fty->rank + i], &ts);
 		bool tuple = fty->types[fty->rank + i]->kind == SL_TYPE_TUPLE;
-		for (size_t k = before; na && k < ts.n; k++)
-			SL_VEC_PUSH(attrs, tuple ? sli_attr_new(m, SL_ATTR_DICT) : ra->u.arr.v[i]);
-		if (na && tuple && ra->u.arr.v[i]->kind == SL_ATTR_DICT && ra->u.arr.v[i]->u.dict.n)
+		if (!na)
+			continue;
+		if (!tuple || ra->u.arr.v[i]->kind != SL_ATTR_DICT) {
+			SL_VEC_PUSH(attrs, ra->u.arr.v[i]);
+			continue;
+		}
+		uint32_t nl = (uint32_t)(ts.n - before);
+		sl_attr **d = SL_NEWN(&m->arena, sl_attr *, nl);
+		const sl_attr *od = ra->u.arr.v[i];
+		if (!spread_attrs(m, od->u.dict.v, od->u.dict.n, nl, d))
 			sli_diag(m->ctx, SL_DIAG_WARNING, f->loc, "the attributes of tuple "
 			         "result %u are dropped: its elements become results", i);
+		for (uint32_t k = 0; k < nl; k++)
+			SL_VEC_PUSH(attrs, d[k]);
 	}
 	sl_attr *nft = sli_attr_new(m, SL_ATTR_TYPE);
-	nft->u.type = sli_type_func(m->ctx, fty->rank, fty->types, (uint32_t)ts.n, ts.v);
+	nft->u.type = sli_type_func(m->ctx, (uint32_t)ins.n, ins.v, (uint32_t)ts.n, ts.v);
 	sli_op_set_prop(m, f, SLS_function_type, nft);
 	if (na) {
 		na->u.arr.n = (uint32_t)attrs.n;
@@ -162,6 +285,7 @@ flatten_func(sl_module *m, sl_op *f)
 	}
 	SL_VEC_FREE(attrs);
 	SL_VEC_FREE(ts);
+	SL_VEC_FREE(ins);
 	for (sl_block *b = f->nregions ? f->regions[0].first : NULL; b; b = b->next) {
 		sl_op *ret = b->last;
 		if (!ret || ret->kind != SL_OP_RETURN)
@@ -173,6 +297,23 @@ flatten_func(sl_module *m, sl_op *f)
 		SL_VEC_FREE(vs);
 	}
 	return true;
+}
+
+/* A call of a function whose tuple arguments were flattened passes the
+ * leaves of its tuple operands. */
+static void
+flatten_call_operands(sl_module *m, sl_op *call)
+{
+	sl_op *f = sli_call_func(m, call);
+	sl_attr *ft = f ? sli_op_get(f, SLS_function_type) : NULL;
+	if (!ft || ft->kind != SL_ATTR_TYPE || ft->u.type->rank == call->noperands)
+		return;
+	valvec vs = {0};
+	for (uint32_t i = 0; i < call->noperands; i++)
+		flat_values(m, call->operands[i], call, &vs);
+	if (vs.n == ft->u.type->rank)
+		sli_op_set_operands(m, call, vs.v, (uint32_t)vs.n);
+	SL_VEC_FREE(vs);
 }
 
 /* get_tuple_element of a stablehlo.tuple: its operand (through map). */
@@ -222,9 +363,11 @@ sli_pass_flatten_tuples(sl_module *m, const sli_pass_opts *opts)
 	sli_collect_preorder(m->top, &ops);
 	for (size_t i = 0; i < ops.n; i++)
 		if (ops.v[i]->kind == SL_OP_FUNC)
-			changed |= flatten_func(m, ops.v[i]);
+			changed |= flatten_func(m, ops.v[i], &map);
 	for (size_t i = 0; i < ops.n; i++) {
 		sl_op *op = ops.v[i];
+		if (op->kind == SL_OP_CALL)
+			flatten_call_operands(m, op);
 		if (op->nresults && (op->kind == SL_OP_CUSTOM_CALL || op->kind == SL_OP_CALL)) {
 			sl_type **rt = SL_NEWN(&m->arena, sl_type *, op->nresults);
 			for (uint32_t k = 0; k < op->nresults; k++)
