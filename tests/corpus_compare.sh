@@ -12,10 +12,14 @@
 #   exit N, no error line (a crash or a time-out, with the exit status)
 # Not in `make check` (it takes minutes).  Run from the build directory:
 #   tests/corpus_compare.sh [-v] [-j JOBS] [-t SECONDS] [CORPUS]
+#   tests/corpus_compare.sh -T
 # -v lists the files of each category; -j runs JOBS compares at once
 # (default 2); -t is the ILP's time limit (default 10).  The table goes to
 # stdout; the per-file lines (FILE<TAB>CATEGORY) stay in
 # ${TMPDIR:-/tmp}/corpus_compare.tsv for comparing two runs.
+# -T instead times the issue's third line: compare --mesh data=2,model=4
+# --time-limit 60 on a 10k-op unsharded transformer (shardlp gen
+# transformer --layers 278, its mesh and shardings removed).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -25,9 +29,11 @@ SHARDLP=${SHARDLP:-./shardlp}
 verbose=0
 jobs=2
 tlim=10
-while getopts vj:t: o; do
+big=0
+while getopts vj:t:T o; do
 	case $o in
 	v) verbose=1 ;;
+	T) big=1 ;;
 	j) jobs=$OPTARG ;;
 	t) tlim=$OPTARG ;;
 	*) exit 2 ;;
@@ -40,6 +46,19 @@ corpus=${1:-${SHARDLP_CORPUS:-$top_srcdir/../shared/corpus}}
 SHARDLP=$(cd "$(dirname "$SHARDLP")" && pwd)/$(basename "$SHARDLP")
 out=${TMPDIR:-/tmp}/corpus_compare.tsv
 export SHARDLP tlim
+
+if [ "$big" -eq 1 ]; then
+	t=$(mktemp -d "${TMPDIR:-/tmp}/corpus_compare.XXXXXX")
+	trap 'rm -rf "$t"' EXIT
+	"$SHARDLP" gen transformer --layers 278 |
+		sed -E -e '/sdy\.mesh/d' -e 's/ \{sdy\.sharding = #sdy\.sharding<@mesh, \[[^]]*\]>\}//g' \
+		>"$t/tx.mlir"
+	echo "$(grep -c 'stablehlo\.' "$t/tx.mlir") ops, $(grep -c 'sdy\.' "$t/tx.mlir") sdy annotations"
+	s0=$(date +%s.%N)
+	"$SHARDLP" compare --csv --time-limit 60 --mesh data=2,model=4 "$t/tx.mlir" | cut -d, -f2-4
+	echo "compare: $(echo "$(date +%s.%N) - $s0" | bc) s"
+	exit 0
+fi
 
 # classify FILE: prints FILE<TAB>CATEGORY
 classify() {
