@@ -67,6 +67,7 @@ TESTS += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/slurm.sh \
@@ -93,6 +94,7 @@ EXTRA_DIST += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/slurm.sh \

@@ -299,6 +299,19 @@ flatten_func(sl_module *m, sl_op *f, sli_vmap *map)
 	return true;
 }
 
+/* Whether a call's values (operands or results) no longer match the
+ * types of its function (a one-element tuple keeps the count). */
+static bool
+call_differs(sl_value *const *v, uint32_t n, sl_type *const *t, uint32_t nt)
+{
+	if (n != nt)
+		return true;
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i]->type != t[i])
+			return true;
+	return false;
+}
+
 /* A call of a function whose tuple arguments were flattened passes the
  * leaves of its tuple operands. */
 static void
@@ -306,7 +319,8 @@ flatten_call_operands(sl_module *m, sl_op *call)
 {
 	sl_op *f = sli_call_func(m, call);
 	sl_attr *ft = f ? sli_op_get(f, SLS_function_type) : NULL;
-	if (!ft || ft->kind != SL_ATTR_TYPE || ft->u.type->rank == call->noperands)
+	if (!ft || ft->kind != SL_ATTR_TYPE || !call_differs(call->operands, call->noperands,
+	                                                     ft->u.type->types, ft->u.type->rank))
 		return;
 	valvec vs = {0};
 	for (uint32_t i = 0; i < call->noperands; i++)
@@ -373,7 +387,16 @@ sli_pass_flatten_tuples(sl_module *m, const sli_pass_opts *opts)
 			for (uint32_t k = 0; k < op->nresults; k++)
 				rt[k] = op->results[k].type;
 			sl_op *f = op->kind == SL_OP_CALL ? sli_call_func(m, op) : NULL;
-			bool callee_flat = f && sli_func_nresults(f) != op->nresults;
+			sl_attr *ft = f ? sli_op_get(f, SLS_function_type) : NULL;
+			bool callee_flat = false;
+			if (ft && ft->kind == SL_ATTR_TYPE && ft->u.type->kind == SL_TYPE_FUNC) {
+				sl_value **rv = SL_NEWN(&m->arena, sl_value *, op->nresults);
+				for (uint32_t k = 0; k < op->nresults; k++)
+					rv[k] = &op->results[k];
+				callee_flat = call_differs(rv, op->nresults,
+				                           ft->u.type->types + ft->u.type->rank,
+				                           ft->u.type->nres);
+			}
 			if (any_tuple(rt, op->nresults) && (op->kind == SL_OP_CUSTOM_CALL || callee_flat)) {
 				ops.v[i] = split_results(m, op, &map);
 				changed = true;
