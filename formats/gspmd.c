@@ -364,6 +364,8 @@ read_sharding(rd *R, sli_hlo_sharding *h)
 	memset(h, 0, sizeof *h);
 	if (++R->depth > 64)
 		return fail(R, "sharding nested too deeply");
+	skip_ws(R);
+	h->off = R->i;
 	if (expect(R, '{', "expected '{' to start a sharding"))
 		return -1;
 	if (peek(R, '{') || peek(R, '}')) {
@@ -390,7 +392,10 @@ read_sharding(rd *R, sli_hlo_sharding *h)
 		return -1;
 	}
 	R->depth--;
-	return expect(R, '}', "expected '}' to end a sharding");
+	if (expect(R, '}', "expected '}' to end a sharding"))
+		return -1;
+	h->len = R->i - h->off;
+	return 0;
 }
 
 int

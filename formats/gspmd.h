@@ -45,6 +45,9 @@ typedef struct sli_hlo_sharding {
 	bool shard_group;		/* shard_as / shard_like: no sdy form */
 	struct sli_hlo_sharding *elems;	/* tuple */
 	uint32_t nelems;
+	/* the sharding's own text, braces included: [off, off + len) of the
+	 * string read (a tuple's elements are strings of their own) */
+	size_t off, len;
 } sli_hlo_sharding;
 
 /*

@@ -3,6 +3,7 @@
 formats_sources = \
 	%reldir%/dot.c \
 	%reldir%/gspmd.c \
+	%reldir%/mlir_mhlo.c \
 	%reldir%/mlir_other.c \
 	%reldir%/mlir_lexer.c \
 	%reldir%/mlir_parser.c \

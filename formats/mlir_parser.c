@@ -2360,7 +2360,8 @@ custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
 		}
 	*name = sl_sym_intern(P->ctx, t->p, t->n);
-	return sli_op_kind_of(P->ctx, *name);
+	sl_op_kind k = sli_op_kind_of(P->ctx, *name);
+	return k == SL_OP_UNKNOWN ? sli_mhlo_kind(P, t->p, t->n, name) : k;
 }
 
 static int
@@ -2404,6 +2405,8 @@ parse_op(sli_parser *P, sl_block *b)
 		st->kind = sli_op_kind_of(P->ctx, st->name);
 		if (sli_parse_fmt_GENERIC(P, st))
 			goto done;
+		if (st->kind == SL_OP_UNKNOWN)
+			sli_mhlo_generic(P, st);
 	} else if (nt.kind == SL_TOK_IDENT) {
 		st->kind = custom_kind(P, &nt, &st->name);
 		sl_op_format f = sli_op_info[st->kind].format;

@@ -154,6 +154,13 @@ int sli_p_sharding(sli_parser *P, sl_attr **out);	/* <@mesh, [...]> */
 int sli_p_sharding_list(sli_parser *P, sl_attr **out);	/* [<...>, ...] */
 int sli_p_mesh_body(sli_parser *P, sl_mesh *out);	/* <["a"=2], device_ids=[..]> */
 
+/* The op name s (n bytes) mhlo.X read as stablehlo.X (mlir_mhlo.c): its
+ * kind, and *name set; else SL_OP_UNKNOWN. */
+sl_op_kind sli_mhlo_kind(sli_parser *P, const char *s, size_t n, sl_sym *name);
+/* The same for an op read in the generic form: st's kind and name set
+ * where the op is alike in the two dialects. */
+void sli_mhlo_generic(sli_parser *P, sli_opstate *st);
+
 /*
  * One attribute read from text (e.g. the contents of a string attribute)
  * into m's arena; diagnostics name `file` and count lines from `line`.

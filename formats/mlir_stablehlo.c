@@ -1609,7 +1609,45 @@ sli_print_fmt_TUPLE(sli_printer *pr, const sl_op *op)
 }
 
 /*
- * constant = attr-dict elements-attr
+ * dense-resource = 'dense_resource' '<' handle '>' ':' type
+ * The handle names a blob of the file's metadata, which the reader passes
+ * over: the value is kept as its text, the type is the result's.
+ */
+static int
+p_dense_resource(sli_parser *P, sli_opstate *st)
+{
+	sl_loc loc = sli_p_loc(P);
+	const char *s = P->tok.p;
+	sl_type *t;
+	sli_p_next(P);
+	if (sli_p_expect(P, SL_TOK_LESS, "'<' after 'dense_resource'"))
+		return -1;
+	if (!sli_p_is(P, SL_TOK_IDENT) && !sli_p_is(P, SL_TOK_STRING))
+		return sli_p_error(P, "expected a resource handle");
+	sli_p_next(P);
+	if (sli_p_expect(P, SL_TOK_GREATER, "'>'") ||
+	    sli_p_expect(P, SL_TOK_COLON, "':' and the type of the resource") ||
+	    sli_p_type(P, &t))
+		return -1;
+	const char *e = P->tok.p;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	add_prop(P, st, "value", new_opaque(P, s, (size_t)(e - s), loc));
+	SL_VEC_PUSH(st->result_types, t);
+	return 0;
+}
+
+/* Whether a constant's value is printed as dense_resource<...> : type. */
+static bool
+is_dense_resource(const sl_attr *v)
+{
+	static const char kw[] = "dense_resource<";
+	return v && v->kind == SL_ATTR_OPAQUE && v->u.text.n > sizeof kw &&
+	       !memcmp(v->u.text.p, kw, sizeof kw - 1) && memchr(v->u.text.p, ':', v->u.text.n);
+}
+
+/*
+ * constant = attr-dict (elements-attr | dense-resource)
  *          | '(' ')' ('<' '{' value = attr '}' '>')? attr-dict ':' '(' ')' '->' type
  */
 int
@@ -1630,6 +1668,8 @@ sli_parse_fmt_CONSTANT(sli_parser *P, sli_opstate *st)
 	}
 	if (p_attr_dict(P, st))
 		return -1;
+	if (sli_p_is_kw(P, "dense_resource"))
+		return p_dense_resource(P, st);
 	sl_loc loc = sli_p_loc(P);
 	sl_attr *a;
 	if (sli_p_attr(P, &a))
@@ -1646,7 +1686,8 @@ sli_print_fmt_CONSTANT(sli_printer *pr, const sl_op *op)
 {
 	const sl_attr *v = get(pr->ctx, op, "value");
 	const sl_type *t = op->nresults ? op->results[0].type : NULL;
-	if (v && v->kind == SL_ATTR_DENSE && v->u.dense.type == t) {
+	if ((v && v->kind == SL_ATTR_DENSE && v->u.dense.type == t) ||
+	    (t && is_dense_resource(v))) {
 		pr_attrs(pr, op, NULL);
 		sli_pr_putc(pr, ' ');
 		sli_pr_attr(pr, v);
@@ -1911,11 +1952,14 @@ sli_parse_fmt_REDUCE(sli_parser *P, sli_opstate *st)
 			s++;
 			n -= 2;
 		}
-		if (!is_compact_reducer(sli_op_kind_lookup(s, n)))
+		sl_op_kind k = sli_op_kind_lookup(s, n);
+		inner = sl_sym_intern(P->ctx, s, n);
+		if (k == SL_OP_UNKNOWN)	/* MHLO's form: applies mhlo.add */
+			k = sli_mhlo_kind(P, s, n, &inner);
+		if (!is_compact_reducer(k))
 			return sli_p_error(P, "expected the inner-op to be a commutative binary-op "
 			                   "from the stablehlo dialect, with zero region, producing "
 			                   "single result");
-		inner = sl_sym_intern(P->ctx, s, n);
 		sli_p_next(P);
 	}
 	if (sli_p_expect_kw(P, "across") || p_kw_array(P, st, "dimensions", "dimensions") ||

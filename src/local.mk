@@ -34,6 +34,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_named_computations.c \
 	%reldir%/passes/export_xla.c \
 	%reldir%/passes/flatten_call_graph.c \
+	%reldir%/passes/flatten_tuples.c \
 	%reldir%/passes/import_func_calls.c \
 	%reldir%/passes/import_xla.c \
 	%reldir%/passes/cse.c \

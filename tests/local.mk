@@ -68,6 +68,7 @@ TESTS += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/slurm.sh \
@@ -95,6 +96,7 @@ EXTRA_DIST += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
+	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \
 	%reldir%/cli/rules.sh \
 	%reldir%/cli/slurm.sh \
@@ -114,10 +116,14 @@ EXTRA_DIST += \
 	%reldir%/golden/compare_mlp_cluster.mlir \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
+	%reldir%/golden/dense_resource_bad.mlir \
+	%reldir%/golden/dense_resource_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
 	%reldir%/golden/drop_sharding_and_mesh_kept.mlir \
 	%reldir%/golden/explicit_gather_scatter_batching.mlir \
 	%reldir%/golden/flatten_call_graph_import.mlir \
+	%reldir%/golden/flatten_tuples.mlir \
+	%reldir%/golden/flatten_tuples_shardings.mlir \
 	%reldir%/golden/import_pipeline_basic.mlir \
 	%reldir%/golden/import_xla_bad_gspmd.mlir \
 	%reldir%/golden/import_xla_bad_string.mlir \
@@ -132,6 +138,8 @@ EXTRA_DIST += \
 	%reldir%/golden/import_xla_round_trip.mlir \
 	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
+	%reldir%/golden/mhlo_bad.mlir \
+	%reldir%/golden/mhlo_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \
 	%reldir%/golden/resolve_single_device_global_mesh.mlir \
@@ -147,6 +155,7 @@ EXTRA_DIST += \
 	%reldir%/golden/spec_5_4_basic.mlir \
 	%reldir%/golden/spec_5_4_op_priority.mlir \
 	%reldir%/golden/transformer_pipeline.mlir \
+	%reldir%/golden/unknown_dialect_custom.mlir \
 	%reldir%/golden/while_print.mlir \
 	%reldir%/man-lint.sh \
 	%reldir%/setup.sh
@@ -196,3 +205,7 @@ EXTRA_DIST += \
 
 TESTS += %reldir%/corpus.sh
 EXTRA_DIST += %reldir%/corpus.sh
+
+# `shardlp compare` on the shared corpus, outcomes by category (issue 15);
+# minutes, so run by hand: tests/corpus_compare.sh from the build directory
+EXTRA_DIST += %reldir%/corpus_compare.sh

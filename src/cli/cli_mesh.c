@@ -48,6 +48,9 @@ int
 cli_mesh_apply(const cli_mesh_opts *o, sl_module *m, const char *path, bool tell)
 {
 	char err[256];
+	/* tuples where XLA flattens them: Shardy shards their elements */
+	if (sl_pass_run(m, "flatten-tuples", "", err, sizeof err) || sl_module_verify(m))
+		return -1;
 	/* the encodings of JAX, XLA and torch-xla first: they may hold the mesh */
 	if (!o->no_import) {
 		int rc = sl_pass_run(m, "sdy-import-xla", "", err, sizeof err);

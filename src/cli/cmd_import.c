@@ -2,7 +2,8 @@
  * cmd_import.c - `shardlp import`: reads a program as JAX, XLA or
  * torch-xla wrote it, turns its sharding encodings (Shardy's xla.sdy.*
  * frontend-attribute strings, GSPMD's mhlo.sharding strings and their
- * custom calls) into sdy with the -sdy-import-xla pass, verifies the
+ * custom calls) into sdy with the -sdy-import-xla pass, after
+ * -flatten-tuples has flattened tuples where XLA would, verifies the
  * result and writes it.
  */
 #include "cli.h"
@@ -49,7 +50,9 @@ cmd_import(int argc, char **argv)
 			     "Shardy's xla.sdy.* frontend-attribute strings, GSPMD's mhlo.sharding\n"
 			     "strings over a mesh derived from their device orders, and the\n"
 			     "@Sharding and xla.sdy.* custom calls.  Forms with no sdy equivalent\n"
-			     "are kept with a warning; a malformed string is an error.\n"
+			     "are kept with a warning; a malformed string is an error.  Tuple\n"
+			     "results of custom calls and functions are flattened first, as XLA\n"
+			     "does.\n"
 			     "  -o, --output FILE  write to FILE instead of standard output\n"
 			     "                     (FILE \"-\" is standard input or output)\n"
 			     "  --debuginfo        print locations");
@@ -74,7 +77,8 @@ cmd_import(int argc, char **argv)
 	int status = EXIT_INPUT;
 	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
 	char err[256];
-	if (m && !sl_pass_run(m, "sdy-import-xla", NULL, err, sizeof err) && !sl_module_verify(m))
+	if (m && !sl_pass_run(m, "flatten-tuples", NULL, err, sizeof err) &&
+	    !sl_pass_run(m, "sdy-import-xla", NULL, err, sizeof err) && !sl_module_verify(m))
 		status = write_module(m, output, &po);
 	sl_module_free(m);
 	free(text);

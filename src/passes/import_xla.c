@@ -307,14 +307,19 @@ import_site_rule(imp *I, const site *s, sl_sym key)
  * Collecting mhlo.sharding strings
  * ==================================================================== */
 
+/* had_sdy: the site had an xla.sdy.sharding, which the string repeats;
+ * in a round-trip module an argument's string without one is a form an
+ * earlier import kept, and stays as it is (a result's sharding comes
+ * from @xla.sdy.FuncResultSharding: its string only repeats it). */
 static void
-collect_gspmd(imp *I, site *s)
+collect_gspmd(imp *I, site *s, bool had_sdy)
 {
 	sl_attr *str = site_attr(s, I->mhlo_sharding);
 	if (!str || str->kind != SL_ATTR_STRING)
 		return;
 	if (I->round_trip) {
-		site_set(I, s, I->mhlo_sharding, NULL);
+		if (had_sdy || s->kind != AT_ARG)
+			site_set(I, s, I->mhlo_sharding, NULL);
 		return;
 	}
 	char msg[160];
@@ -331,12 +336,13 @@ collect_gspmd(imp *I, site *s)
 static void
 visit_site(imp *I, site *s)
 {
+	bool had_sdy = fa_string(site_attr(s, I->fa), I->xs_sharding) != NULL;
 	import_site_sharding(I, s);
 	if (s->kind == AT_OP) {
 		import_site_rule(I, s, I->xs_rule);
 		import_site_rule(I, s, I->xs_custom_rule);
 	}
-	collect_gspmd(I, s);
+	collect_gspmd(I, s, had_sdy);
 }
 
 static int

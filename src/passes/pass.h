@@ -36,6 +36,8 @@ int sli_pass_add_data_flow_edges(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_symbol_dce(sl_module *m, const sli_pass_opts *opts);
 /* -cse: equal side-effect-free ops merged. */
 int sli_pass_cse(sl_module *m, const sli_pass_opts *opts);
+/* -flatten-tuples: tuple results of custom calls and functions flattened. */
+int sli_pass_flatten_tuples(sl_module *m, const sli_pass_opts *opts);
 /* -inline: calls to the module's functions replaced by their bodies. */
 int sli_pass_inline(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts);

@@ -38,6 +38,8 @@ const sli_pass_info sli_passes[] = {
 	 "add data_flow_edge ops on the edge owners of data-flow ops"},
 	{"cse", sli_pass_cse, &sli_opts_none,
 	 "merge equal side-effect-free ops, as mlir-opt -cse does"},
+	{"flatten-tuples", sli_pass_flatten_tuples, &sli_opts_none,
+	 "flatten tuple results of custom calls and functions, as XLA does"},
 	{"inline", sli_pass_inline, &sli_opts_none,
 	 "inline calls to the module's functions, as mlir-opt -inline does"},
 	{"symbol-dce", sli_pass_symbol_dce, &sli_opts_none,
