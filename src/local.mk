@@ -42,6 +42,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/insert_explicit_reshards.h \
 	%reldir%/passes/insert_explicit_reshards_single_device.c \
 	%reldir%/passes/insert_explicit_reshards_unreduced.c \
+	%reldir%/passes/explicit_reshard_memo.c \
+	%reldir%/passes/explicit_reshard_memo.h \
 	%reldir%/passes/explicit_reshard_op.c \
 	%reldir%/passes/explicit_reshard_plan.c \
 	%reldir%/passes/explicit_reshard_plan.h \
