@@ -178,6 +178,7 @@ EXTRA_DIST += \
 	%reldir%/bench_rules.sh \
 	%reldir%/bench_scale.sh \
 	%reldir%/bench_export.sh \
+	%reldir%/cli/export_corpus.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
 	%reldir%/fuzz/fuzz_sdy.c \
 	%reldir%/fuzz/fuzz_xml.c \

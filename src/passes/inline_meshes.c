@@ -10,7 +10,8 @@
  * keeps as text) get the mesh written inline, as StableHLO prints it:
  * #stablehlo.mesh<axes=[<name = "x", size = 2>, ...]>, with
  * `device_ids=dense<[...]> : tensor<Nxi64>` after the axes when the mesh
- * has explicit device ids (case 007).
+ * has explicit device ids (case 007).  So does a stray `sdy.sharding`
+ * attribute on an op whose sharding is an out_sharding.
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
@@ -108,16 +109,38 @@ inline_replica_group(sl_module *m, const sl_op *op, const sl_attr *a)
 	return sli_attr_replica_mesh_axes(m, &r, a->loc);
 }
 
+/* What the walk over the ops needs. */
 typedef struct groups {
 	sl_module *m;
 	sl_sym rg;	/* replica_groups */
 } groups;
+
+/*
+ * An op whose sharding is its out_sharding may carry a stray `sdy.sharding`
+ * too (a collective in ttmlir's tests does); its shardings name meshes
+ * like any other.
+ */
+static void
+inline_stray_shardings(sl_module *m, sl_op *op)
+{
+	sl_attr *a = sli_single_sharding_prop(op) ? sli_op_attr(op, sli_sharding_list_name())
+	                                          : NULL;
+	if (!a || a->kind != SL_ATTR_SHARDING_PER_VALUE)
+		return;
+	sl_sharding **v = SL_NEWN(&m->arena, sl_sharding *, a->u.spv.n + 1);
+	for (uint32_t i = 0; i < a->u.spv.n; i++) {
+		sl_sharding *r = inline_sharding(m, op, a->u.spv.v[i], NULL);
+		v[i] = r ? r : a->u.spv.v[i];
+	}
+	sli_op_set_attr(m, op, sli_sharding_list_name(), sli_attr_spv(m, v, a->u.spv.n));
+}
 
 static int
 inline_groups_of(sl_op *op, void *ud)
 {
 	sl_module *m = ((groups *)ud)->m;
 	sl_sym rg = ((groups *)ud)->rg;
+	inline_stray_shardings(m, op);
 	sl_attr *a = sli_op_get(op, rg);
 	sl_attr *na = a && a->kind == SL_ATTR_OPAQUE ? inline_replica_group(m, op, a) : NULL;
 	if (!na)
