@@ -51,6 +51,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/lift_inlined_meshes.c \
 	%reldir%/passes/manual_axes_cleanup.c \
 	%reldir%/passes/options.c \
+	%reldir%/passes/per_instruction_partitioning.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
@@ -62,6 +63,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/reshard_plan.c \
 	%reldir%/passes/reshard_plan.h \
 	%reldir%/passes/reshard_to_collectives.c \
+	%reldir%/passes/resolve_permutation_factors.c \
 	%reldir%/passes/resolve_single_device_sharding.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \
