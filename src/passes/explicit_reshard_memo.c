@@ -9,6 +9,8 @@
  */
 #include "passes/explicit_reshard_memo.h"
 
+#include <string.h>
+
 #include "ir/access.h"
 #include "ir/axis.h"
 #include "rules/rules.h"
@@ -60,15 +62,31 @@ hash_sharding(uint64_t h, const sl_sharding *s)
 	return hash_axes(h, &s->unreduced);
 }
 
+/* hash_sharding of s alone, from the memo's cache when s was seen. */
 static uint64_t
-hash_key(const key *k)
+sharding_hash(sli_xr_memo *memo, const sl_sharding *s)
+{
+	if (!s)
+		return 0;
+	size_t i = ((uintptr_t)s >> 4) & (SLI_XR_MEMO_HASHES - 1);
+	if (memo->hashes[i].s != s) {
+		memo->hashes[i].s = s;
+		memo->hashes[i].h = hash_sharding(1469598103934665603ULL, s);
+	}
+	return memo->hashes[i].h;
+}
+
+static uint64_t
+hash_key(sli_xr_memo *memo, const key *k)
 {
 	const sl_op *op = k->op;
 	uint64_t h = mix(mix(1469598103934665603ULL, op->name), k->full);
 	for (uint32_t i = 0; i < op->noperands; i++)
-		h = hash_sharding(mix(h, (uint64_t)(uintptr_t)op->operands[i]->type), k->in[i]);
+		h = mix(mix(h, (uint64_t)(uintptr_t)op->operands[i]->type),
+		        sharding_hash(memo, k->in[i]));
 	for (uint32_t j = 0; j < op->nresults; j++)
-		h = hash_sharding(mix(h, (uint64_t)(uintptr_t)op->results[j].type), k->out[j]);
+		h = mix(mix(h, (uint64_t)(uintptr_t)op->results[j].type),
+		        sharding_hash(memo, k->out[j]));
 	return mix(h, (uint64_t)op->nprops << 32 | op->nattrs);
 }
 
@@ -195,7 +213,7 @@ new_entry(sli_xr_memo *memo, const key *k, int rc, const sli_xr_plan *plan)
 void
 sli_xr_memo_init(sli_xr_memo *memo)
 {
-	memo->plans = (sli_htab){0};
+	memset(memo, 0, sizeof *memo);
 	sli_arena_init(&memo->arena);
 }
 
@@ -215,7 +233,7 @@ sli_xr_memo_plan(sli_xr_memo *memo, sl_module *m, const sl_op *op,
 	if (!sli_rule_local(op) || sli_op_rule_attr(op))
 		return sli_xr_plan_for_op(m, op, in, out, full, ropts, scratch, out_arena, plan);
 	key k = {op, in, out, full};
-	uint64_t h = hash_key(&k);
+	uint64_t h = hash_key(memo, &k);
 	sli_hslot *slot = sli_htab_slot(&memo->plans, h, entry_eq, &k, 256);
 	if (slot->item) {
 		const entry *e = slot->item;

@@ -23,9 +23,18 @@
 #include "passes/explicit_reshard_plan.h"
 #include "util/hash.h"
 
+/* Slots of the memo's cache of sharding hashes (a power of two). */
+#define SLI_XR_MEMO_HASHES 1024
+
 typedef struct sli_xr_memo {
 	sli_htab plans;		/* of memo entries, by op key and shardings */
 	sli_arena arena;	/* the entries, their shardings and plans */
+	/* the content hash of recently seen shardings, by address: a value's
+	 * sharding is read by its definition and each of its users */
+	struct {
+		const sl_sharding *s;
+		uint64_t h;
+	} hashes[SLI_XR_MEMO_HASHES];
 } sli_xr_memo;
 
 void sli_xr_memo_init(sli_xr_memo *memo);

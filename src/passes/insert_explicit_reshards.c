@@ -537,8 +537,12 @@ fix_func(xr *X, sl_op *func)
 int
 sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts)
 {
-	xr X = {m, m->ctx, opts->xr.full, {0}, {0}, {0}, {0}, {{0}, {0}}, false};
+	xr X;
 	int rc = 0;
+	memset(&X, 0, sizeof X);
+	X.m = m;
+	X.ctx = m->ctx;
+	X.full = opts->xr.full;
 	sli_vmap_init(&X.subst);
 	sli_xr_memo_init(&X.memo);
 	sli_arena_init(&X.scratch);
