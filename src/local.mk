@@ -44,6 +44,8 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/insert_explicit_reshards.h \
 	%reldir%/passes/insert_explicit_reshards_single_device.c \
 	%reldir%/passes/insert_explicit_reshards_unreduced.c \
+	%reldir%/passes/explicit_reshard_memo.c \
+	%reldir%/passes/explicit_reshard_memo.h \
 	%reldir%/passes/explicit_reshard_op.c \
 	%reldir%/passes/explicit_reshard_plan.c \
 	%reldir%/passes/explicit_reshard_plan.h \
@@ -54,6 +56,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/pad_for_divisibility.c \
 	%reldir%/passes/pad_for_divisibility.h \
 	%reldir%/passes/pad_for_divisibility_ops.c \
+	%reldir%/passes/per_instruction_partitioning.c \
 	%reldir%/passes/pre_order_funcs.c \
 	%reldir%/passes/propagate_sharding_from_func_to_call.c \
 	%reldir%/passes/propagate_to_func_results.c \
@@ -65,6 +68,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/reshard_plan.c \
 	%reldir%/passes/reshard_plan.h \
 	%reldir%/passes/reshard_to_collectives.c \
+	%reldir%/passes/resolve_permutation_factors.c \
 	%reldir%/passes/resolve_single_device_sharding.c \
 	%reldir%/passes/sharding_constraint_to_reshard.c \
 	%reldir%/passes/sharding_group_import.c \

@@ -174,6 +174,12 @@ bench_scale_SOURCES = %reldir%/bench_scale.c
 bench_scale_LDADD = libshardlp_core.la
 CLEANFILES += bench-scale$(EXEEXT)
 
+## bench-export: the export passes against propagation (tests/bench_export.sh)
+EXTRA_PROGRAMS += bench-export
+bench_export_SOURCES = %reldir%/bench_export.c
+bench_export_LDADD = libshardlp_core.la
+CLEANFILES += bench-export$(EXEEXT)
+
 EXTRA_DIST += \
 	%reldir%/bench.sh \
 	%reldir%/bench_propagation.sh \
@@ -182,6 +188,8 @@ EXTRA_DIST += \
 	%reldir%/bench_solver.sh \
 	%reldir%/bench_rules.sh \
 	%reldir%/bench_scale.sh \
+	%reldir%/bench_export.sh \
+	%reldir%/cli/export_corpus.sh \
 	%reldir%/fuzz/fuzz_mlir.c \
 	%reldir%/fuzz/fuzz_sdy.c \
 	%reldir%/fuzz/fuzz_xml.c \

@@ -45,18 +45,21 @@
  */
 #include "passes/pass.h"
 #include "passes/passutil.h"
-#include "passes/explicit_reshard_plan.h"
+#include "passes/explicit_reshard_memo.h"
 #include "passes/insert_explicit_reshards.h"
 
 #include <string.h>
 
 #include "rules/rules.h"
 
+/* Bytes of scratch memory kept from op to op. */
+#define SCRATCH_KEEP (1u << 20)
+
 typedef struct xr {
 	sl_module *m;
 	sl_context *ctx;
 	bool full;
-	sli_arena scratch;	/* reset after each op */
+	sli_arena scratch;	/* what one op needs; reset when it grows */
 	sli_arena rules;	/* the rules, which the registry caches by arena */
 	/*
 	 * Uses to redirect: a result that got a reshard or an all-reduce is
@@ -66,6 +69,8 @@ typedef struct xr {
 	 */
 	sli_vmap subst;
 	sli_rule_opts ropts;
+	sli_xr_memo memo;	/* plans of equal ops */
+	bool named_maximal;	/* the module has an sdy.mesh on one device */
 } xr;
 
 /* ---- sharding facts ---- */
@@ -250,16 +255,16 @@ reshard_operand(xr *X, sl_op *user, uint32_t i, const sl_sharding *to,
 }
 
 /* All-reduces op's operands over the unreduced axes its first result
- * does not keep (Shardy assumes all results have the same ones). */
+ * does not keep (Shardy assumes all results have the same ones); sh holds
+ * the shardings of op's operands, then of its results, and gets those of
+ * the new operands. */
 static void
-reduce_operands(xr *X, sl_op *op)
+reduce_operands(xr *X, sl_op *op, const sl_sharding **sh)
 {
-	const sl_sharding *r0 = op->nresults ? sli_result_sharding(op, 0) : NULL;
 	if (!op->nresults)
 		return;
 	for (uint32_t i = 0; i < op->noperands; i++)
-		reduce_unreduced(X, op, i, sharding_of(X->m, op->operands[i]),
-		                 r0, op, op->parent);
+		sh[i] = reduce_unreduced(X, op, i, sh[i], sh[op->noperands], op, op->parent);
 }
 
 /* ---- ops without a rule: returns, data-flow ops, calls ---- */
@@ -411,18 +416,13 @@ full_for(const xr *X, const sl_op *op)
 	return false;
 }
 
+/* sh: the shardings of op's operands, then of its results. */
 static int
-fix_ruled(xr *X, sl_op *op, bool full)
+fix_ruled(xr *X, sl_op *op, const sl_sharding **sh, bool full)
 {
-	uint32_t nt = op->noperands + op->nresults;
-	const sl_sharding **sh = SL_NEWN(&X->scratch, const sl_sharding *, nt + 1);
-	for (uint32_t i = 0; i < op->noperands; i++)
-		sh[i] = sharding_of(X->m, op->operands[i]);
-	for (uint32_t j = 0; j < op->nresults; j++)
-		sh[op->noperands + j] = sli_result_sharding(op, j);
 	sli_xr_plan plan;
-	int rc = sli_xr_plan_for_op(X->m, op, sh, sh + op->noperands, full, &X->ropts,
-	                            &X->scratch, &X->m->arena, &plan);
+	int rc = sli_xr_memo_plan(&X->memo, X->m, op, sh, sh + op->noperands, full,
+	                          &X->ropts, &X->scratch, &X->m->arena, &plan);
 	if (rc > 0)
 		apply_plan(X, op, &plan);
 	return rc < 0 ? -1 : 0;
@@ -432,6 +432,20 @@ static bool
 is_terminator(const sl_op *op)
 {
 	return op->kind != SL_OP_UNKNOWN && (sli_op_info[op->kind].traits & T_TERM);
+}
+
+/*
+ * Whether a result sharding of res[0..n) may be on a maximal mesh: one
+ * names a mesh while the module has maximal ones, or has an inline mesh
+ * (the look-up of each mesh is saved on the usual op).
+ */
+static bool
+maybe_single_device(const xr *X, const sl_sharding *const *res, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (res[j] && (X->named_maximal || !res[j]->mesh_name))
+			return true;
+	return false;
 }
 
 static int
@@ -456,10 +470,18 @@ fix_op(xr *X, sl_op *op)
 	if (op->kind == SL_OP_SDY_RESHARD &&
 	    sli_xr_reshard_to_unreduced(X->m, op, sharding_of(X->m, op->operands[0]), &X->subst))
 		return 0;
-	if (full && sli_xr_single_device(X->m, op, sharding_of, &X->subst))
+	/* the shardings are read once: operands, then results */
+	const sl_sharding **sh = SL_NEWN(&X->scratch, const sl_sharding *,
+	                                 op->noperands + op->nresults + 1);
+	for (uint32_t i = 0; i < op->noperands; i++)
+		sh[i] = sharding_of(X->m, op->operands[i]);
+	for (uint32_t j = 0; j < op->nresults; j++)
+		sh[op->noperands + j] = sli_result_sharding(op, j);
+	if (full && maybe_single_device(X, sh + op->noperands, op->nresults) &&
+	    sli_xr_single_device(X->m, op, sharding_of, &X->subst))
 		return 0;
-	reduce_operands(X, op);
-	return fix_ruled(X, op, full);
+	reduce_operands(X, op, sh);
+	return fix_ruled(X, op, sh, full);
 }
 
 /* A sharding on a maximal mesh (one device). */
@@ -502,7 +524,9 @@ fix_func(xr *X, sl_op *func)
 	sli_collect_postorder(func, &ops);
 	for (size_t i = 0; i < ops.n && rc == 0; i++) {
 		rc = fix_op(X, ops.v[i]);
-		sli_arena_reset(&X->scratch);
+		/* freed now and then: a reset per op costs a malloc per op */
+		if (X->scratch.total > SCRATCH_KEEP)
+			sli_arena_reset(&X->scratch);
 	}
 	SL_VEC_FREE(ops);
 	if (rc == 0)
@@ -513,12 +537,21 @@ fix_func(xr *X, sl_op *func)
 int
 sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts)
 {
-	xr X = {m, m->ctx, opts->xr.full, {0}, {0}, {0}, {0}};
+	xr X;
 	int rc = 0;
+	memset(&X, 0, sizeof X);
+	X.m = m;
+	X.ctx = m->ctx;
+	X.full = opts->xr.full;
 	sli_vmap_init(&X.subst);
+	sli_xr_memo_init(&X.memo);
 	sli_arena_init(&X.scratch);
 	sli_arena_init(&X.rules);
 	X.ropts.arena = &X.rules;
+	for (sl_op *op = sli_region_entry(&m->top->regions[0])->first; op; op = op->next) {
+		const sl_mesh *ms = op->kind == SL_OP_SDY_MESH ? sli_mesh_op_mesh(op) : NULL;
+		X.named_maximal |= ms && sli_mesh_is_maximal(ms);
+	}
 	for (sl_op *op = sli_region_entry(&m->top->regions[0])->first; op && rc == 0;
 	     op = op->next)
 		if (op->kind == SL_OP_FUNC)
@@ -527,5 +560,6 @@ sli_pass_insert_explicit_reshards(sl_module *m, const sli_pass_opts *opts)
 	sli_arena_fini(&X.scratch);
 	sli_arena_fini(&X.rules);
 	sli_vmap_fini(&X.subst);
+	sli_xr_memo_fini(&X.memo);
 	return rc < 0 ? -1 : 0;
 }

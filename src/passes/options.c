@@ -75,6 +75,18 @@ static const sli_opt_spec xr_specs[] = {
 	{NULL, SLI_OPT_BOOL, 0}
 };
 
+static const sli_opt_spec permutation_specs[] = {
+	{"enable-halo-exchange", SLI_OPT_BOOL, FIELD(pip.halo)},
+	{"replica-count", SLI_OPT_INT, FIELD(pip.replicas)},
+	{"partition-count", SLI_OPT_INT, FIELD(pip.partitions)},
+	{NULL, SLI_OPT_BOOL, 0}
+};
+
+static const sli_opt_spec pip_specs[] = {
+	{"filter", SLI_OPT_STR, FIELD(pip.filter)},
+	{NULL, SLI_OPT_BOOL, 0}
+};
+
 static const sli_opt_spec export_specs[] = {
 	{"enable-insert-explicit-collectives", SLI_OPT_BOOL, FIELD(exp.collectives)},
 	{"remove-all-gather-reduce-scatter-for-cmv1", SLI_OPT_BOOL, FIELD(exp.cmv1)},
@@ -98,6 +110,8 @@ const sli_opt_family sli_opts_sink = {sink_specs, NULL};
 const sli_opt_family sli_opts_rtc = {rtc_specs, NULL};
 const sli_opt_family sli_opts_xr = {xr_specs, NULL};
 const sli_opt_family sli_opts_export = {export_specs, &sli_opts_pipeline};
+const sli_opt_family sli_opts_permutation = {permutation_specs, NULL};
+const sli_opt_family sli_opts_pip = {pip_specs, &sli_opts_permutation};
 
 void
 sli_pass_opts_init(sli_pass_opts *o)
@@ -107,6 +121,7 @@ sli_pass_opts_init(sli_pass_opts *o)
 	o->exp.update_io = true;
 	o->prop.strategy = SLI_STRATEGY_AGGRESSIVE;
 	o->prop.op_priority = true;
+	o->pip.halo = true;
 }
 
 void
@@ -114,6 +129,8 @@ sli_pass_opts_fini(sli_pass_opts *o)
 {
 	free((char *)o->prop.dump_dir);
 	o->prop.dump_dir = NULL;
+	free((char *)o->pip.filter);
+	o->pip.filter = NULL;
 }
 
 static const sli_opt_spec *
@@ -193,6 +210,32 @@ parse_token(const sli_opt_family *f, const char *pass, char *tok,
 	return 0;
 }
 
+/*
+ * Where the token at tok ends: at a space or comma, except that a string
+ * option's value runs to the next space (commas included), and a quoted
+ * one ('...' or "...") to its closing quote, the quotes taken off.
+ */
+static char *
+token_end(const sli_opt_family *f, char *tok)
+{
+	char *eq = tok + strcspn(tok, "= ,");
+	if (*eq != '=')
+		return eq;
+	*eq = 0;
+	const sli_opt_spec *s = find_spec(f, tok);
+	*eq = '=';
+	if (!s || s->type != SLI_OPT_STR)
+		return eq + strcspn(eq, " ,");
+	char *v = eq + 1, q = *v;
+	if (q != '\'' && q != '"')
+		return v + strcspn(v, " ");
+	char *close = strchr(v + 1, q);
+	size_t n = close ? (size_t)(close - v - 1) : strlen(v + 1);
+	memmove(v, v + 1, n);
+	v[n] = 0;
+	return close ? close : v + n;
+}
+
 int
 sli_pass_opts_parse_text(const sli_opt_family *f, const char *pass,
                          const char *text, sli_pass_opts *o, char *err,
@@ -207,11 +250,17 @@ sli_pass_opts_parse_text(const sli_opt_family *f, const char *pass,
 		len -= 2;
 	}
 	char *buf = sli_xstrndup(text, len);
-	char *save = NULL;
 	int rc = 0;
-	for (char *tok = strtok_r(buf, " ,", &save); tok && !rc;
-	     tok = strtok_r(NULL, " ,", &save))
+	for (char *p = buf; !rc;) {
+		p += strspn(p, " ,");
+		if (!*p)
+			break;
+		char *tok = p;
+		p = token_end(f, tok);
+		if (*p)
+			*p++ = 0;
 		rc = parse_token(f, pass, tok, o, err, errlen);
+	}
 	free(buf);
 	if (rc) {
 		sli_pass_opts_fini(o);

@@ -51,6 +51,13 @@ typedef struct sli_xr_opts {
 	bool full;			/* enable-full-version */
 } sli_xr_opts;
 
+/* sdy-resolve-permutation-factors and sdy-per-instruction-partitioning */
+typedef struct sli_pip_opts {
+	bool halo;			/* enable-halo-exchange (true) */
+	int replicas, partitions;	/* replica-count, partition-count (taken) */
+	const char *filter;		/* filter (per-instruction only), NULL if none */
+} sli_pip_opts;
+
 /* sdy-export-pipeline (with dedup-functions-fully of sli_pipeline_opts) */
 typedef struct sli_export_opts {
 	bool collectives;		/* enable-insert-explicit-collectives */
@@ -101,12 +108,13 @@ typedef struct sli_pass_opts {
 	sli_rtc_opts rtc;
 	sli_xr_opts xr;
 	sli_export_opts exp;
+	sli_pip_opts pip;
 } sli_pass_opts;
 
 /* How an option's value is read. */
 typedef enum sli_opt_type {
 	SLI_OPT_BOOL,			/* true, false, 1 or 0; no value: true */
-	SLI_OPT_STR,
+	SLI_OPT_STR,			/* quoted ('...' or "...") or up to a space */
 	SLI_OPT_INT,			/* a decimal number, 0 or more */
 	SLI_OPT_STRATEGY		/* basic, aggressive or basic-then-aggressive */
 } sli_opt_type;
@@ -126,7 +134,8 @@ typedef struct sli_opt_family {
 
 extern const sli_opt_family sli_opts_none, sli_opts_rules, sli_opts_import_calls,
 	sli_opts_apply, sli_opts_pipeline, sli_opts_propagate, sli_opts_strategy,
-	sli_opts_priority, sli_opts_sink, sli_opts_rtc, sli_opts_xr, sli_opts_export;
+	sli_opts_priority, sli_opts_sink, sli_opts_rtc, sli_opts_xr, sli_opts_export,
+	sli_opts_permutation, sli_opts_pip;
 
 /* Every option at its default. */
 void sli_pass_opts_init(sli_pass_opts *o);

@@ -68,6 +68,8 @@ int sli_pass_drop_sharding_and_mesh(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_remove_ag_rs_for_cmv1(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_constant_or_scalar_merger(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_resolve_single_device_sharding(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_resolve_permutation_factors(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_per_instruction_partitioning(sl_module *m, const sli_pass_opts *opts);
 /* The sharding encodings of JAX, XLA and torch-xla (import_xla.c). */
 int sli_pass_import_xla(sl_module *m, const sli_pass_opts *opts);
 /* Back to Shardy's round-trip strings (export_xla.c). */

@@ -210,10 +210,12 @@ lower(sl_module *m, sl_op *r, bool keep_redundant)
 	if (!mesh)
 		return;
 	sli_rtc_plan plan = {0};
+	/* a gather to a replicated sharding on another mesh stays on the operand's */
+	const sl_sharding *target = in && !same_mesh(in, out) && !switch_mesh ? like : out;
 	if (sli_rtc_plan_build(m->ctx, mesh, dim_lists(m, in, out->rank),
 	                       dim_lists(m, out, out->rank), out->rank, switch_mesh,
 	                       &plan) == 0)
-		emit_plan(m, r, src, &plan, like, out);
+		emit_plan(m, r, src, &plan, like, target);
 	sli_rtc_plan_fini(&plan);
 }
 

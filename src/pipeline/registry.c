@@ -110,6 +110,10 @@ const sli_pass_info sli_passes[] = {
 	 "run single-device ops under a stablehlo.if on their device and all-reduce the results"},
 	{"sdy-pad-for-divisibility", sli_pass_pad_for_divisibility, &sli_opts_none,
 	 "pad tensors whose sharded dimensions are not divisible up to divisible shapes"},
+	{"sdy-resolve-permutation-factors", sli_pass_resolve_permutation_factors, &sli_opts_permutation,
+	 "replicate the dimensions of sharded permutation factors around their ops"},
+	{"sdy-per-instruction-partitioning", sli_pass_per_instruction_partitioning, &sli_opts_pip,
+	 "wrap the chosen sharded ops in manual computations of their device-local code"},
 };
 const size_t sli_npasses = sizeof sli_passes / sizeof *sli_passes;
 
