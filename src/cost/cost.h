@@ -98,6 +98,8 @@ typedef enum sli_cost_coll {
 	SLI_COLL_ALL_GATHER,
 	SLI_COLL_ALL_TO_ALL,
 	SLI_COLL_ALL_REDUCE,
+	SLI_COLL_REDUCE_SCATTER,
+	SLI_COLL_PERMUTE,	/* collective permute */
 	SLI_COLL_KINDS
 } sli_cost_coll;
 
@@ -106,7 +108,10 @@ typedef struct sli_cost_parts {
 	double total;			/* their sum */
 	double peak_bytes;	/* peak live bytes per device */
 	double budget;		/* the budget held against it; 0: none */
-	/* per kind: collectives (one per axis) and bytes sent per device */
+	/*
+	 * per kind: collectives and bytes sent per device (the evaluator:
+	 * one per collective emitted; the model's price: one per axis)
+	 */
 	double ncoll[SLI_COLL_KINDS], coll_bytes[SLI_COLL_KINDS];
 } sli_cost_parts;
 
@@ -306,9 +311,19 @@ void sli_cost_liveness(sli_cost_model *cm);
 double sli_cost_peak_bytes(const sli_cost_model *cm, const sli_cost_asg *q,
                            uint32_t *at);
 
-/* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */
+/*
+ * The evaluator: the module's own shardings scored, compute and peak
+ * memory as sli_cost_eval_asg gives them, communication the collectives
+ * the export emits for them (emitted.h).
+ */
 int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
                   sli_buf *why);
+/*
+ * The model's price of the module's own shardings (sli_cost_read, then
+ * sli_cost_eval_asg): what the ILP's objective is for them.
+ */
+int sli_cost_eval_model(sl_module *m, const sli_cost_params *p,
+                        sli_cost_parts *out, sli_buf *why);
 
 /* }==================================================================== */
 

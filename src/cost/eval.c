@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/emitted.h"
 #include "cost/primitives.h"
 
 /* The local cost of op o under s given the tensor shardings q. */
@@ -82,9 +83,10 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 	return rc;
 }
 
-int
-sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
-              sli_buf *why)
+/* sli_cost_eval and sli_cost_eval_model: with or without the export. */
+static int
+eval_module(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+            sli_buf *why, bool emitted)
 {
 	sli_cost_model cm;
 	if (sli_cost_model_build(m, p, &cm))
@@ -96,7 +98,25 @@ sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
 			sli_buf_puts(why, "an op has no valid factor assignment");
 		rc = -1;
 	}
+	/* where the export fails on m, the model's collectives stand in */
+	if (!rc && emitted)
+		sli_cost_emitted(m, &cm, out);
+	out->total = out->compute + out->communication;
 	free(q);
 	sli_cost_model_fini(&cm);
 	return rc;
+}
+
+int
+sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+              sli_buf *why)
+{
+	return eval_module(m, p, out, why, true);
+}
+
+int
+sli_cost_eval_model(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+                    sli_buf *why)
+{
+	return eval_module(m, p, out, why, false);
 }
