@@ -312,9 +312,10 @@ double sli_cost_peak_bytes(const sli_cost_model *cm, const sli_cost_asg *q,
                            uint32_t *at);
 
 /*
- * The evaluator: the module's own shardings scored, compute and peak
- * memory as sli_cost_eval_asg gives them, communication the collectives
- * the export emits for them (emitted.h).
+ * The evaluator: the module's own shardings scored, peak memory as
+ * sli_cost_eval_asg gives it, compute and communication as the export
+ * runs them (emitted.h), in one walk of the program; where the export
+ * fails on m, sli_cost_eval_asg's price.
  */
 int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
                   sli_buf *why);

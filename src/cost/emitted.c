@@ -1,8 +1,10 @@
 /*
- * emitted.c - the evaluator's communication (shardlp-cost(7), "The
- * collectives priced"): the collectives Shardy's export emits for a
- * module's shardings, each priced by the alpha-beta model over the axes
- * it spans, in their order, on each axis's link.
+ * emitted.c - the evaluator's compute and communication (shardlp-cost(7),
+ * "The collectives priced"): what Shardy's export runs for a module's
+ * shardings.  Each op computes with the factor assignment its tensors
+ * have once the export has resharded them; each collective the export
+ * emits is priced by the alpha-beta model over the axes it spans, in
+ * their order, on each axis's link.  Both are one walk of the program.
  *
  * A copy of the module (printed and read back: the module scored stays
  * as it is) runs what `shardlp propagate --pipeline --collectives` runs
@@ -217,6 +219,54 @@ price_op(sl_op *op, void *ud)
 	return 0;
 }
 
+/*
+ * The factor assignment op o of model cc runs with, read off its tensors'
+ * shardings q: each axis on a dim goes to the factor that leads the dim
+ * (the first tensor that has it wins).
+ */
+static void
+assignment_of(const sli_cost_model *cc, uint32_t o, const sli_cost_asg *q,
+              sli_cost_asg *s)
+{
+	const sli_cost_op *co = &cc->ops.v[o];
+	memset(s->a, SLI_COST_NONE, sizeof s->a);
+	for (uint32_t k = 0; k < co->noperands + co->nresults; k++) {
+		bool res = k >= co->noperands;
+		uint32_t i = res ? k - co->noperands : k;
+		uint32_t t = res ? co->results[i] : co->operands[i];
+		const sl_tensor_mapping *tm = sli_cost_mapping_of(co, res, i);
+		for (uint32_t d = 0; tm && t != SLI_COST_NO_TENSOR && d < tm->rank; d++)
+			for (uint32_t a = 0; tm->dims[d].n && a < cc->naxes; a++)
+				if (q[t].a[a] == (int8_t)d && s->a[a] < 0)
+					s->a[a] = (int8_t)tm->dims[d].factors[0];
+	}
+}
+
+/* The compute of the exported copy c: every op with the assignment its
+ * tensors give it.  Returns 0 or -1 (no model of c). */
+static int
+compute_of(sl_module *c, const sli_cost_model *cm, double *out)
+{
+	sli_cost_params cp = cm->params;
+	sli_cost_model cc;
+	cp.report = false;
+	if (sli_cost_model_build(c, &cp, &cc))
+		return -1;
+	sli_cost_asg *q = sli_xcalloc(cc.tensors.n + 1, sizeof *q);
+	sli_cost_read(&cc, q, NULL);
+	*out = 0;
+	for (uint32_t o = 0; o < cc.ops.n; o++) {
+		sli_cost_asg s;
+		double comp = 0;
+		assignment_of(&cc, o, q, &s);
+		sli_cost_op_self(&cc, o, &s, &comp, NULL);
+		*out += comp;
+	}
+	free(q);
+	sli_cost_model_fini(&cc);
+	return 0;
+}
+
 static void
 drop_diag(void *ud, const sl_diag *d)
 {
@@ -287,8 +337,14 @@ sli_cost_emitted(sl_module *m, const sli_cost_model *cm, sli_cost_parts *out)
 	ctx->diag_fn = fn;
 	ctx->diag_ud = ud;
 	ctx->errors = errors;
+	double compute;
+	if (c && compute_of(c, cm, &compute)) {
+		sl_module_free(c);
+		c = NULL;
+	}
 	if (!c)
 		return -1;
+	out->compute = compute;
 	out->communication = 0;
 	for (int k = 0; k < SLI_COLL_KINDS; k++)
 		out->ncoll[k] = out->coll_bytes[k] = 0;

@@ -1,6 +1,6 @@
 /*
- * emitted.h - the evaluator's communication: the collectives Shardy's
- * export emits for a module's shardings, priced (emitted.c).
+ * emitted.h - the evaluator's compute and communication: what Shardy's
+ * export runs for a module's shardings, priced (emitted.c).
  */
 #ifndef SL_COST_EMITTED_H
 #define SL_COST_EMITTED_H
@@ -8,10 +8,11 @@
 #include "cost/cost.h"
 
 /*
- * Sets out's communication, collective counts and bytes to those of the
- * collectives the export emits for m's shardings, priced on cm's links
- * (cm a model of m); leaves the rest of out.  Returns 0, or -1 when the
- * export fails on m (out unchanged).
+ * Sets out's compute, communication, collective counts and bytes to what
+ * the export runs for m's shardings: each op's compute with the
+ * assignment the export gives it, the collectives it emits priced on
+ * cm's links (cm a model of m); leaves the rest of out.  Returns 0, or
+ * -1 when the export fails on m (out unchanged).
  */
 int sli_cost_emitted(sl_module *m, const sli_cost_model *cm, sli_cost_parts *out);
 

@@ -93,14 +93,19 @@ eval_module(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
 		return -1;
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	int rc = sli_cost_read(&cm, q, why);
-	if (!rc && sli_cost_eval_asg(&cm, q, out, NULL)) {
+	/* the export's compute and collectives, one walk of the program;
+	 * where it fails on m, the model's price stands in */
+	if (!rc && emitted) {
+		memset(out, 0, sizeof *out);
+		out->peak_bytes = sli_cost_peak_bytes(&cm, q, NULL);
+		out->budget = cm.budget;
+		emitted = sli_cost_emitted(m, &cm, out) == 0;
+	}
+	if (!rc && !emitted && sli_cost_eval_asg(&cm, q, out, NULL)) {
 		if (why)
 			sli_buf_puts(why, "an op has no valid factor assignment");
 		rc = -1;
 	}
-	/* where the export fails on m, the model's collectives stand in */
-	if (!rc && emitted)
-		sli_cost_emitted(m, &cm, out);
 	out->total = out->compute + out->communication;
 	free(q);
 	sli_cost_model_fini(&cm);
