@@ -17,13 +17,17 @@ evaluator:
                       result's bytes after the axes before it
   collective_permute  the result's bytes
 A program agrees when every kind has the same count and (within 1e-6) the
-same bytes.  Prints N of M for counts and for bytes, and the programs
-that disagree; exit 0 (a report) unless --require: then 1 when any
-program disagrees.
+same bytes.  The two propagations (compare's user-priority strategy on the
+imported program, the pipeline's) may reach different shardings; a second
+measure therefore feeds the pipeline's output (`propagate --pipeline`,
+without collectives) to both sides again, so that both price the one
+sharding.  Prints N of M for counts and for bytes, each measure, and the
+programs that disagree; exit 0 (a report) unless --require: then 1 when
+any program disagrees on the second measure.
 Usage: emitted_vs_evaluator.py [--require] [-j N] BUILDDIR FILE|DIR...
        emitted_vs_evaluator.py [--require] [-j N] BUILDDIR --cases CONFORMANCEDIR
 (--cases: the propagation cases of ilp_vs_greedy.py)"""
-import concurrent.futures, csv, io, math, os, re, subprocess, sys
+import concurrent.futures, csv, io, math, os, re, subprocess, sys, tempfile
 
 KINDS = ("all_gather", "all_to_all", "all_reduce", "reduce_scatter", "collective_permute")
 COLL = re.compile(r"sdy\.(all_gather|all_to_all|all_reduce|collective_permute|reduce_scatter)"
@@ -127,7 +131,22 @@ def cases(conf):
 
 
 def one(build, p):
-    """None when a side has no answer; else (counts agree, bytes agree, line)."""
+    """None when a side has no answer; else (counts agree, bytes agree, line)
+    for p as it is, then for the pipeline's output of p (or None)."""
+    first = side(build, p)
+    if not first:
+        return None
+    e = subprocess.run([os.path.join(build, "shardlp"), "propagate", "--pipeline", p],
+                       capture_output=True, text=True, timeout=300)
+    if e.returncode:
+        return first, None
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
+        f.write(e.stdout)
+        f.flush()
+        return first, side(build, f.name, p + " (propagated)")
+
+
+def side(build, p, name=None):
     shardlp = os.path.join(build, "shardlp")
     c = subprocess.run([shardlp, "compare", "--csv", "--methods", "user-priority", p],
                        capture_output=True, text=True, timeout=300)
@@ -145,7 +164,7 @@ def one(build, p):
     n_ok = evn == emn
     b_ok = n_ok and all(abs(evb[k] - emb[k]) <= 1e-6 * max(1, emb[k]) for k in KINDS)
     line = "  %s: evaluator %s; emitted %s" % (
-        p, " ".join("%s=%d/%g" % (k, evn[k], evb[k]) for k in KINDS if evn[k] or evb[k]),
+        name or p, " ".join("%s=%d/%g" % (k, evn[k], evb[k]) for k in KINDS if evn[k] or evb[k]),
         " ".join("%s=%d/%g" % (k, emn[k], emb[k]) for k in KINDS if emn[k] or emb[k]))
     return n_ok, b_ok, line
 
@@ -162,11 +181,15 @@ def main():
     build = args[0]
     paths = sorted(cases(args[2])) if args[1:2] == ["--cases"] else list(files(args[1:]))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        res = [r for r in ex.map(lambda p: one(build, p), paths) if r]
-    print("evaluator's collectives = the export's: counts %d, bytes %d of %d programs"
-          % (sum(r[0] for r in res), sum(r[1] for r in res), len(res)))
-    bad = [r[2] for r in res if not r[1]]
-    print("\n".join(bad))
+        both = [r for r in ex.map(lambda p: one(build, p), paths) if r]
+    bad = []
+    for k, what in ((0, "the program's"), (1, "the pipeline's")):
+        res = [r[k] for r in both if r[k]]
+        print("evaluator's collectives = the export's, %s sharding: counts %d, bytes %d "
+              "of %d programs" % (what, sum(r[0] for r in res), sum(r[1] for r in res),
+                                  len(res)))
+        bad = [r[2] for r in res if not r[1]]
+        print("\n".join(bad))
     sys.exit(1 if require and bad else 0)
 
 
