@@ -7,19 +7,24 @@
  * likewise: the factor each axis shards, or -1.  Axes on one dimension or
  * factor are ordered as in the mesh.
  *
- * The evaluator scores a complete assignment of tensor shardings as an
+ * The model prices a complete assignment of tensor shardings as an
  * estimated step time in seconds: compute (each op's FLOPs per device at
  * the device's FLOP/s) and communication (each operand and result
  * resharded to or from what the op's assignment needs, all-reduce over
- * sharded reduction factors, each collective priced by an alpha-beta
- * model on its axis's link); every op takes its cheapest assignment given
- * its tensors.  Memory is not a cost but a constraint: the peak live bytes
- * per device over the program order, held against a budget.  The ILP (solver/) builds its objective from the same
- * primitives (primitives.c, private), through terms.h.
+ * sharded reduction factors, each collective priced per axis by an
+ * alpha-beta model on its axis's link); every op takes its cheapest
+ * assignment given its tensors.  The ILP (solver/) builds its objective
+ * from the same primitives (primitives.c, private), through terms.h.
+ * The evaluator of a module (sli_cost_eval) prices instead what Shardy's
+ * export runs for its shardings (emitted.c), which the model's price
+ * bounds (shardlp-cost(7), "The ILP's bound").  Memory is not a cost but
+ * a constraint: the peak live bytes per device over the program order,
+ * held against a budget.
  *
  * Files: model.c builds the model (axes.c its axes, shardings.c reads the
  * module's shardings, order.c the written orders), options.c enumerates
- * valid shardings and assignments, eval.c is the evaluator.
+ * valid shardings and assignments, eval.c is the model's price and the
+ * evaluator, emitted.c what the export runs.
  *
  * Ownership: a model holds pointers into the module (which must outlive
  * it) and owns its own heap arrays, freed by sli_cost_model_fini.

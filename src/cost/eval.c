@@ -1,10 +1,12 @@
 /*
- * eval.c - the one evaluator of shardlp-cost(7): the estimated step time
- * in seconds of a complete sharding of a module's tensors.  Every op takes
- * the factor assignment that makes its own part least (compute,
- * all-reduce, the reshards of its operands and results), all priced by
- * primitives.c as the ILP's terms are; the peak live bytes per device
- * (liveness.c) are reported beside it, held against the budget.
+ * eval.c - the estimated step time in seconds of a complete sharding of a
+ * module's tensors (shardlp-cost(7)), two ways.  The model's price
+ * (sli_cost_eval_asg): every op takes the factor assignment that makes
+ * its own part least (compute, all-reduce, the reshards of its operands
+ * and results), all priced by primitives.c as the ILP's terms are.  The
+ * evaluator (sli_cost_eval): what the export runs for the module's
+ * shardings (emitted.c).  Both report the peak live bytes per device
+ * (liveness.c), held against the budget.
  */
 #include "cost/cost.h"
 

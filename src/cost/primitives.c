@@ -4,8 +4,9 @@
  * one axis (a ring on the axis's link), a reshard, the projection of an op's factor
  * assignment onto its operands and results, and the op's own compute and
  * all-reduce.  Where given a tally (sli_cost_parts), a price also counts
- * its collectives and the bytes each device sends.  The evaluator (eval.c) and the ILP's cost terms (terms.c)
- * price with these alone, so the two agree on every integral point.
+ * its collectives and the bytes each device sends.  The model's price
+ * (eval.c) and the ILP's cost terms (terms.c) price with these alone, so
+ * the two agree on every integral point.
  */
 #include "cost/primitives.h"
 #include "util/checked.h"
