@@ -9,7 +9,7 @@
  * difference between gather and all-to-all.  Both are bounded by the sum
  * of the source options in their class and, summed over k, by the sum of
  * the target options using a (on d); at integral points they equal the
- * indicator products, so the objective is the evaluator's exactly.
+ * indicator products, so the objective is the model's price exactly.
  */
 #include "solver/formulate.h"
 

@@ -16,6 +16,7 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/lp.c \
 	%reldir%/solve.c \
 	src/cost/axes.c \
+	src/cost/emitted.c \
 	src/cost/eval.c \
 	src/cost/model.c \
 	src/cost/options.c \
@@ -35,6 +36,7 @@ noinst_HEADERS += \
 	%reldir%/solve.h \
 	src/cost/axes.h \
 	src/cost/cost.h \
+	src/cost/emitted.h \
 	src/cost/options.h \
 	src/cost/order.h \
 	src/cost/primitives.h \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/emitted.h"
 #include "cost/terms.h"
 #include "ir/axis.h"
 #include "passes/symtab.h"
@@ -16,6 +17,7 @@
 #include "solver/decompose.h"
 #include "solver/formulate.h"
 #include "solver/report.h"
+#include "shardlp.h"
 
 void
 sli_solve_opts_init(sli_solve_opts *o)
@@ -305,14 +307,105 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 /* }==================================================================== */
 
 /*
- * Writes q onto m, runs the checker, and holds the evaluator's score of
- * the annotated module against r->objective.  Returns 0 or -1.
+ * The axis orders pt (another module of the same program) writes, as the
+ * orders cm's decoding writes in: per tensor and dim, the model axes of
+ * pt's refs in their order (a whole axis: its pieces).
+ */
+static void
+orders_of(sli_cost_model *cm, sl_module *pt)
+{
+	sli_cost_params cp = cm->params;
+	sli_cost_model sm;
+	cp.report = false;	/* cm's module has reported */
+	if (sli_cost_model_build(pt, &cp, &sm))
+		return;
+	for (size_t t = 0; t < cm->tensors.n && sm.tensors.n == cm->tensors.n; t++) {
+		const sl_sharding *sh = sli_cost_value_sharding(sm.tensors.v[t].v);
+		sli_cost_tensor *ct = &cm->tensors.v[t];
+		for (uint32_t d = 0; sh && d < sh->rank && d < ct->rank; d++) {
+			uint32_t k = 0;
+			for (uint32_t i = 0; i < sh->dims[d].axes.n; i++)
+				for (uint32_t x = 0; x < cm->naxes && k < SLI_COST_MAX_AXES; x++) {
+					sl_axis_ref r = sli_cost_axis_ref(cm, x);
+					if (sli_axis_contains(&sh->dims[d].axes.v[i], &r))
+						ct->major[d][k++] = (int8_t)x;
+				}
+			if (k < SLI_COST_MAX_AXES)
+				ct->major[d][k] = SLI_COST_NONE;
+		}
+	}
+	sli_cost_model_fini(&sm);
+}
+
+/*
+ * Writes q onto m in the axis orders of the module `like` (NULL: the
+ * model's own, cm's), through a model of m built for it.
+ */
+static void
+decode_like(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
+            sl_module *like)
+{
+	sli_cost_params cp = cm->params;
+	sli_cost_model mm;
+	cp.report = false;
+	if (!like || sli_cost_model_build(m, &cp, &mm)) {
+		decode_into(m, cm, q);
+		return;
+	}
+	orders_of(&mm, like);
+	decode_into(m, &mm, q);
+	sli_cost_model_fini(&mm);
+}
+
+/*
+ * The evaluator's score of q written onto a copy of m in the orders of
+ * `like` (decode_like), m untouched (the decoding grows shardings, so it
+ * is done once on m).  Returns 0 or -1.
+ */
+static int
+score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+           const sli_cost_asg *q, sl_module *like, sli_cost_parts *p)
+{
+	sl_module *c = sli_cost_copy(m);
+	sli_cost_params cp = cm->params;
+	sli_cost_model cc;
+	int rc = -1;
+	cp.report = false;	/* m's model has reported */
+	if (c && !sli_cost_model_build(c, &cp, &cc)) {
+		if (cc.tensors.n == cm->tensors.n) {
+			decode_like(c, &cc, q, like);
+			rc = sli_cost_eval(c, &o->cost, p, NULL);
+		}
+		sli_cost_model_fini(&cc);
+	}
+	sl_module_free(c);
+	return rc;
+}
+
+/* Whether the evaluator scores the incumbent q0, in the incumbent's
+ * orders, below q. */
+static bool
+prefer_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+             const sli_cost_asg *q, const sli_cost_asg *q0)
+{
+	sli_cost_parts p, p0;
+	return score_copy(m, cm, o, q0, o->start, &p0) == 0 &&
+	       score_copy(m, cm, o, q, NULL, &p) == 0 &&
+	       p0.total < p.total - 1e-9 * fabs(p.total);
+}
+
+/*
+ * Writes q (or the incumbent q0, when the evaluator scores it less) onto
+ * m, runs the checker, and holds the model's score of the annotated
+ * module against r->objective.  Returns 0 or -1.
  */
 /* glpsol's words for the status of a MIP solution. */
 static const char *
 glpsol_status(const sli_solve_result *r)
 {
-	return r->status == SLI_LP_OPTIMAL ? "INTEGER OPTIMAL" : "INTEGER NON-OPTIMAL";
+	/* an incumbent kept over the model's optimum is no proven optimum */
+	return r->status == SLI_LP_OPTIMAL && !r->start_kept ? "INTEGER OPTIMAL"
+	                                                    : "INTEGER NON-OPTIMAL";
 }
 
 /*
@@ -365,11 +458,21 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 			r->bound = r->objective;
 		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
 	}
+	if (q0 && q != q0 && prefer_start(m, cm, o, q, q0)) {
+		/* the incumbent's collectives cost less: it is the answer, at
+		 * its price in the model (the bound stays the model's) */
+		sli_cost_eval_asg(cm, q0, &p0, NULL);
+		q = q0;
+		r->objective = p0.total;
+		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
+		r->start_kept = true;
+	}
 	if (o->report && report(cm, o, q, r))
 		rc = -1;
 	sli_check_snap snap;
 	sli_check_snapshot(m, &snap);
-	decode_into(m, cm, q);
+	/* the incumbent is written as it was, in its own axis orders */
+	decode_like(m, cm, q, q0 && q == q0 ? o->start : NULL);
 	if (sli_check(m, &snap)) {
 		sli_error(ctx, sli_loc_none(), "the solution fails the checker "
 		          "(a bug in shardlp)");
@@ -377,19 +480,26 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	}
 	sli_check_snap_free(&snap);
 
-	/* the evaluator re-reads the annotated module from scratch */
+	/*
+	 * The objective is the model's price (terms.h), checked against the
+	 * model's score of the annotated module re-read from scratch; the
+	 * evaluator's score (r->parts) prices the collectives the export
+	 * emits, which the model bounds (shardlp-cost(7), "The ILP's bound").
+	 */
+	sli_cost_parts model;
 	sli_buf why;
 	sli_buf_init(&why);
-	if (sli_cost_eval(m, &o->cost, &r->parts, &why)) {
+	if (sli_cost_eval(m, &o->cost, &r->parts, &why) ||
+	    sli_cost_eval_model(m, &o->cost, &model, &why)) {
 		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
 		          sli_buf_cstr(&why));
 		rc = -1;
-	} else if (fabs(r->parts.total - r->objective) >
+	} else if (fabs(model.total - r->objective) >
 	           1e-6 * fmax(sli_cost_term_scale(cm), fabs(r->objective)) &&
 	           (r->status == SLI_LP_OPTIMAL || r->from_start)) {
-		sli_error(ctx, sli_loc_none(), "the evaluator's cost %.9g us differs "
+		sli_error(ctx, sli_loc_none(), "the model's price %.9g us differs "
 		          "from the ILP objective %.9g us (a bug in shardlp)",
-		          r->parts.total, r->objective);
+		          model.total, r->objective);
 		rc = -1;
 	}
 	sli_buf_fini(&why);

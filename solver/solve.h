@@ -43,6 +43,8 @@ typedef struct sli_solve_result {
 	bool start_used;	/* the incumbent was a point of the model */
 	bool from_start;	/* the answer is the incumbent: the solver found
 				 * none of its own in the time limit */
+	bool start_kept;	/* the answer is the incumbent: the evaluator
+				 * scores it below the model's optimum */
 	char start_note[256];	/* why it was not */
 } sli_solve_result;
 

@@ -259,7 +259,8 @@ int sl_cost_params_read_mesh_xml(sl_context *ctx, const char *path,
                                  unsigned keep);
 
 /* The collectives a cost counts, by kind (sl_cost_parts). */
-enum { SL_COLL_ALL_GATHER, SL_COLL_ALL_TO_ALL, SL_COLL_ALL_REDUCE, SL_COLL_KINDS };
+enum { SL_COLL_ALL_GATHER, SL_COLL_ALL_TO_ALL, SL_COLL_ALL_REDUCE,
+       SL_COLL_REDUCE_SCATTER, SL_COLL_COLLECTIVE_PERMUTE, SL_COLL_KINDS };
 
 /* A cost (an estimated step time) and its components, per device. */
 typedef struct sl_cost_parts {
@@ -267,8 +268,8 @@ typedef struct sl_cost_parts {
 	double total;			/* seconds: their sum */
 	double peak_bytes;	/* peak live bytes per device */
 	double budget;		/* the memory budget held against it; 0: none */
-	/* per SL_COLL_* kind: collectives (one per mesh axis) and bytes
-	 * each device sends */
+	/* per SL_COLL_* kind: the collectives the export emits and the
+	 * bytes each device sends in them */
 	double ncoll[SL_COLL_KINDS], coll_bytes[SL_COLL_KINDS];
 } sl_cost_parts;
 

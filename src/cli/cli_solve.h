@@ -169,7 +169,7 @@ int cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *op
  * collective its count (one per mesh axis) and the bytes each device
  * sends.  cli_cost_values gives a row's values, NAN where unknown.
  */
-#define CLI_COST_NCOLS 12
+#define CLI_COST_NCOLS 16
 extern const char *const cli_cost_cols[CLI_COST_NCOLS];
 void cli_cost_values(const cli_method_row *r, double v[CLI_COST_NCOLS]);
 

@@ -291,7 +291,8 @@ cli_methods_parse(const char *prog, const char *list)
 const char *const cli_cost_cols[CLI_COST_NCOLS] = {
 	"cost", "compute_s", "comm_s", "peak_mem_bytes", "over_budget", "in_model",
 	"all_gather_n", "all_gather_bytes", "all_to_all_n", "all_to_all_bytes",
-	"all_reduce_n", "all_reduce_bytes",
+	"all_reduce_n", "all_reduce_bytes", "reduce_scatter_n", "reduce_scatter_bytes",
+	"collective_permute_n", "collective_permute_bytes",
 };
 
 void

@@ -7,19 +7,24 @@
  * likewise: the factor each axis shards, or -1.  Axes on one dimension or
  * factor are ordered as in the mesh.
  *
- * The evaluator scores a complete assignment of tensor shardings as an
+ * The model prices a complete assignment of tensor shardings as an
  * estimated step time in seconds: compute (each op's FLOPs per device at
  * the device's FLOP/s) and communication (each operand and result
  * resharded to or from what the op's assignment needs, all-reduce over
- * sharded reduction factors, each collective priced by an alpha-beta
- * model on its axis's link); every op takes its cheapest assignment given
- * its tensors.  Memory is not a cost but a constraint: the peak live bytes
- * per device over the program order, held against a budget.  The ILP (solver/) builds its objective from the same
- * primitives (primitives.c, private), through terms.h.
+ * sharded reduction factors, each collective priced per axis by an
+ * alpha-beta model on its axis's link); every op takes its cheapest
+ * assignment given its tensors.  The ILP (solver/) builds its objective
+ * from the same primitives (primitives.c, private), through terms.h.
+ * The evaluator of a module (sli_cost_eval) prices instead what Shardy's
+ * export runs for its shardings (emitted.c), which the model's price
+ * bounds (shardlp-cost(7), "The ILP's bound").  Memory is not a cost but
+ * a constraint: the peak live bytes per device over the program order,
+ * held against a budget.
  *
  * Files: model.c builds the model (axes.c its axes, shardings.c reads the
  * module's shardings, order.c the written orders), options.c enumerates
- * valid shardings and assignments, eval.c is the evaluator.
+ * valid shardings and assignments, eval.c is the model's price and the
+ * evaluator, emitted.c what the export runs.
  *
  * Ownership: a model holds pointers into the module (which must outlive
  * it) and owns its own heap arrays, freed by sli_cost_model_fini.
@@ -98,6 +103,8 @@ typedef enum sli_cost_coll {
 	SLI_COLL_ALL_GATHER,
 	SLI_COLL_ALL_TO_ALL,
 	SLI_COLL_ALL_REDUCE,
+	SLI_COLL_REDUCE_SCATTER,
+	SLI_COLL_PERMUTE,	/* collective permute */
 	SLI_COLL_KINDS
 } sli_cost_coll;
 
@@ -106,7 +113,10 @@ typedef struct sli_cost_parts {
 	double total;			/* their sum */
 	double peak_bytes;	/* peak live bytes per device */
 	double budget;		/* the budget held against it; 0: none */
-	/* per kind: collectives (one per axis) and bytes sent per device */
+	/*
+	 * per kind: collectives and bytes sent per device (the evaluator:
+	 * one per collective emitted; the model's price: one per axis)
+	 */
 	double ncoll[SLI_COLL_KINDS], coll_bytes[SLI_COLL_KINDS];
 } sli_cost_parts;
 
@@ -306,9 +316,20 @@ void sli_cost_liveness(sli_cost_model *cm);
 double sli_cost_peak_bytes(const sli_cost_model *cm, const sli_cost_asg *q,
                            uint32_t *at);
 
-/* sli_cost_read then sli_cost_eval_asg on the module's own shardings. */
+/*
+ * The evaluator: the module's own shardings scored, peak memory as
+ * sli_cost_eval_asg gives it, compute and communication as the export
+ * runs them (emitted.h), in one walk of the program; where the export
+ * fails on m, sli_cost_eval_asg's price.
+ */
 int sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
                   sli_buf *why);
+/*
+ * The model's price of the module's own shardings (sli_cost_read, then
+ * sli_cost_eval_asg): what the ILP's objective is for them.
+ */
+int sli_cost_eval_model(sl_module *m, const sli_cost_params *p,
+                        sli_cost_parts *out, sli_buf *why);
 
 /* }==================================================================== */
 

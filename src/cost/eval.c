@@ -1,10 +1,12 @@
 /*
- * eval.c - the one evaluator of shardlp-cost(7): the estimated step time
- * in seconds of a complete sharding of a module's tensors.  Every op takes
- * the factor assignment that makes its own part least (compute,
- * all-reduce, the reshards of its operands and results), all priced by
- * primitives.c as the ILP's terms are; the peak live bytes per device
- * (liveness.c) are reported beside it, held against the budget.
+ * eval.c - the estimated step time in seconds of a complete sharding of a
+ * module's tensors (shardlp-cost(7)), two ways.  The model's price
+ * (sli_cost_eval_asg): every op takes the factor assignment that makes
+ * its own part least (compute, all-reduce, the reshards of its operands
+ * and results), all priced by primitives.c as the ILP's terms are.  The
+ * evaluator (sli_cost_eval): what the export runs for the module's
+ * shardings (emitted.c).  Both report the peak live bytes per device
+ * (liveness.c), held against the budget.
  */
 #include "cost/cost.h"
 
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/emitted.h"
 #include "cost/primitives.h"
 
 /* The local cost of op o under s given the tensor shardings q. */
@@ -82,21 +85,45 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 	return rc;
 }
 
-int
-sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
-              sli_buf *why)
+/* sli_cost_eval and sli_cost_eval_model: with or without the export. */
+static int
+eval_module(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+            sli_buf *why, bool emitted)
 {
 	sli_cost_model cm;
 	if (sli_cost_model_build(m, p, &cm))
 		return -1;
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	int rc = sli_cost_read(&cm, q, why);
-	if (!rc && sli_cost_eval_asg(&cm, q, out, NULL)) {
+	/* the export's compute and collectives, one walk of the program;
+	 * where it fails on m, the model's price stands in */
+	if (!rc && emitted) {
+		memset(out, 0, sizeof *out);
+		out->peak_bytes = sli_cost_peak_bytes(&cm, q, NULL);
+		out->budget = cm.budget;
+		emitted = sli_cost_emitted(m, &cm, out) == 0;
+	}
+	if (!rc && !emitted && sli_cost_eval_asg(&cm, q, out, NULL)) {
 		if (why)
 			sli_buf_puts(why, "an op has no valid factor assignment");
 		rc = -1;
 	}
+	out->total = out->compute + out->communication;
 	free(q);
 	sli_cost_model_fini(&cm);
 	return rc;
+}
+
+int
+sli_cost_eval(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+              sli_buf *why)
+{
+	return eval_module(m, p, out, why, true);
+}
+
+int
+sli_cost_eval_model(sl_module *m, const sli_cost_params *p, sli_cost_parts *out,
+                    sli_buf *why)
+{
+	return eval_module(m, p, out, why, false);
 }

@@ -4,8 +4,9 @@
  * one axis (a ring on the axis's link), a reshard, the projection of an op's factor
  * assignment onto its operands and results, and the op's own compute and
  * all-reduce.  Where given a tally (sli_cost_parts), a price also counts
- * its collectives and the bytes each device sends.  The evaluator (eval.c) and the ILP's cost terms (terms.c)
- * price with these alone, so the two agree on every integral point.
+ * its collectives and the bytes each device sends.  The model's price
+ * (eval.c) and the ILP's cost terms (terms.c) price with these alone, so
+ * the two agree on every integral point.
  */
 #include "cost/primitives.h"
 #include "util/checked.h"
@@ -173,6 +174,14 @@ sli_cost_op_project(const sli_cost_model *cm, uint32_t o, bool result,
 			out->a[a] = co->extra->a[a];
 }
 
+/* Whether s puts axis a on a reduction factor of op co. */
+static bool
+reduces(const sli_cost_op *co, const sli_cost_asg *s, uint32_t a)
+{
+	return s->a[a] >= 0 &&
+	       sli_rule_factor_kind(&co->rule, (uint32_t)s->a[a]) == SLI_FACTOR_REDUCTION;
+}
+
 double
 sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
                  double *compute, sli_cost_parts *t)
@@ -193,9 +202,19 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 	c += comp;
 	if (co->kind != SLI_COST_RULE)
 		return c;
+	/*
+	 * Over several axes the export's all-reduce is a reduce-scatter and
+	 * an all-gather axis after axis, each axis's ring on what the ones
+	 * before it left: at least the result over all of them (N devices)
+	 * per step, whatever the order, which is what is priced here; on
+	 * one axis that is exact.
+	 */
+	double all = 1;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (reduces(co, s, a))
+			all *= (double)cm->axis_size[a];
 	for (uint32_t a = 0; a < cm->naxes; a++) {
-		if (s->a[a] < 0 ||
-		    sli_rule_factor_kind(&co->rule, (uint32_t)s->a[a]) != SLI_FACTOR_REDUCTION)
+		if (!reduces(co, s, a))
 			continue;
 		for (uint32_t i = 0; i < co->nresults; i++) {
 			if (co->results[i] == SLI_COST_NO_TENSOR)
@@ -204,8 +223,8 @@ sli_cost_op_self(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 			sli_cost_op_project(cm, o, true, i, s, &r);
 			double b = sli_cost_tensor_bytes(cm, co->results[i], &r);
 			double n = (double)cm->axis_size[a];
-			c += sli_cost_all_reduce(cm, a, b);
-			tally(t, SLI_COLL_ALL_REDUCE, 2 * (n - 1) * b / n);
+			c += sli_cost_all_reduce(cm, a, b * n / all);
+			tally(t, SLI_COLL_ALL_REDUCE, 2 * (n - 1) * b / all);
 		}
 	}
 	return c;

@@ -1,9 +1,10 @@
 /*
  * primitives.h - the prices of shardlp-cost(7), private to src/cost.
- * The evaluator (eval.c) and the ILP's cost terms (terms.c) both price
- * with these functions and nothing else, so that the ILP objective and
- * the evaluator cannot drift apart; the solver reaches them only through
- * terms.h.  All take a built model and never fail.
+ * The model's price (eval.c) and the ILP's cost terms (terms.c) both
+ * price with these functions and nothing else, so that the ILP objective
+ * and the model's price cannot drift apart; the solver reaches them only
+ * through terms.h; the evaluator's compute uses sli_cost_op_self too
+ * (emitted.c).  All take a built model and never fail.
  */
 #ifndef SL_COST_PRIMITIVES_H
 #define SL_COST_PRIMITIVES_H

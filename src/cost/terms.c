@@ -1,7 +1,7 @@
 /*
  * terms.c - the ILP's cost terms (terms.h), each a sum of the primitives
- * the evaluator prices with, taken in the evaluator's order, so that on
- * an integral point the objective and the evaluator agree to rounding.
+ * the model's price is made of, taken in its order (eval.c), so that on
+ * an integral point the objective and the model's price agree to rounding.
  */
 #include "cost/terms.h"
 

