@@ -42,6 +42,12 @@
  * the Lagrangian search met (when its memory rows are not too large) */
 #define ILS_SHARE 0.2
 #define MAX_ROW_ENTRIES 2000000
+/* ... rounds of it with each node's WIDEN_STEP more cheapest strategies
+ * against its answer, while it ends proven in time, this much time is
+ * left (seconds) and it has at most this many columns */
+#define WIDEN_STEP 1
+#define WIDEN_MIN_LEFT 2.0
+#define RESTRICT_MAX_COLS LS_BIG
 /* The end kept free for what follows the search: this share, at most ... */
 #define MARGIN_SHARE 0.03
 #define MARGIN_MAX 5.0
@@ -532,10 +538,83 @@ restrict_node(sli_iopddl_model *mr, const sli_iopddl_model *m, size_t i,
 }
 
 /*
+ * Node i's strategy s against the answer sol: its cost and that of its
+ * alive edges, the other ends as sol has them (forbidden: SLI_FORBIDDEN).
+ */
+static int64_t
+cost_against(const sli_iopddl_model *m, size_t i, size_t s, const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	int64_t c = m->cost[p->sfirst[i] + s];
+	for (size_t k = m->afirst[i]; k < m->afirst[i + 1]; k++) {
+		size_t e = m->aedge[k];
+		c = sli_iopddl_add(c, p->eu[e] == i
+		        ? sli_iopddl_pair(m, e, s, (size_t)sol[p->ev[e]])
+		        : sli_iopddl_pair(m, e, (size_t)sol[p->eu[e]], s));
+	}
+	return c;
+}
+
+/*
+ * Adds to node i's strategies in mr its extra cheapest others of m
+ * against the answer sol that cost less there than sol's own (moves the
+ * usage limit blocks, as the answer is a local optimum): the
+ * neighbourhood of sol that the next restricted ILP searches, small
+ * enough for its rounds to end.
+ */
+static void
+widen_node(sli_iopddl_model *mr, const sli_iopddl_model *m, size_t i,
+           size_t extra, const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	size_t k0 = p->sfirst[i];
+	for (size_t n = 0; n < extra; n++) {
+		size_t bs = SIZE_MAX;
+		int64_t bc = cost_against(m, i, (size_t)sol[i], sol);
+		for (size_t s = 0; s < p->nstrat[i]; s++) {
+			if (!m->alive[k0 + s] || mr->alive[k0 + s])
+				continue;
+			int64_t c = cost_against(m, i, s, sol);
+			if (c < bc)
+				bc = c, bs = s;
+		}
+		if (bs == SIZE_MAX)
+			return;
+		mr->alive[k0 + bs] = 1;
+		mr->nalive[i]++;
+	}
+}
+
+/*
+ * The restricted model mr: the strategies of cand with a bit of bits,
+ * the answer's and the least usage ones, and (extra > 0) each node's
+ * extra cheapest others against the answer.  Whether it is small enough.
+ */
+static bool
+restrict_model(sli_iopddl_model *mr, const sli_iopddl_model *m,
+               const unsigned char *cand, unsigned bits, size_t extra,
+               const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	memcpy(mr->alive, m->alive, p->sfirst[p->nnodes]);
+	for (size_t i = 0; i < p->nnodes; i++) {
+		mr->nalive[i] = m->nalive[i];
+		if (m->nalive[i] > 1)
+			restrict_node(mr, m, i, cand, bits, sol);
+		if (m->nalive[i] > 1 && extra)
+			widen_node(mr, m, i, extra, sol);
+	}
+	return count_cols(mr) <= RESTRICT_MAX_COLS;
+}
+
+/*
  * The ILP on the strategies the Lagrangian search met (all of its answers
  * when the model stays small, else only those of its repaired ones),
- * started from the answer held, until end.  Its optimum is not the
- * problem's: the status stays feasible, with no bound.
+ * started from the answer held; then, while the rounds end proven
+ * optimal on their strategies and time is left, again with each node's
+ * cheapest others against the answer added (more each round), until
+ * end.  Its optimum is not the problem's: the status stays feasible,
+ * with no bound.
  */
 static int
 restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *cand,
@@ -548,18 +627,12 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 	sli_iopddl_model mr = *m;
 	mr.alive = sli_xmalloc(ns + 1);
 	mr.nalive = sli_xmalloc((p->nnodes + 1) * sizeof *mr.nalive);
-	bool fits = false;
-	for (unsigned bits = 3; bits && !fits; bits = bits == 3 ? 2 : 0) {
-		memcpy(mr.alive, m->alive, ns);
-		for (size_t i = 0; i < p->nnodes; i++) {
-			mr.nalive[i] = m->nalive[i];
-			if (m->nalive[i] > 1)
-				restrict_node(&mr, m, i, cand, bits, r->solution);
-		}
-		fits = count_cols(&mr) <= LS_BIG;
-	}
+	unsigned bits = 3;
+	bool fits = restrict_model(&mr, m, cand, bits, 0, r->solution);
+	if (!fits)
+		fits = restrict_model(&mr, m, cand, bits = 2, 0, r->solution);
 	int rc = 0;
-	if (fits) {
+	for (size_t extra = 0; fits && !rc; ) {
 		/* its leaves where the model has their pairs: a start */
 		int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
@@ -576,8 +649,13 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 		r->ilp_skipped = false;
 		r->nbinaries = 0;
 		rc = run_ilp(ctx, &mr, &ro, end, r);
+		bool done = r->status == SL_SOLVE_OPTIMAL;
 		r->status = SL_SOLVE_FEASIBLE;
 		r->bound = -INFINITY;
+		if (!done || sli_lp_clock() >= end - WIDEN_MIN_LEFT)
+			break;
+		extra += WIDEN_STEP;
+		fits = restrict_model(&mr, m, cand, bits, extra, r->solution);
 	}
 	free(mr.alive);
 	free(mr.nalive);
