@@ -394,11 +394,6 @@ prefer_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	       p0.total < p.total - 1e-9 * fabs(p.total);
 }
 
-/*
- * Writes q (or the incumbent q0, when the evaluator scores it less) onto
- * m, runs the checker, and holds the model's score of the annotated
- * module against r->objective.  Returns 0 or -1.
- */
 /* glpsol's words for the status of a MIP solution. */
 static const char *
 glpsol_status(const sli_solve_result *r)
@@ -435,6 +430,11 @@ report(const sli_cost_model *cm, const sli_solve_opts *o, const sli_cost_asg *q,
 	return rc;
 }
 
+/*
+ * Writes q (or the incumbent q0, when the evaluator scores it less) onto
+ * m, runs the checker, and holds the model's score of the annotated
+ * module against r->objective.  Returns 0 or -1.
+ */
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
        const sli_cost_asg *q, const sli_cost_asg *q0, sli_solve_result *r)
