@@ -775,6 +775,12 @@ read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
 		why = "not the same program";
 		goto out;
 	}
+	sl_loc at;
+	if (!sli_cost_reads_exactly(&sm, &at)) {
+		snprintf(note, cap, "the sharding of the value at %u:%u uses a "
+		         "sub-axis or mesh the model does not hold", at.line, at.col);
+		goto done;
+	}
 	q = sli_xcalloc(sm.tensors.n + 1, sizeof *q);
 	sli_cost_read(&sm, q, NULL);
 	for (size_t t = 0; t < cm->tensors.n && !why; t++) {

@@ -314,6 +314,8 @@ const char *sl_solve_status_name(sl_solve_status s);
 /* Seconds on the monotonic clock of sl_solve_opts.deadline. */
 double sl_solve_clock(void);
 
+#define SL_SOLVE_MAX_POINTS 16	/* sl_solve_opts.points taken */
+
 typedef struct sl_solve_opts {
 	sl_cost_params cost;
 	double time_limit;	/* seconds from the call; <= 0: none */
@@ -326,6 +328,14 @@ typedef struct sl_solve_opts {
 	/* an incumbent: a module of the same program whose shardings are
 	 * the answer when time runs out first, or NULL; not modified */
 	sl_module *start;
+	/*
+	 * other results of the same program (the greedy strategies', start
+	 * among them or not), or NULL: the model's mesh axes are cut where
+	 * their sub-axes start and end, so that each is a point of the model
+	 * (shardlp-cost(7), "The model of a program"); not modified
+	 */
+	sl_module *const *points;
+	size_t npoints;
 	/* a solution report in glpsol's printable layout (every row and
 	 * column of the whole model, named as in write_lp, with its value),
 	 * to the caller's stream, or NULL */
@@ -359,7 +369,8 @@ int sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r);
 /*
  * Whether each of pts[0..n) (modules of the same program as m, after the
  * same import steps: greedy results) is a point of the model sl_solve
- * builds for m under p, the memory budget aside: in[i] 1 or 0, with the
+ * builds for m under p with the same modules as its points (their
+ * sub-axes cut the mesh axes), the memory budget aside: in[i] 1 or 0, with the
  * reason in why[i] when 0 (a NULL module: 0).  The ILP is at most the
  * cost of every such point.  Returns 0, or -1 after diagnostics when m
  * has no model.

@@ -60,6 +60,7 @@ TESTS += \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
+	%reldir%/cli/greedy_subaxes.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/import.sh \
 	%reldir%/cli/iopddl.sh \
@@ -88,6 +89,7 @@ EXTRA_DIST += \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
+	%reldir%/cli/greedy_subaxes.sh \
 	%reldir%/cli/help.sh \
 	%reldir%/cli/import.sh \
 	%reldir%/cli/iopddl.sh \

@@ -57,6 +57,8 @@ sl_solve_in_model(sl_module *m, const sl_cost_params *p, sl_module *const *pts,
 	sli_solve_opts_init(&so);
 	sli_api_cost_from(&c, p);
 	so.cost = c.p;
+	so.cost.cut_by = (const sl_module *const *)pts;
+	so.cost.ncut_by = (uint32_t)n;
 	return sli_solve_points(m, &so, pts, n, in, why);
 }
 
@@ -69,6 +71,15 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	sli_solve_opts_init(&so);
 	sli_api_cost_from(&c, &o->cost);
 	so.cost = c.p;
+	/* the start is one of the points, whether or not the caller says so */
+	const sl_module *cut[SL_SOLVE_MAX_POINTS + 1];
+	uint32_t ncut = 0;
+	for (size_t i = 0; i < o->npoints && i < SL_SOLVE_MAX_POINTS; i++)
+		cut[ncut++] = o->points[i];
+	if (o->start)
+		cut[ncut++] = o->start;
+	so.cost.cut_by = cut;
+	so.cost.ncut_by = ncut;
 	so.lp.time_limit = o->time_limit;
 	so.lp.deadline = o->deadline;
 	so.lp.gap = o->gap;

@@ -302,7 +302,8 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	}
 	/* the cheapest greedy result is the incumbent: the answer when the
 	 * solver finds nothing better in time */
-	sl_module *greedy[CLI_NGREEDY] = {NULL};
+	sl_module *greedy[CLI_NGREEDY] = {NULL}, *greedy_pts[CLI_NGREEDY];
+	size_t npts = 0;
 	const char *best = NULL;
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
@@ -311,17 +312,23 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 			continue;
 		sl_run_free(gr.run);
 		greedy[g] = gr.m;
+		if (gr.scored)
+			greedy_pts[npts++] = gr.m;
 		if (gr.scored && gr.parts.total < bestcost) {
 			bestcost = gr.parts.total;
 			so.start = gr.m;
 			best = cli_greedy[g].method;
 		}
 	}
+	so.points = greedy_pts;
+	so.npoints = npts;
 	sl_run *run = sl_run_import(m);
 	int rc = run ? solve_to_files(m, &so, &r, &j->files) : -1;
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
+	so.points = NULL;
+	so.npoints = 0;
 	/* the module printed is the one Shardy's pipeline would print */
 	if (rc == 0) {
 		rc = export_solved(run, m, &so, j->path, &r, j->quiet);

@@ -213,6 +213,12 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		goto skip_ilp;
 	sl_solve_opts so = local;
 	so.start = best;
+	sl_module *pts[CLI_NGREEDY];
+	so.npoints = 0;
+	for (size_t g = 0; g < CLI_NGREEDY; g++)
+		if (rows[g + 1].scored)
+			pts[so.npoints++] = slots[g + 1].m;
+	so.points = pts;
 	sl_solve_result sr;
 	memset(&sr, 0, sizeof sr);
 	slots[0].run = sl_run_import(m);

@@ -133,6 +133,15 @@ split_primes(int64_t n, int64_t *piece, uint32_t *np, uint32_t room)
 		piece[(*np)++] = n;
 }
 
+/* The places where the sub-axes of module m start and end, added to c. */
+static void
+cut_module(cuts *c, const sl_module *m)
+{
+	for (uint32_t r = 0; m->top && r < m->top->nregions; r++)
+		for (const sl_block *blk = m->top->regions[r].first; blk; blk = blk->next)
+			cut_block(c, blk);
+}
+
 /*
  * The pieces of each mesh axis, in device order: the axis itself, or with
  * sub_axes its prime factors, taken smallest first between the places
@@ -140,8 +149,12 @@ split_primes(int64_t n, int64_t *piece, uint32_t *np, uint32_t room)
  * of an axis of 4 are two model axes, and "x":(3)2 of an axis of 6 is
  * one); a place that does not divide the next (another sub-axis of the
  * same axis crosses it) is left out and that sub-axis stays outside the
- * model.  At most SLI_COST_MAX_AXES pieces in all: past that, the last
- * two pieces of the axis with the most are joined, and a warning says so.
+ * model.  The sub-axes of the modules in params.cut_by (greedy results)
+ * cut the axes too, and without sub_axes only they do, into the pieces
+ * between their cuts (so that greedy's "y":(1)4 of "y"=8 is a model axis
+ * and greedy's result a point of the model).  At most SLI_COST_MAX_AXES
+ * pieces in all: past that, the last two pieces of the axis with the most
+ * are joined, and a warning says so.
  */
 static void
 split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
@@ -152,15 +165,16 @@ split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
 	cuts c;
 	memset(&c, 0, sizeof c);
 	c.mesh = mesh;
-	if (cm->params.sub_axes && cm->m->top)
-		for (uint32_t r = 0; r < cm->m->top->nregions; r++)
-			for (const sl_block *blk = cm->m->top->regions[r].first; blk;
-			     blk = blk->next)
-				cut_block(&c, blk);
+	bool primes = cm->params.sub_axes;
+	if (primes)
+		cut_module(&c, cm->m);
+	for (uint32_t k = 0; k < cm->params.ncut_by; k++)
+		if (cm->params.cut_by[k] && cm->params.cut_by[k]->ctx == cm->m->ctx)
+			cut_module(&c, cm->params.cut_by[k]);
 	for (uint32_t x = 0; x < mesh->naxes; x++) {
 		int64_t n = mesh->axes[x].size;
 		npiece[x] = 0;
-		if (!cm->params.sub_axes || n <= 1) {
+		if ((!primes && !c.n[x]) || n <= 1) {
 			piece[x][npiece[x]++] = n;
 			total++;
 			continue;
@@ -174,10 +188,11 @@ split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
 			    npiece[x] + 1 >= SLI_COST_MAX_AXES)
 				continue;
 			split_primes(at / last, piece[x], &npiece[x],
-			             SLI_COST_MAX_AXES - 1 - npiece[x]);
+			             primes ? SLI_COST_MAX_AXES - 1 - npiece[x] : 1);
 			last = at;
 		}
-		split_primes(n / last, piece[x], &npiece[x], SLI_COST_MAX_AXES - npiece[x]);
+		split_primes(n / last, piece[x], &npiece[x],
+		             primes ? SLI_COST_MAX_AXES - npiece[x] : 1);
 		total += npiece[x];
 	}
 	if (total > SLI_COST_MAX_AXES && cm->params.report)

@@ -87,6 +87,13 @@ typedef struct sli_cost_params {
 	 * so that a sharding may use part of an axis; false: whole axes only
 	 */
 	bool sub_axes;
+	/*
+	 * other modules of the same program (greedy results): the mesh axes
+	 * are also cut where their sub-axes start and end, with or without
+	 * sub_axes, so that each of them is a point of the model
+	 */
+	const sl_module *const *cut_by;
+	uint32_t ncut_by;
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -295,6 +302,11 @@ int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
  * read at all (none today).
  */
 int sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why);
+/*
+ * Whether sli_cost_read reads every sharding of the module exactly (no
+ * approximation); when not, *where is the first one it approximates.
+ */
+bool sli_cost_reads_exactly(const sli_cost_model *cm, sl_loc *where);
 
 /*
  * The sharding the module stores for v (ir/access.h), as the model reads

@@ -184,6 +184,22 @@ derived(const sli_cost_model *cm, uint32_t t)
 	return owner && owner->kind != SL_OP_FUNC && !sli_cost_value_sharding(v);
 }
 
+bool
+sli_cost_reads_exactly(const sli_cost_model *cm, sl_loc *where)
+{
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		const sli_cost_tensor *ct = &cm->tensors.v[t];
+		const sl_sharding *s = sli_cost_value_sharding(ct->v);
+		sli_cost_asg q;
+		if (s && sli_cost_from_sharding(cm, s, ct->rank, &q, NULL) !=
+		         SLI_COST_SH_EXACT) {
+			*where = ct->v->loc;
+			return false;
+		}
+	}
+	return true;
+}
+
 int
 sli_cost_read(const sli_cost_model *cm, sli_cost_asg *q, sli_buf *why)
 {
