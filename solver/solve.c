@@ -34,9 +34,10 @@ sli_solve_opts_init(sli_solve_opts *o)
  * ===================================================================== */
 
 /*
- * q as a sharding of rank `rank` on the model's mesh, in the order major
+ * q as a sharding of rank `rank` on the mesh of its axes (none: old's
+ * mesh when the model has it, else the model's first), in the order major
  * gives (per dim; NULL: mesh order), keeping what the user sharding old
- * (or NULL) had besides.  Where old is on the model's mesh its axis refs
+ * (or NULL) had besides.  Where old is on that mesh its axis refs
  * come first verbatim (sub-axes the model's pieces do not add up to
  * included), then the axes of q they do not cover; a piece that continues
  * the ref before it joins it ("x":(1)2 then "x":(2)2 of an axis of 4 is
@@ -49,7 +50,14 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
               const int8_t (*major)[SLI_COST_MAX_AXES], const sl_sharding *old,
               const sli_cost_asg *q)
 {
-	bool same = old && !old->mesh && old->mesh_name == cm->mesh_name &&
+	/* the mesh of q's axes, else old's (when the model's), else the first */
+	int mi = sli_cost_asg_mesh(cm, q);
+	for (uint32_t i = 0; mi < 0 && old && !old->mesh && i < cm->nmeshes; i++)
+		if (old->mesh_name == cm->mesh_names[i])
+			mi = (int)i;
+	mi = mi < 0 ? 0 : mi;
+	sl_sym mesh_name = cm->mesh_names[mi];
+	bool same = old && !old->mesh && old->mesh_name == mesh_name &&
 	            old->rank == rank;
 	bool any = false;
 	for (uint32_t a = 0; a < cm->naxes; a++)
@@ -57,7 +65,7 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
 	if (old && !same && !any)
 		return (sl_sharding *)old;
 	sl_sharding *s = SL_NEW(&m->arena, sl_sharding);
-	s->mesh_name = cm->mesh_name;
+	s->mesh_name = mesh_name;
 	s->rank = rank;
 	s->dims = SL_NEWN(&m->arena, sl_dim_sharding, rank + 1);
 	sli_axis_vec refs = {0};
@@ -75,7 +83,7 @@ make_sharding(sl_module *m, const sli_cost_model *cm, uint32_t rank,
 			for (uint32_t j = 0; u && j < u->n; j++)
 				dup |= sli_axis_contains(&u->v[j], &r);
 			if (!dup)
-				sli_axis_vec_add_or_merge(&refs, &r, cm->mesh);
+				sli_axis_vec_add_or_merge(&refs, &r, cm->meshes[mi]);
 		}
 		ds->axes.v = SL_NEWN(&m->arena, sl_axis_ref, refs.n + 1);
 		ds->axes.n = (uint32_t)refs.n;
@@ -262,6 +270,8 @@ spend_result_priorities(sl_module *m)
 static void
 decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 {
+	if (!cm->nmeshes)
+		return;	/* no axes: every sharding stays as written */
 	decode_results(m, cm, q);
 	decode_open_results(m, cm, q);
 	spend_result_priorities(m);

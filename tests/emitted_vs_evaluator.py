@@ -138,7 +138,10 @@ def one(build, p):
         return None
     e = subprocess.run([os.path.join(build, "shardlp"), "propagate", "--pipeline", p],
                        capture_output=True, text=True, timeout=300)
-    if e.returncode:
+    # the call-graph form Shardy's tests write (sdy.func_data_flow_edge
+    # left in the output): compare takes it as imported, the pipeline
+    # imports it again, so the two propagate it differently
+    if e.returncode or "sdy.func_data_flow_edge" in e.stdout:
         return first, None
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as f:
         f.write(e.stdout)

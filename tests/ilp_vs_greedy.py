@@ -8,7 +8,11 @@ strategy's (<= greedy), is every greedy result a point of the ILP's model
 `shardlp-opt -sdy-propagation-pipeline` in every sharding (stable: the
 texts are compared with what is no sharding left out: the symbol suffixes
 the pipeline's function dedup renames, sharding rules the export drops,
-stablehlo.mesh annotations, and replicated shardings of rank-0 values).
+stablehlo.mesh annotations, replicated shardings of rank-0 values, and
+the spelling of constants and SSA names: the pipeline's import turns a
+stablehlo.constant into an sdy.constant, which its export leaves, and the
+printer then names the values %0, %1, ... instead of %c, %c_0, ...; and
+the order of the functions, which the pipeline's call import may change).
 Costs are the evaluator's (the collectives the export emits); the ILP's
 bound is the model's (shardlp-cost(7), "The ILP's bound"), and a fifth
 line, a report that --require leaves out, says where it is at most every
@@ -44,10 +48,21 @@ NOISE = [
 ]
 
 
+SSA = re.compile(r"%[A-Za-z_][\w$.-]*|%\d+")
+
+
 def shardings(text):
     for rx, rep in NOISE:
         text = rx.sub(rep, text)
-    return text
+    text = text.replace("sdy.constant", "stablehlo.constant")
+    parts = re.split(r"(?m)^(?=  func\.func )", text)
+    if len(parts) > 1:
+        end = re.search(r"(?m)^\}\s*\Z", parts[-1])
+        tail = parts[-1][end.start():] if end else ""
+        parts[-1] = parts[-1][:end.start()] if end else parts[-1]
+        text = parts[0] + "".join(sorted(parts[1:])) + tail
+    names = {}
+    return SSA.sub(lambda m: names.setdefault(m.group(0), "%%v%d" % len(names)), text)
 
 
 def one(build, path):

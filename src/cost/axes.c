@@ -1,8 +1,13 @@
 /*
- * axes.c - the model's axes (shardlp-cost(7), "The model of a program"):
- * the one mesh with axes of the module, each of its axes whole or, with
- * --sub-axes, split into prime pieces between the places where the
- * module's sub-axes start and end; each axis' bandwidth and latency.
+ * axes.c - the model's axes (shardlp-cost(7), "The model of a program"
+ * and "Several meshes"): the meshes with axes that the module's shardings
+ * name (none named: the first), their axes one after the other, each
+ * whole or, with --sub-axes, split into prime pieces between the places
+ * where the module's sub-axes start and end; each axis' bandwidth and
+ * latency.  Axes of different meshes are different model axes even when
+ * their names agree: a sharding or an op uses those of one mesh, and a
+ * tensor moving between meshes is gathered on its own and sliced on the
+ * other's (the meshes are taken to span the same devices).
  */
 #include "cost/axes.h"
 #include "util/checked.h"
@@ -31,9 +36,15 @@ mesh_of(const sl_op *op, bool big)
 
 #define MAX_CUTS 16
 
-/* Where the sub-axes written in the module start and end, per mesh axis. */
+/*
+ * Where the sub-axes written in the module on mesh `name` start and end,
+ * per mesh axis; and the meshes its shardings name (used, nused).
+ */
 typedef struct cuts {
 	const sl_mesh *mesh;
+	sl_sym name;
+	sl_sym used[SLI_COST_MAX_AXES];
+	uint32_t nused;
 	int64_t at[SLI_COST_MAX_AXES][MAX_CUTS];
 	uint32_t n[SLI_COST_MAX_AXES];
 } cuts;
@@ -66,6 +77,13 @@ cut_list(cuts *c, const sl_axis_list *l)
 static void
 cut_sharding(cuts *c, const sl_sharding *s)
 {
+	bool seen = false;
+	for (uint32_t k = 0; k < c->nused; k++)
+		seen |= c->used[k] == s->mesh_name;
+	if (!seen && s->mesh_name && c->nused < SLI_COST_MAX_AXES)
+		c->used[c->nused++] = s->mesh_name;
+	if (s->mesh_name != c->name)
+		return;	/* another mesh's axes, or an inline mesh */
 	for (uint32_t d = 0; d < s->rank; d++)
 		cut_list(c, &s->dims[d].axes);
 	cut_list(c, &s->replicated);
@@ -107,6 +125,15 @@ cut_block(cuts *c, const sl_block *b)
 	}
 }
 
+/* Every sharding of the module's functions into c. */
+static void
+cut_module(cuts *c, const sl_module *m)
+{
+	for (uint32_t r = 0; m->top && r < m->top->nregions; r++)
+		for (const sl_block *blk = m->top->regions[r].first; blk; blk = blk->next)
+			cut_block(c, blk);
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -133,15 +160,6 @@ split_primes(int64_t n, int64_t *piece, uint32_t *np, uint32_t room)
 		piece[(*np)++] = n;
 }
 
-/* The places where the sub-axes of module m start and end, added to c. */
-static void
-cut_module(cuts *c, const sl_module *m)
-{
-	for (uint32_t r = 0; m->top && r < m->top->nregions; r++)
-		for (const sl_block *blk = m->top->regions[r].first; blk; blk = blk->next)
-			cut_block(c, blk);
-}
-
 /*
  * The pieces of each mesh axis, in device order: the axis itself, or with
  * sub_axes its prime factors, taken smallest first between the places
@@ -157,14 +175,16 @@ cut_module(cuts *c, const sl_module *m)
  * are joined, and a warning says so.
  */
 static void
-split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
+split_axes(sli_cost_model *cm, sl_context *ctx, uint32_t mi,
            int64_t piece[SLI_COST_MAX_AXES][SLI_COST_MAX_AXES],
-           uint32_t npiece[SLI_COST_MAX_AXES])
+           uint32_t npiece[SLI_COST_MAX_AXES], uint32_t room)
 {
+	const sl_mesh *mesh = cm->meshes[mi];
 	uint32_t total = 0;
 	cuts c;
 	memset(&c, 0, sizeof c);
 	c.mesh = mesh;
+	c.name = cm->mesh_names[mi];
 	bool primes = cm->params.sub_axes;
 	if (primes)
 		cut_module(&c, cm->m);
@@ -195,11 +215,11 @@ split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
 		             primes ? SLI_COST_MAX_AXES - npiece[x] : 1);
 		total += npiece[x];
 	}
-	if (total > SLI_COST_MAX_AXES && cm->params.report)
+	if (total > room && cm->params.report)
 		sli_diag(ctx, SL_DIAG_WARNING, sli_loc_none(), "--sub-axes: %u "
-		         "pieces of the mesh axes, the model takes %d; the largest "
-		         "axes are split less finely", total, SLI_COST_MAX_AXES);
-	while (total > SLI_COST_MAX_AXES) {
+		         "pieces of the mesh axes, the model takes %u; the largest "
+		         "axes are split less finely", total, room);
+	while (total > room) {
 		uint32_t w = 0;
 		for (uint32_t x = 1; x < mesh->naxes; x++)
 			if (npiece[x] > npiece[w])
@@ -212,11 +232,93 @@ split_axes(sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
 
 /* }-------------------------------------------------------------------- */
 
+/* Whether the module's shardings name mesh `name`. */
+static bool
+named(const cuts *used, sl_sym name)
+{
+	for (uint32_t k = 0; k < used->nused; k++)
+		if (used->used[k] == name)
+			return true;
+	return false;
+}
+
+/*
+ * The meshes of the model into cm: those with axes (with an axis of size
+ * above 1, when one has) that some sharding names, or the first of them
+ * when no sharding names one; so that the model of a solved module, whose
+ * shardings name only the model's meshes, is the model it was solved in.
+ * Returns 0, or -1 after an error.
+ */
+static int
+find_meshes(sli_cost_model *cm, sl_context *ctx, sl_block *body)
+{
+	bool big = false, any_named = false;
+	uint32_t total = 0;
+	cuts used;
+	memset(&used, 0, sizeof used);
+	cut_module(&used, cm->m);
+	for (sl_op *op = body->first; op && !big; op = op->next)
+		big = mesh_of(op, true) != NULL;
+	for (sl_op *op = body->first; op; op = op->next)
+		any_named |= mesh_of(op, big) && named(&used, sli_op_sym_name(cm->m, op));
+	for (sl_op *op = body->first; op; op = op->next) {
+		const sl_mesh *mesh = mesh_of(op, big);
+		sl_sym name = sli_op_sym_name(cm->m, op);
+		if (!mesh || (any_named ? !named(&used, name) : cm->nmeshes > 0))
+			continue;
+		total += mesh->naxes;
+		if (total > SLI_COST_MAX_AXES) {
+			if (cm->nmeshes == 0)
+				sli_error(ctx, sli_loc_none(), "mesh of %u axes: the cost "
+				          "model takes %d at most", mesh->naxes,
+				          SLI_COST_MAX_AXES);
+			else
+				sli_error(ctx, op->loc, "meshes of %u axes in all: the "
+				          "cost model takes %d at most", total,
+				          SLI_COST_MAX_AXES);
+			return -1;
+		}
+		cm->meshes[cm->nmeshes] = mesh;
+		cm->mesh_names[cm->nmeshes++] = name;
+	}
+	if (cm->nmeshes) {
+		cm->mesh = cm->meshes[0];
+		cm->mesh_name = cm->mesh_names[0];
+		return 0;
+	}
+	/* maximal or empty meshes only: a model without axes, one sharding
+	 * per tensor, its compute and memory priced */
+	for (sl_op *op = body->first; op; op = op->next)
+		if (op->kind == SL_OP_SDY_MESH)
+			return 0;
+	sli_error(ctx, cm->m->top ? cm->m->top->loc : sli_loc_none(),
+	          "no sdy.mesh with axes: nothing to shard over (--mesh "
+	          "AXIS=SIZE,... gives the program one)");
+	return -1;
+}
+
+/* The links of mesh axis x of mesh: the cluster's, by axis name. */
+static void
+axis_link(const sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
+          uint32_t x, double *bw, double *lat)
+{
+	*bw = cm->params.bandwidth > 0 ? cm->params.bandwidth
+	                               : SLI_COST_DEFAULT_BANDWIDTH;
+	*lat = cm->params.latency;
+	for (uint32_t k = 0; k < cm->params.naxes; k++) {
+		const sli_cost_axis *p = &cm->params.axes[k];
+		if (strcmp(p->name, sl_sym_str(ctx, mesh->axes[x].name)))
+			continue;
+		if (p->bandwidth > 0)
+			*bw = p->bandwidth;
+		if (p->latency >= 0)
+			*lat = p->latency;
+	}
+}
+
 int
 sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 {
-	const sl_mesh *mesh = NULL;
-	bool big = false;
 	for (sl_op *op = body->first; op; op = op->next)
 		if (op->kind == SL_OP_MODULE) {
 			/* each has its own symbols: programs of their own */
@@ -225,59 +327,34 @@ sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 			          "'// -----' lines, use --split-input-file)");
 			return -1;
 		}
-	for (sl_op *op = body->first; op && !big; op = op->next)
-		big = mesh_of(op, true) != NULL;
-	for (sl_op *op = body->first; op; op = op->next) {
-		if (!mesh_of(op, big))
-			continue;
-		sl_attr *a = sli_op_get(op, SLS_mesh);
-		if (mesh) {
-			sli_error(ctx, op->loc, "the cost model takes one mesh with "
-			          "axes; found a second one");
-			return -1;
-		}
-		mesh = &a->u.mesh;
-		cm->mesh_name = sli_op_sym_name(cm->m, op);
-	}
-	if (!mesh) {
-		sli_error(ctx, cm->m->top ? cm->m->top->loc : sli_loc_none(),
-		          "no sdy.mesh with axes: nothing to shard over (--mesh "
-		          "AXIS=SIZE,... gives the program one)");
+	if (find_meshes(cm, ctx, body))
 		return -1;
-	}
-	if (mesh->naxes > SLI_COST_MAX_AXES) {
-		sli_error(ctx, sli_loc_none(), "mesh of %u axes: the cost model "
-		          "takes %d at most", mesh->naxes, SLI_COST_MAX_AXES);
-		return -1;
-	}
-	cm->mesh = mesh;
-	int64_t piece[SLI_COST_MAX_AXES][SLI_COST_MAX_AXES];
-	uint32_t npiece[SLI_COST_MAX_AXES];
-	split_axes(cm, ctx, mesh, piece, npiece);
+	uint32_t left = 0;	/* axes of the meshes not split yet */
+	for (uint32_t mi = 0; mi < cm->nmeshes; mi++)
+		left += cm->meshes[mi]->naxes;
 	cm->naxes = 0;
-	for (uint32_t x = 0; x < mesh->naxes; x++) {
-		double bw = cm->params.bandwidth > 0 ? cm->params.bandwidth
-		                                     : SLI_COST_DEFAULT_BANDWIDTH;
-		double lat = cm->params.latency;
-		for (uint32_t k = 0; k < cm->params.naxes; k++) {
-			const sli_cost_axis *p = &cm->params.axes[k];
-			if (strcmp(p->name, sl_sym_str(ctx, mesh->axes[x].name)))
-				continue;
-			if (p->bandwidth > 0)
-				bw = p->bandwidth;
-			if (p->latency >= 0)
-				lat = p->latency;
-		}
-		int64_t pre = 1;
-		for (uint32_t k = 0; k < npiece[x]; k++) {
-			uint32_t a = cm->naxes++;
-			cm->axis_name[a] = mesh->axes[x].name;
-			cm->axis_whole[a] = mesh->axes[x].size;
-			cm->axis_pre[a] = pre;
-			cm->axis_size[a] = piece[x][k];
-			cm->axis_bw[a] = bw;
-			cm->axis_lat[a] = lat;
-			pre *= piece[x][k];
+	for (uint32_t mi = 0; mi < cm->nmeshes; mi++) {
+		const sl_mesh *mesh = cm->meshes[mi];
+		int64_t piece[SLI_COST_MAX_AXES][SLI_COST_MAX_AXES];
+		uint32_t npiece[SLI_COST_MAX_AXES];
+		left -= mesh->naxes;
+		split_axes(cm, ctx, mi, piece, npiece, SLI_COST_MAX_AXES - cm->naxes - left);
+		for (uint32_t x = 0; x < mesh->naxes; x++) {
+			double bw, lat;
+			axis_link(cm, ctx, mesh, x, &bw, &lat);
+			int64_t pre = 1;
+			for (uint32_t k = 0; k < npiece[x]; k++) {
+				uint32_t a = cm->naxes++;
+				cm->axis_name[a] = mesh->axes[x].name;
+				cm->axis_whole[a] = mesh->axes[x].size;
+				cm->axis_pre[a] = pre;
+				cm->axis_size[a] = piece[x][k];
+				cm->axis_bw[a] = bw;
+				cm->axis_lat[a] = lat;
+				cm->axis_mesh[a] = (uint8_t)mi;
+				cm->mesh_axes[mi] |= 1u << a;
+				pre *= piece[x][k];
+			}
 		}
 	}
 	return 0;

@@ -5,7 +5,9 @@
  * data-flow ties between tensors.  A sharding of a tensor is kept per mesh
  * axis: the dimension the axis shards, or -1; an op's factor assignment
  * likewise: the factor each axis shards, or -1.  Axes on one dimension or
- * factor are ordered as in the mesh.
+ * factor are ordered as in the mesh.  The axes are those of the
+ * program's meshes one after the other; a sharding or an assignment uses
+ * the axes of one mesh (shardlp-cost(7), "Several meshes").
  *
  * The model prices a complete assignment of tensor shardings as an
  * estimated step time in seconds: compute (each op's FLOPs per device at
@@ -206,8 +208,19 @@ typedef struct sli_cost_tie {
 typedef struct sli_cost_model {
 	sl_module *m;
 	sli_cost_params params;
-	sl_sym mesh_name;
+	sl_sym mesh_name;	/* the first of meshes: for values outside the model */
 	const sl_mesh *mesh;
+	/*
+	 * The meshes with axes, in the order the module declares them
+	 * (shardlp-cost(7), "Several meshes"): their names, their axes as
+	 * a mask of model axes, and per model axis its mesh.  A sharding or
+	 * a factor assignment uses the axes of one mesh only.
+	 */
+	uint32_t nmeshes;
+	sl_sym mesh_names[SLI_COST_MAX_AXES];
+	const sl_mesh *meshes[SLI_COST_MAX_AXES];
+	uint32_t mesh_axes[SLI_COST_MAX_AXES];
+	uint8_t axis_mesh[SLI_COST_MAX_AXES];
 	/*
 	 * The model's axes: the mesh axes in mesh order, or with sub_axes
 	 * their pieces, each the sub-axis "name":(pre)size of a mesh axis of
@@ -241,7 +254,8 @@ typedef struct sli_cost_model {
 
 /*
  * Builds the model of m.  Returns 0, or -1 after a located diagnostic
- * (no mesh, several meshes, a rule error, a tensor of rank > 16).
+ * (no mesh, meshes of more axes than the model takes, a rule error, a
+ * tensor of rank > 16).
  */
 int sli_cost_model_build(sl_module *m, const sli_cost_params *p,
                          sli_cost_model *cm);
@@ -264,6 +278,11 @@ bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
  */
 uint32_t sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
                            const sli_cost_asg *q, uint32_t d, int8_t *out);
+/*
+ * The mesh (index into cm->meshes) whose axes q uses, or -1 when q uses
+ * none; -2 when it uses axes of several (no valid option does).
+ */
+int sli_cost_asg_mesh(const sli_cost_model *cm, const sli_cost_asg *q);
 /* Model axis a as an axis ref: a full axis, or a sub-axis of one. */
 sl_axis_ref sli_cost_axis_ref(const sli_cost_model *cm, uint32_t a);
 /* Whether s is a valid factor assignment of op o. */

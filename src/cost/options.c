@@ -35,6 +35,8 @@ sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 {
 	if (ct->fixed)
 		return !memcmp(ct->fixed->a, q->a, cm->naxes);
+	if (cm->nmeshes > 1 && sli_cost_asg_mesh(cm, q) == -2)
+		return false;
 	for (uint32_t a = 0; a < cm->naxes; a++) {
 		if (q->a[a] < 0)
 			continue;
@@ -84,6 +86,9 @@ sli_cost_op_allows(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s)
 	const sl_rule *r = &co->rule;
 	uint32_t nf = co->kind == SLI_COST_OPAQUE ? 0 : r->nfactors;
 
+	/* tensors on different meshes share no factor */
+	if (cm->nmeshes > 1 && sli_cost_asg_mesh(cm, s) == -2)
+		return false;
 	for (uint32_t a = 0; a < cm->naxes; a++) {
 		int f = s->a[a];
 		if (f < 0)

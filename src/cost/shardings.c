@@ -31,7 +31,8 @@ sli_cost_value_sharding(const sl_value *v)
 	return sli_value_sharding(v);
 }
 
-/* The model axes that are mesh axis `name` or pieces of it (a mask). */
+/* The model axes that are mesh axis `name` or pieces of it, on any
+ * mesh (a mask). */
 uint32_t
 sli_cost_axis_mask(const sli_cost_model *cm, sl_sym name)
 {
@@ -42,15 +43,31 @@ sli_cost_axis_mask(const sli_cost_model *cm, sl_sym name)
 	return m;
 }
 
+int
+sli_cost_asg_mesh(const sli_cost_model *cm, const sli_cost_asg *q)
+{
+	int mesh = -1;
+	for (uint32_t a = 0; a < cm->naxes; a++) {
+		if (q->a[a] < 0)
+			continue;
+		if (mesh >= 0 && mesh != cm->axis_mesh[a])
+			return -2;
+		mesh = cm->axis_mesh[a];
+	}
+	return mesh;
+}
+
 /*
- * The model axes that make up axis ref r, in *m: 1 when they cover it
- * exactly, 0 when r is a sub-axis the model's pieces do not add up to
- * (*m is then its whole axis), -1 when r is not an axis of the mesh.
+ * The model axes of model mesh `mesh` that make up axis ref r, in *m: 1
+ * when they cover it exactly, 0 when r is a sub-axis the model's pieces
+ * do not add up to (*m is then its whole axis), -1 when r is not an axis
+ * of the mesh (or mesh is -1, an empty mesh).
  */
 static int
-ref_mask(const sli_cost_model *cm, const sl_axis_ref *r, uint32_t *m)
+ref_mask(const sli_cost_model *cm, int mesh, const sl_axis_ref *r, uint32_t *m)
 {
-	uint32_t whole = sli_cost_axis_mask(cm, r->name);
+	uint32_t whole = mesh < 0 ? 0
+	                 : sli_cost_axis_mask(cm, r->name) & cm->mesh_axes[mesh];
 	*m = whole;
 	if (!whole)
 		return -1;
@@ -101,10 +118,25 @@ mesh_named(const sli_cost_model *cm, sl_sym name)
 }
 
 /*
+ * The model mesh s is on, -1 for an empty mesh (Shardy replaces it by the
+ * mesh it meets: any of the model's), -2 for a mesh outside the model.
+ */
+static int
+sharding_mesh(const sli_cost_model *cm, const sl_sharding *s)
+{
+	for (uint32_t k = 0; !s->mesh && k < cm->nmeshes; k++)
+		if (s->mesh_name == cm->mesh_names[k])
+			return (int)k;
+	const sl_mesh *mesh = s->mesh ? s->mesh : mesh_named(cm, s->mesh_name);
+	return mesh && sli_mesh_is_empty(mesh) ? -1 : -2;
+}
+
+/*
  * Converts a sharding into per-axis form (q) and per-dim axis lists in the
  * user's order (pin, or NULL).  With SLI_COST_SH_SUBAXES, q and pin hold what the
  * model can and the axes of the sub-axes it cannot are kept off the tensor
  * (pin->replicated); with SLI_COST_SH_OTHER, q is replicated and pin->any false.
+ * The axes of the model's other meshes are kept off the tensor too.
  */
 int
 sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
@@ -120,19 +152,19 @@ sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
 	memset(pin->axes, -1, sizeof pin->axes);
 	if (s->rank != rank || rank > SLI_COST_MAX_RANK)
 		return SLI_COST_SH_OTHER;
-	if (s->mesh || s->mesh_name != cm->mesh_name) {
-		const sl_mesh *mesh = s->mesh ? s->mesh : mesh_named(cm, s->mesh_name);
-		if (!mesh || !sli_mesh_is_empty(mesh))
-			return SLI_COST_SH_OTHER;
-	}
+	int mesh = sharding_mesh(cm, s);
+	if (mesh == -2)
+		return SLI_COST_SH_OTHER;
 	pin->any = true;
+	if (mesh >= 0)
+		pin->replicated = ~cm->mesh_axes[mesh] & ((1u << cm->naxes) - 1);
 	pin->loc = s->loc;
 	for (uint32_t d = 0; d < rank; d++) {
 		const sl_dim_sharding *ds = &s->dims[d];
 		uint32_t n = 0;
 		pin->closed[d] = !ds->open;
 		for (uint32_t k = 0; k < ds->axes.n; k++) {
-			int exact = ref_mask(cm, &ds->axes.v[k], &m);
+			int exact = ref_mask(cm, mesh, &ds->axes.v[k], &m);
 			if (exact < 0 || (m & used))
 				goto other;
 			if (!exact) {
@@ -149,7 +181,7 @@ sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
 		}
 	}
 	for (uint32_t k = 0; k < s->replicated.n; k++) {
-		int exact = ref_mask(cm, &s->replicated.v[k], &m);
+		int exact = ref_mask(cm, mesh, &s->replicated.v[k], &m);
 		if (exact < 0)
 			goto other;
 		if (!exact)
@@ -162,7 +194,7 @@ sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
 	/* unreduced axes may not shard the tensor either (a whole axis is
 	 * kept off when the pieces do not add up to its unreduced sub-axis) */
 	for (uint32_t k = 0; k < s->unreduced.n; k++)
-		if (ref_mask(cm, &s->unreduced.v[k], &m) >= 0)
+		if (ref_mask(cm, mesh, &s->unreduced.v[k], &m) >= 0)
 			pin->replicated |= m;
 	return kind;
 other:

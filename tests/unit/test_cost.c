@@ -6,7 +6,7 @@
  * memory, compute and the per-axis bandwidth and latency; the ILP's edge
  * terms against the reshard; and the evaluator's price of the collectives
  * the export emits, where it differs from the model's (several axes, a
- * permute, an op's all-reduce).
+ * permute, an op's all-reduce); a program on two meshes.
  *
  * The cluster of these tests (unit_cluster): every link 1e6 bytes/s with
  * no latency, so that a collective on an axis of n devices costs its
@@ -457,6 +457,34 @@ test_emitted_op(void)
 	CU_ASSERT_DOUBLE_EQUAL(p.ncoll[SLI_COLL_ALL_REDUCE], 1, 0);
 }
 
+/*
+ * Two meshes (shardlp-cost(7), "Several meshes"): an add of %arg0 on
+ * @m1 = ["a"=4], [{"a"}, {}] (pb 4 * 2 * 8 = 64) and %arg1 on @m2 =
+ * ["b"=2], [{"b"}, {}] (pb 4 * 4 * 8 = 128), its result pinned like
+ * %arg1 (128).  The op's assignment uses the axes of one mesh:
+ *   "b" on the first factor: %arg0 is gathered on @m1, 3 * 64 = 192 us;
+ *     %arg1 and the result as they are; compute 4 * 8 = 32 us: 224;
+ *   "a" on it: %arg1 gathered, 1 * 128, the result's projection (64)
+ *     gathered, 3 * 64, then sliced on @m2: 320 + compute 16 = 336;
+ *   replicated: 192 + 128 + compute 64 = 384.
+ * So 192 us of communication and 32 of compute; "a" and "b" together
+ * (184 us, were the meshes one) are no option.  Peak: 64 + 128 + 128.
+ */
+static void
+test_two_meshes(void)
+{
+	sli_cost_parts p = score(
+		"sdy.mesh @m1 = <[\"a\"=4]>\n"
+		"sdy.mesh @m2 = <[\"b\"=2]>\n"
+		"func.func @f(%arg0: " T88 " {sdy.sharding = #sdy.sharding<@m1, "
+		"[{\"a\"}, {}]>}, %arg1: " T88 " {sdy.sharding = #sdy.sharding<@m2, "
+		"[{\"b\"}, {}]>}) -> " T88 " {\n"
+		"  %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@m2, [{\"b\"}, {}]>]>} : " T88 "\n"
+		"  return %0 : " T88 "\n}\n", NULL);
+	expect(&p, 320, 192, 32);
+}
+
 /* }==================================================================== */
 
 CU_TestInfo tests_cost[] = {
@@ -480,5 +508,7 @@ CU_TestInfo tests_cost[] = {
 	{"the evaluator: a collective permute is one step", test_emitted_permute},
 	{"the evaluator: an all-reduce of several axes", test_emitted_all_reduce},
 	{"the evaluator: an op's all-reduce as the export emits it", test_emitted_op},
+	{"two meshes: an op uses the axes of one, the other's are gathered",
+	 test_two_meshes},
 	CU_TEST_INFO_NULL,
 };

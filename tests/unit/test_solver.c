@@ -2,7 +2,8 @@
  * test_solver.c - the cost evaluator, the ILP and the checker.  The main
  * test draws small random programs (a few ops on 4x4 tensors, a mesh of 2
  * or 3 axes, random pins, groups, constraints and barriers) and holds the
- * ILP optimum against exhaustive enumeration under the evaluator.
+ * ILP optimum against exhaustive enumeration under the evaluator, also on
+ * programs on two meshes.
  */
 #include "tests.h"
 
@@ -176,63 +177,126 @@ brute_force(const sli_cost_model *cm, size_t *ncombos)
 	return best;
 }
 
+typedef struct bf_counts {
+	int agree, infeasible, total, above;
+} bf_counts;
+
+/*
+ * Solves the program text (under a memory budget of `budget` bytes when
+ * non-zero) and holds the ILP's optimum against brute force.
+ */
+static void
+brute_one(const char *text, double budget, bf_counts *c)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, text);
+	if (!m || sl_module_verify(m)) {
+		fprintf(stderr, "\nrandom program does not verify:\n%s%s", text, test_diags());
+		CU_FAIL("random program does not verify");
+		sl_module_free(m);
+		sl_context_free(ctx);
+		return;
+	}
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	test_cluster(&so.cost);
+	if (budget > 0)
+		so.cost.memory_budget = budget;
+	/* the program the ILP solves: conflicting groups resolved */
+	sli_groups_resolve_conflicts(m);
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+	size_t combos;
+	double brute = brute_force(&cm, &combos);
+	sli_cost_model_fini(&cm);
+
+	sli_solve_result r;
+	int rc = sli_solve(m, &so, &r);
+	c->total++;
+	if (isinf(brute)) {
+		CU_ASSERT_EQUAL(rc, 1);
+		c->infeasible += rc == 1;
+	} else {
+		CU_ASSERT_EQUAL(rc, 0);
+		/* the model's optimum; the evaluator prices what the
+		 * export emits for it (shardlp-cost(7), "The ILP's bound") */
+		bool ok = rc == 0 && fabs(r.objective - brute) <= 1e-6 * fmax(1, brute);
+		c->above += rc == 0 && r.parts.total >= r.objective - 1e-6 * fmax(1, brute);
+		if (!ok)
+			fprintf(stderr, "\nbrute force %.9g, ILP %.9g, evaluator %.9g "
+			        "(rc %d)\n%s%s", brute, r.objective, r.parts.total, rc,
+			        text, test_diags());
+		CU_ASSERT(ok);
+		c->agree += ok;
+	}
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 static void
 test_brute_force(void)
 {
 	char text[8192];
-	int agree = 0, infeasible = 0, total = 0, above = 0;
+	bf_counts c = {0, 0, 0, 0};
 
 	rng_state = 12345;
 	for (int iter = 0; iter < 60; iter++) {
 		unsigned naxes = iter % 3 == 2 ? 3 : 2;
 		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(naxes == 3 ? 2 : 3);
 		rand_program(text, sizeof text, naxes, nargs, nops);
-		sl_context *ctx = sl_context_new();
-		sl_module *m = test_parse(ctx, text);
-		if (!m || sl_module_verify(m)) {
-			fprintf(stderr, "\nrandom program does not verify:\n%s%s", text, test_diags());
-			CU_FAIL("random program does not verify");
-			sl_module_free(m);
-			sl_context_free(ctx);
-			continue;
-		}
-		sli_solve_opts so;
-		sli_solve_opts_init(&so);
-		test_cluster(&so.cost);
-		if (iter % 5 == 4)
-			so.cost.memory_budget = 4 * 16 + rnd(4) * 64;
-		/* the program the ILP solves: conflicting groups resolved */
-		sli_groups_resolve_conflicts(m);
-		sli_cost_model cm;
-		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
-		size_t combos;
-		double brute = brute_force(&cm, &combos);
-		sli_cost_model_fini(&cm);
-
-		sli_solve_result r;
-		int rc = sli_solve(m, &so, &r);
-		total++;
-		if (isinf(brute)) {
-			CU_ASSERT_EQUAL(rc, 1);
-			infeasible += rc == 1;
-		} else {
-			CU_ASSERT_EQUAL(rc, 0);
-			/* the model's optimum; the evaluator prices what the
-			 * export emits for it (shardlp-cost(7), "The ILP's bound") */
-			bool ok = rc == 0 && fabs(r.objective - brute) <= 1e-6 * fmax(1, brute);
-			above += rc == 0 && r.parts.total >= r.objective - 1e-6 * fmax(1, brute);
-			if (!ok)
-				fprintf(stderr, "\nbrute force %.9g, ILP %.9g, evaluator %.9g "
-				        "(rc %d)\n%s%s", brute, r.objective, r.parts.total, rc,
-				        text, test_diags());
-			CU_ASSERT(ok);
-			agree += ok;
-		}
-		sl_module_free(m);
-		sl_context_free(ctx);
+		brute_one(text, iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0, &c);
 	}
 	fprintf(stderr, "[brute force: %d/%d agree, %d infeasible both, evaluator at "
-	        "least the objective on %d] ", agree + infeasible, total, infeasible, above);
+	        "least the objective on %d] ", c.agree + c.infeasible, c.total,
+	        c.infeasible, c.above);
+}
+
+/*
+ * in (a random program on @mesh = ["a"=2, "b"=2]) into out with a second
+ * mesh @m2 = ["a"=2] declared first, and each sharding without "b" moved
+ * to @m2 at random: an axis "a" of each mesh, tensors on either.
+ */
+static void
+two_meshes(const char *in, char *out, size_t cap)
+{
+	size_t k = (size_t)snprintf(out, cap, "sdy.mesh @m2 = <[\"a\"=2]>\n");
+	const char *at = "<@mesh, ";
+	while (*in && k + 8 < cap) {
+		const char *end = strncmp(in, at, strlen(at)) ? NULL : strchr(in, '>');
+		bool b = false;
+		for (const char *p = in; end && p < end; p++)
+			b |= !strncmp(p, "\"b\"", 3);
+		if (end && !b && rnd(2)) {
+			k += (size_t)snprintf(out + k, cap - k, "<@m2, ");
+			in += strlen(at);
+			continue;
+		}
+		out[k++] = *in++;
+	}
+	out[k] = 0;
+}
+
+/*
+ * Programs on two meshes (shardlp-cost(7), "Several meshes"): the ILP's
+ * optimum is brute force's, over shardings and assignments on one mesh
+ * each.
+ */
+static void
+test_brute_force_meshes(void)
+{
+	char one[8192], text[8400];
+	bf_counts c = {0, 0, 0, 0};
+
+	rng_state = 777;
+	for (int iter = 0; iter < 40; iter++) {
+		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(3);
+		rand_program(one, sizeof one, 2, nargs, nops);
+		two_meshes(one, text, sizeof text);
+		brute_one(text, iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0, &c);
+	}
+	fprintf(stderr, "[two meshes: %d/%d agree, %d infeasible both] ",
+	        c.agree + c.infeasible, c.total, c.infeasible);
+	CU_ASSERT(c.total == 40);
 }
 
 /*
@@ -880,6 +944,7 @@ CU_TestInfo tests_solver[] = {
 	{"memory budget too small", test_memory_budget},
 	{"ILP optimum equals brute force", test_brute_force},
 	{"ILP with sub-axes equals brute force", test_brute_force_sub_axes},
+	{"ILP on two meshes equals brute force", test_brute_force_meshes},
 	{"axes out of mesh order are kept", test_axis_order_kept},
 	{"the checker sees a reordered closed dim", test_check_reordered},
 	{"shardings on other meshes are kept", test_other_meshes_kept},
