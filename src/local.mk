@@ -156,6 +156,7 @@ noinst_HEADERS += \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h \
+	%reldir%/cli/cli_emit.h \
 	%reldir%/cli/cli_mesh.h \
 	%reldir%/cli/cli_out.h \
 	%reldir%/cli/cli_solve.h \
@@ -174,6 +175,7 @@ bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/cmd_batch.c \
+	%reldir%/cli/cli_emit.c \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cli_watchdog.c \

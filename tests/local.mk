@@ -66,6 +66,7 @@ TESTS += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/megatron.sh \
+	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
@@ -94,6 +95,7 @@ EXTRA_DIST += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/megatron.sh \
+	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
@@ -139,6 +141,8 @@ EXTRA_DIST += \
 	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mhlo_bad.mlir \
+	%reldir%/golden/mhlo_emit.mlir \
+	%reldir%/golden/mhlo_emit_xla.mlir \
 	%reldir%/golden/mhlo_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \
