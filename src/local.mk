@@ -35,6 +35,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_xla.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/flatten_tuples.c \
+	%reldir%/passes/composites.c \
 	%reldir%/passes/import_func_calls.c \
 	%reldir%/passes/import_xla.c \
 	%reldir%/passes/cse.c \

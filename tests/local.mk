@@ -57,6 +57,7 @@ TESTS += \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/composite.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
@@ -86,6 +87,7 @@ EXTRA_DIST += \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/composite.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
@@ -113,11 +115,14 @@ EXTRA_DIST += \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/compare_attention.mlir \
+	%reldir%/golden/compare_composite.mlir \
 	%reldir%/golden/compare_manual.mlir \
 	%reldir%/golden/compare_mlp.mlir \
 	%reldir%/golden/compare_mlp_cluster.mlir \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
+	%reldir%/golden/composite_propagate.mlir \
+	%reldir%/golden/composite_shared.mlir \
 	%reldir%/golden/dense_resource_bad.mlir \
 	%reldir%/golden/dense_resource_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \

@@ -7,7 +7,8 @@
 . "$(dirname "$0")/../setup.sh"
 
 inputs="$top_srcdir/data/*.mlir $top_srcdir/tests/golden/mhlo_emit.mlir
-	$top_srcdir/tests/golden/mhlo_print.mlir $top_srcdir/tests/golden/mhlo_emit_xla.mlir"
+	$top_srcdir/tests/golden/mhlo_print.mlir $top_srcdir/tests/golden/mhlo_emit_xla.mlir
+	$top_srcdir/tests/golden/composite_propagate.mlir"
 
 # round_trip NAME FILE READER EMIT...: READER FILE equals READER of the
 # output of READER --emit EMIT... FILE.
