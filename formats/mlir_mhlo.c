@@ -9,6 +9,7 @@
  * the others stay MHLO's, unknown to the sharding rules.
  */
 #include "formats/mlir_parser.h"
+#include "formats/mlir_printer.h"
 
 #include <string.h>
 
@@ -50,4 +51,27 @@ sli_mhlo_generic(sli_parser *P, sli_opstate *st)
 		st->kind = k;
 		st->name = name;
 	}
+}
+
+/*
+ * Whether --emit mhlo prints a StableHLO op under its MHLO name: in the
+ * custom form always (sli_mhlo_kind reads every such form back), in the
+ * generic form only where sli_mhlo_generic reads it back as the same op.
+ * The others (gather, sort, collectives: MHLO spells their attributes its
+ * own way) keep their StableHLO name, so that the output reads back as the
+ * module it came from.
+ */
+bool
+sli_mhlo_prints_as(const sl_context *ctx, const sl_op *op, bool generic)
+{
+	if (op->kind == SL_OP_UNKNOWN || strncmp(sl_sym_str(ctx, op->name), "stablehlo.", 10))
+		return false;
+	if (!generic)
+		return true;
+	if (op->nprops || sli_op_info[op->kind].format != SL_FMT_SAME)
+		return false;
+	for (uint32_t i = 0; i < op->nattrs; i++)
+		if (!strchr(sl_sym_str(ctx, op->attrs[i].name), '.'))
+			return false;
+	return true;
 }

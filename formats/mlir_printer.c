@@ -618,10 +618,33 @@ sli_pr_region(sli_printer *pr, const sl_region *r, bool print_entry_args)
 	sli_pr_putc(pr, '}');
 }
 
+void
+sli_pr_op_name(sli_printer *pr, const sl_op *op, bool generic)
+{
+	const char *name = sl_sym_str(pr->ctx, op->name);
+	size_t n = sli_sym_len(pr->ctx, op->name);
+	bool mhlo = pr->mhlo && sli_mhlo_prints_as(pr->ctx, op, generic);
+	if (generic && !mhlo) {
+		sli_print_string(pr->b, name, n);
+		return;
+	}
+	if (generic)
+		sli_pr_putc(pr, '"');
+	if (mhlo) {
+		/* stablehlo.X is mhlo.X (sli_mhlo_prints_as checked the prefix) */
+		sli_pr_puts(pr, "mhlo.");
+		sli_pr_put(pr, name + 10, n - 10);
+	} else {
+		sli_pr_put(pr, name, n);
+	}
+	if (generic)
+		sli_pr_putc(pr, '"');
+}
+
 static void
 print_generic(sli_printer *pr, const sl_op *op)
 {
-	sli_print_string(pr->b, sl_sym_str(pr->ctx, op->name), sli_sym_len(pr->ctx, op->name));
+	sli_pr_op_name(pr, op, true);
 	sli_pr_putc(pr, '(');
 	sli_pr_operands(pr, op, 0, op->noperands);
 	sli_pr_putc(pr, ')');
@@ -841,10 +864,11 @@ print_op(sli_printer *pr, const sl_op *op)
 		const char *name = sl_sym_str(pr->ctx, op->name);
 		const sl_op *parent = sli_op_parent(op);
 		if (op->kind == SL_OP_MODULE)
-			name = "module";
+			sli_pr_puts(pr, "module");
 		else if (parent && parent->kind == SL_OP_FUNC && !strncmp(name, "func.", 5))
-			name += 5;
-		sli_pr_puts(pr, name);
+			sli_pr_puts(pr, name + 5);
+		else
+			sli_pr_op_name(pr, op, false);
 		printers[f](pr, op);
 	}
 	if (pr->debuginfo && !op->locattr && op->loc.line) {
@@ -876,6 +900,7 @@ sl_module_print(const sl_module *m, FILE *out, const sl_print_opts *opts)
 	if (opts) {
 		pr.debuginfo = opts->debuginfo;
 		pr.generic = opts->generic;
+		pr.mhlo = opts->mhlo;
 	}
 	number_region(&ns, m->ctx, &m->top->regions[0], 0, 0, 0);
 	print_op(&pr, m->top);

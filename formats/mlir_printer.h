@@ -20,6 +20,7 @@ typedef struct sli_printer {
 	int indent;
 	bool debuginfo;
 	bool generic;
+	bool mhlo;		/* StableHLO ops under MHLO's names (mlir_mhlo.c) */
 	bool werr;
 	struct sli_names_state *names;
 } sli_printer;
@@ -55,6 +56,11 @@ void sli_pr_attr(sli_printer *pr, const sl_attr *a);
 void sli_pr_attr_dict(sli_printer *pr, const sl_op *op, const sl_sym *elide);
 void sli_pr_named_dict(sli_printer *pr, const sl_named_attr *v, uint32_t n,
                        const sl_sym *elide);
+/* The op's name, or under pr->mhlo its MHLO counterpart's where the
+ * reader reads that back as the same op (mlir_mhlo.c); `generic` says
+ * which form the op is printed in. */
+void sli_pr_op_name(sli_printer *pr, const sl_op *op, bool generic);
+bool sli_mhlo_prints_as(const sl_context *ctx, const sl_op *op, bool generic);
 /* A region in braces: entry block arguments printed as ^bb0(...) only
  * when print_entry_args; ops indented. */
 void sli_pr_region(sli_printer *pr, const sl_region *r, bool print_entry_args);

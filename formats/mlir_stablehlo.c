@@ -2029,7 +2029,7 @@ sli_print_fmt_REDUCE(sli_printer *pr, const sl_op *op)
 	const sl_op *inner = compact_inner(op);
 	if (inner) {
 		sli_pr_puts(pr, " applies ");
-		sli_pr_sym(pr, inner->name);
+		sli_pr_op_name(pr, inner, false);
 	}
 	sli_pr_puts(pr, " across dimensions = ");
 	pr_array_prop(pr, op, "dimensions");

@@ -35,6 +35,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/passes/export_xla.c \
 	%reldir%/passes/flatten_call_graph.c \
 	%reldir%/passes/flatten_tuples.c \
+	%reldir%/passes/composites.c \
 	%reldir%/passes/import_func_calls.c \
 	%reldir%/passes/import_xla.c \
 	%reldir%/passes/cse.c \
@@ -156,6 +157,7 @@ noinst_HEADERS += \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
 	%reldir%/cli/cli.h \
+	%reldir%/cli/cli_emit.h \
 	%reldir%/cli/cli_mesh.h \
 	%reldir%/cli/cli_out.h \
 	%reldir%/cli/cli_solve.h \
@@ -174,6 +176,7 @@ bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/cmd_batch.c \
+	%reldir%/cli/cli_emit.c \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cli_watchdog.c \

@@ -127,6 +127,7 @@ int sl_module_verify(sl_module *m);
 typedef struct sl_print_opts {
 	bool debuginfo;		/* print loc(...) as -mlir-print-debuginfo */
 	bool generic;		/* print every op in the generic form */
+	bool mhlo;		/* print StableHLO ops as their MHLO counterparts */
 } sl_print_opts;
 
 /* Prints the module as MLIR would; returns 0, or -1 on a write error. */

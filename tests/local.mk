@@ -57,6 +57,7 @@ TESTS += \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/composite.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
@@ -67,6 +68,7 @@ TESTS += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/megatron.sh \
+	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
@@ -86,6 +88,7 @@ EXTRA_DIST += \
 	%reldir%/cli/batch.sh \
 	%reldir%/cli/batch_scale.sh \
 	%reldir%/cli/completion.sh \
+	%reldir%/cli/composite.sh \
 	%reldir%/cli/compare_dot.sh \
 	%reldir%/cli/faults.sh \
 	%reldir%/cli/gen.sh \
@@ -96,6 +99,7 @@ EXTRA_DIST += \
 	%reldir%/cli/lpfile.sh \
 	%reldir%/cli/manpages.sh \
 	%reldir%/cli/megatron.sh \
+	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
@@ -113,11 +117,14 @@ EXTRA_DIST += \
 	%reldir%/conformance-pass.txt \
 	%reldir%/golden/attention_print.mlir \
 	%reldir%/golden/compare_attention.mlir \
+	%reldir%/golden/compare_composite.mlir \
 	%reldir%/golden/compare_manual.mlir \
 	%reldir%/golden/compare_mlp.mlir \
 	%reldir%/golden/compare_mlp_cluster.mlir \
 	%reldir%/golden/compare_transformer.mlir \
 	%reldir%/golden/compare_while.mlir \
+	%reldir%/golden/composite_propagate.mlir \
+	%reldir%/golden/composite_shared.mlir \
 	%reldir%/golden/dense_resource_bad.mlir \
 	%reldir%/golden/dense_resource_print.mlir \
 	%reldir%/golden/diag_unknown_mesh.mlir \
@@ -141,6 +148,8 @@ EXTRA_DIST += \
 	%reldir%/golden/insert_func_call_reshards_unsharded_call.mlir \
 	%reldir%/golden/manual_print.mlir \
 	%reldir%/golden/mhlo_bad.mlir \
+	%reldir%/golden/mhlo_emit.mlir \
+	%reldir%/golden/mhlo_emit_xla.mlir \
 	%reldir%/golden/mhlo_print.mlir \
 	%reldir%/golden/mlp_print.mlir \
 	%reldir%/golden/nested_calls_import.mlir \

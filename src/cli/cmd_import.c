@@ -7,13 +7,15 @@
  * result and writes it.
  */
 #include "cli.h"
+#include "cli_emit.h"
 #include "cli_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char import_usage[] = "usage: shardlp import [-o FILE] [--debuginfo] FILE\n";
+static const char import_usage[] =
+	"usage: shardlp import [-o FILE] [--debuginfo] [--emit FORM] FILE\n";
 
 static int
 write_module(const sl_module *m, const char *output, const sl_print_opts *po)
@@ -35,9 +37,11 @@ cmd_import(int argc, char **argv)
 		{"debuginfo", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{"output", required_argument, NULL, 'o'},
+		{"emit", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
-	sl_print_opts po = {false, false};
+	sl_print_opts po = {false, false, false};
+	cli_emit emit = {false, false};
 	const char *output = NULL;
 	int c;
 	optind = 1;
@@ -55,8 +59,15 @@ cmd_import(int argc, char **argv)
 			     "does.\n"
 			     "  -o, --output FILE  write to FILE instead of standard output\n"
 			     "                     (FILE \"-\" is standard input or output)\n"
-			     "  --debuginfo        print locations");
+			     "  --debuginfo        print locations\n"
+			     "  --emit FORM        sdy (default), xla (XLA's sharding encodings\n"
+			     "                     back), mhlo (MHLO op names) or mhlo,xla");
 			return EXIT_OK;
+		case 'e':
+			if (cli_emit_parse(&emit, optarg))
+				return cli_usage_error("import", import_usage, "unknown --emit form '%s'",
+				                       optarg);
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -78,7 +89,8 @@ cmd_import(int argc, char **argv)
 	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
 	char err[256];
 	if (m && !sl_pass_run(m, "flatten-tuples", NULL, err, sizeof err) &&
-	    !sl_pass_run(m, "sdy-import-xla", NULL, err, sizeof err) && !sl_module_verify(m))
+	    !sl_pass_run(m, "sdy-import-xla", NULL, err, sizeof err) && !sl_module_verify(m) &&
+	    !cli_emit_prepare(&emit, m, &po, "shardlp import"))
 		status = write_module(m, output, &po);
 	sl_module_free(m);
 	free(text);

@@ -7,6 +7,7 @@
  * Entry: cmd_propagate(argc, argv), argv[0] = "propagate", in cli.h.
  */
 #include "cli_solve.h"
+#include "cli_emit.h"
 #include "cli_out.h"
 
 #include <getopt.h>
@@ -20,37 +21,39 @@ static const char usage_short[] =
 	"                         [--conservative] [--keep-sharding-rules] [--no-op-priority]\n"
 	"                         [--debug-sharding-origins] [--debug-edge-sharding]\n"
 	"                         [--dump-dir DIR] [--pipeline] [--time]\n"
-	"                         [--explicit-reshards | --collectives] [-o FILE]\n"
+	"                         [--explicit-reshards | --collectives] [--emit FORM]\n"
+	"                         [-o FILE]\n"
 	"                         [auto-sharding options] FILE\n";
 
 static void
 usage_long(void)
 {
 	fputs(usage_short, stdout);
-	fputs("\n"
-	      "Parses and verifies FILE ('-' is standard input), propagates shardings\n"
-	      "as Shardy does and prints the annotated module.\n"
-	      "\n"
-	      "  --strategy S              the propagation pass: basic, aggressive,\n"
-	      "                            op-priority or user-priority (the default)\n"
-	      "  --factor-propagation F    basic, aggressive (default) or\n"
-	      "                            basic-then-aggressive (not with basic)\n"
-	      "  --conservative            conservative propagation\n"
-	      "  --keep-sharding-rules     keep the sdy.sharding_rule attributes\n"
-	      "  --no-op-priority          one run without op-priority levels\n"
-	      "  --debug-sharding-origins  add sdy.sharding_origins attributes\n"
-	      "  --debug-edge-sharding     add sdy.propagation_edges attributes\n"
-	      "  --dump-dir DIR            write module dumps into DIR\n"
-	      "  --pipeline                run the whole sdy-propagation-pipeline\n"
-	      "  --time                    print the CPU time of parsing and of\n"
-	      "                            propagation to standard error\n"
-	      "  --explicit-reshards       then insert the reshards and all-reduces\n"
-	      "                            the shardings need (Shardy's\n"
-	      "                            -sdy-insert-explicit-reshards)\n"
-	      "  --collectives             and turn the reshards into collectives\n"
-	      "                            (-sdy-reshard-to-collectives)\n"
-	      "  -o FILE                   write the module to FILE ('-' = stdout)\n"
-	      "  -h, --help                print this help\n\n", stdout);
+	printf("\n"
+	       "Parses and verifies FILE ('-' is standard input), propagates shardings\n"
+	       "as Shardy does and prints the annotated module.\n"
+	       "\n"
+	       "  --strategy S              the propagation pass: basic, aggressive,\n"
+	       "                            op-priority or user-priority (the default)\n"
+	       "  --factor-propagation F    basic, aggressive (default) or\n"
+	       "                            basic-then-aggressive (not with basic)\n"
+	       "  --conservative            conservative propagation\n"
+	       "  --keep-sharding-rules     keep the sdy.sharding_rule attributes\n"
+	       "  --no-op-priority          one run without op-priority levels\n"
+	       "  --debug-sharding-origins  add sdy.sharding_origins attributes\n"
+	       "  --debug-edge-sharding     add sdy.propagation_edges attributes\n"
+	       "  --dump-dir DIR            write module dumps into DIR\n"
+	       "  --pipeline                run the whole sdy-propagation-pipeline\n"
+	       "  --time                    print the CPU time of parsing and of\n"
+	       "                            propagation to standard error\n"
+	       "  --explicit-reshards       then insert the reshards and all-reduces\n"
+	       "                            the shardings need (Shardy's\n"
+	       "                            -sdy-insert-explicit-reshards)\n"
+	       "  --collectives             and turn the reshards into collectives\n"
+	       "                            (-sdy-reshard-to-collectives)\n"
+	       "%s"
+	       "  -o FILE                   write the module to FILE ('-' = stdout)\n"
+	       "  -h, --help                print this help\n\n", cli_emit_help);
 	fputs(cli_mesh_help, stdout);
 }
 
@@ -94,6 +97,7 @@ cmd_propagate(int argc, char **argv)
 		{"time", no_argument, NULL, 't'},
 		{"explicit-reshards", no_argument, NULL, 'X'},
 		{"collectives", no_argument, NULL, 'C'},
+		{"emit", required_argument, NULL, 'e'},
 		{"help", no_argument, NULL, 'h'},
 		CLI_MESH_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -103,6 +107,7 @@ cmd_propagate(int argc, char **argv)
 	bool pipeline = false, timing = false;
 	int explicit_level = 0;
 	cli_mesh_opts mesh = {0};
+	cli_emit emit = {false, false};
 	char opts[1024] = "";
 	char tmp[600];
 	int c;
@@ -164,6 +169,10 @@ cmd_propagate(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'e':
+			if (cli_emit_parse(&emit, optarg))
+				return usage_error("unknown --emit form '%s'", optarg);
+			break;
 		case 'h':
 			usage_long();
 			return EXIT_OK;
@@ -209,6 +218,7 @@ cmd_propagate(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	int status = EXIT_OK;
+	sl_print_opts po = {false, false, false};
 	double t0 = cpu_seconds();
 	sl_module *m = sl_module_parse(ctx, name, text, len);
 	double t1 = cpu_seconds();
@@ -225,12 +235,12 @@ cmd_propagate(int argc, char **argv)
 			fprintf(stderr, "shardlp propagate: %s\n", err);
 			status = EXIT_USAGE;
 		} else if (rc || sl_module_verify(m) ||
-		           cli_explicit_steps(m, explicit_level, "shardlp propagate")) {
+		           cli_explicit_steps(m, explicit_level, "shardlp propagate") ||
+		           cli_emit_prepare(&emit, m, &po, "shardlp propagate")) {
 			status = EXIT_INPUT;
 		} else {
 			cli_out o;
 			FILE *f = cli_out_open(&o, "shardlp", out);
-			sl_print_opts po = {false, false};
 			bool ok = f && !sl_module_print(m, f, &po);
 			if (f && !ok)
 				fputs("shardlp: write error\n", stderr);

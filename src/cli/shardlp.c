@@ -3,6 +3,7 @@
  * table), each an entry cmd_NAME(argc, argv) with argv[0] the command.
  */
 #include "cli.h"
+#include "cli_emit.h"
 #include "cli_out.h"
 
 #include <getopt.h>
@@ -37,7 +38,7 @@ static const command commands[] = {
 	 "the IOPDDL benchmark: evaluate and solve its problems"},
 	{"plot", cmd_plot, "plot [-o FILE.svg] SUMMARY.csv",
 	 "draw a batch summary: greedy against optimal, ratios, cost parts"},
-	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] FILE",
+	{"print", cmd_print, "print [-o FILE] [--generic] [--debuginfo] [--emit FORM] FILE",
 	 "parse, verify and print FILE in canonical form"},
 	{"propagate", cmd_propagate,
 	 "propagate [--strategy S] [options] [-o FILE] FILE",
@@ -145,25 +146,36 @@ cmd_print(int argc, char **argv)
 		{"output", required_argument, NULL, 'o'},
 		{"generic", no_argument, NULL, 'g'},
 		{"debuginfo", no_argument, NULL, 'd'},
+		{"emit", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL;
-	sl_print_opts po = {false, false};
+	sl_print_opts po = {false, false, false};
+	cli_emit emit = {false, false};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			puts("usage: shardlp print [-o FILE] [--generic] [--debuginfo] FILE\n\n"
+			puts("usage: shardlp print [-o FILE] [--generic] [--debuginfo] [--emit FORM]\n"
+			     "                     FILE\n\n"
 			     "Parses and verifies FILE and prints it as MLIR would: values\n"
 			     "renumbered, attributes sorted, shardings in canonical form.\n"
 			     "  -o, --output FILE  write to FILE instead of standard output\n"
 			     "                     (FILE \"-\" is standard input or output)\n"
 			     "  --generic          print every op in the generic form\n"
-			     "  --debuginfo        print locations");
+			     "  --debuginfo        print locations\n"
+			     "  --emit FORM        sdy (default), xla (XLA's sharding encodings),\n"
+			     "                     mhlo (MHLO op names) or mhlo,xla");
 			return EXIT_OK;
 		case 'o':
 			output = optarg;
+			break;
+		case 'e':
+			if (cli_emit_parse(&emit, optarg)) {
+				fprintf(stderr, "shardlp print: unknown --emit form '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'g':
 			po.generic = true;
@@ -186,7 +198,7 @@ cmd_print(int argc, char **argv)
 	char *text;
 	int status = EXIT_OK;
 	sl_module *m = cli_load(ctx, &sink, argv[optind], &text);
-	if (!m) {
+	if (!m || cli_emit_prepare(&emit, m, &po, "shardlp print")) {
 		status = EXIT_INPUT;
 	} else {
 		cli_out o;

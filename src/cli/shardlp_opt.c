@@ -490,7 +490,7 @@ module_text(const sl_module *m, const opts *o, size_t *len)
 	FILE *f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
-	sl_print_opts po = {o->debuginfo, o->generic};
+	sl_print_opts po = {o->debuginfo, o->generic, false};
 	int rc = sl_module_print(m, f, &po);
 	if (fclose(f) || rc) {
 		free(buf);
@@ -551,7 +551,7 @@ process(const opts *o, sl_context *ctx, cli_sink *sink, const char *name,
 			goto done;
 		}
 	}
-	sl_print_opts po = {o->debuginfo, o->generic};
+	sl_print_opts po = {o->debuginfo, o->generic, false};
 	if (sl_module_print(m, out, &po)) {
 		fprintf(stderr, "shardlp-opt: write error\n");
 		rc = 1;

@@ -42,6 +42,9 @@ census_op(sl_op *op, void *ud)
 	case SL_OP_SDY_RESHARD:
 		*c |= SLI_HAS_RESHARD;
 		break;
+	case SL_OP_COMPOSITE:
+		*c |= SLI_HAS_COMPOSITE;
+		break;
 	default:
 		break;
 	}

@@ -19,6 +19,7 @@ enum {
 	SLI_HAS_CONSTRAINT = 1 << 6,	/* sdy.sharding_constraint */
 	SLI_HAS_GROUP = 1 << 7,		/* sdy.sharding_group */
 	SLI_HAS_RESHARD = 1 << 8,	/* sdy.reshard */
+	SLI_HAS_COMPOSITE = 1 << 9,	/* stablehlo.composite */
 	/* not a census flag: a step that needs a private top-level symbol */
 	SLI_NEEDS_PRIVATE = 1 << 16
 };

@@ -321,7 +321,9 @@ fix_data_flow(xr *X, sl_op *op, bool full)
 static void
 fix_call(xr *X, sl_op *call)
 {
-	sl_op *f = sli_call_func(X->m, call);
+	/* a composite is a call of its decomposition (composites.c) */
+	sl_op *f = call->kind == SL_OP_CALL ? sli_call_func(X->m, call)
+	                                    : sli_composite_func(X->m, call);
 	if (!f)
 		return;
 	const sl_sharding *any = NULL;
@@ -463,7 +465,7 @@ fix_op(xr *X, sl_op *op)
 		fix_data_flow(X, op, full);
 		return 0;
 	}
-	if (op->kind == SL_OP_CALL) {
+	if (op->kind == SL_OP_CALL || op->kind == SL_OP_COMPOSITE) {
 		fix_call(X, op);
 		return 0;
 	}

@@ -38,6 +38,12 @@ int sli_pass_symbol_dce(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_cse(sl_module *m, const sli_pass_opts *opts);
 /* -flatten-tuples: tuple results of custom calls and functions flattened. */
 int sli_pass_flatten_tuples(sl_module *m, const sli_pass_opts *opts);
+/* -import-composites, -export-composites (composites.c): composites as
+ * calls of their decomposition functions, and back. */
+int sli_pass_import_composites(sl_module *m, const sli_pass_opts *opts);
+int sli_pass_export_composites(sl_module *m, const sli_pass_opts *opts);
+/* The decomposition function of a stablehlo.composite, or NULL. */
+sl_op *sli_composite_func(sl_module *m, const sl_op *op);
 /* -inline: calls to the module's functions replaced by their bodies. */
 int sli_pass_inline(sl_module *m, const sli_pass_opts *opts);
 int sli_pass_apply_sharding_constraints(sl_module *m, const sli_pass_opts *opts);

@@ -93,6 +93,9 @@ static const sli_step steps[] = {
 	{"sdy-remove-sub-axes-in-input-output-shardings",
 	 sli_pass_remove_sub_axes_in_input_output_shardings, NULL, 0, 0, 0, 0},
 	{"sdy-close-shardings", sli_pass_close_shardings, NULL, 0, 0, 0, 0},
+	/* the calls import-composites made (composites.c) */
+	{"export-composites", sli_pass_export_composites, NULL, 0, SLI_HAS_COMPOSITE | SLI_HAS_CALL,
+	 0, 0},
 	/*
 	 * sdy-drop-sharding-rules comes last in Shardy's pipeline; here the
 	 * propagation has dropped every rule it did not keep, on every op of

@@ -18,6 +18,9 @@ enum {
 };
 
 static const sli_step steps[] = {
+	/* not Shardy's: a composite is a call of its decomposition (composites.c) */
+	{"import-composites", sli_pass_import_composites, NULL, 0, SLI_HAS_COMPOSITE, SLI_HAS_CALL,
+	 0},
 	{"symbol-dce", sli_pass_symbol_dce, NULL, 0, PRIVATE, 0, 0},
 	{"sdy-lift-inlined-meshes", sli_pass_lift_inlined_meshes, NULL, 0, 0, 0, 0},
 	{"sdy-remove-size-one-axes", sli_pass_remove_size_one_axes, NULL, 0, 0, 0, 0},

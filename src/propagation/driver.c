@@ -84,7 +84,7 @@ sli_prop_dump(sli_prop *P, const char *name)
 		sli_diag(P->ctx, SL_DIAG_WARNING, sli_loc_none(), "error when writing file %s: %s",
 		         sli_buf_cstr(&path), strerror(err));
 	} else {
-		sl_print_opts po = {false, false};
+		sl_print_opts po = {false, false, false};
 		sl_module_print(P->m, f, &po);
 		fclose(f);
 	}
