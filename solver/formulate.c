@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost/memo.h"
 #include "cost/terms.h"
 #include "util/uf.h"
 
@@ -297,9 +298,18 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 	tv->i = i;
 	tv->res = res;
 	tv->fold = sli_xcalloc(ov->n + 1, sizeof *tv->fold);
+	double *least = sli_xcalloc(ov->n + 1, sizeof *least);
+	/* the least depends on the option only through its projection */
+	sli_htab seen = {0};
 	for (size_t j = 0; j < ov->n; j++) {
 		double best = INFINITY;
 		size_t bi = 0;
+		uint32_t same = sli_cost_memo(&seen, &proj[j], (uint32_t)j);
+		if (same != j) {
+			f->lp.obj.v[ov->col + j] += least[same];
+			tv->fold[j] = tv->fold[same];
+			continue;
+		}
 		for (size_t q = 0; q < tv->n; q++) {
 			double c = sli_cost_term_leaf(cm, o, i, res, &proj[j], pb[j],
 			                              &tv->opt[q], tb[q]);
@@ -307,8 +317,11 @@ fold_leaf(sli_form *f, const sli_form_part *p, uint32_t lt, uint32_t k, uint32_t
 				best = c, bi = q;
 		}
 		f->lp.obj.v[ov->col + j] += best;
+		least[j] = best;
 		tv->fold[j] = (double)bi;
 	}
+	sli_htab_fini(&seen);
+	free(least);
 }
 
 /* Ops, edges and ties: everything but the tensors and the budget. */

@@ -37,6 +37,7 @@ noinst_HEADERS += \
 	src/cost/axes.h \
 	src/cost/cost.h \
 	src/cost/emitted.h \
+	src/cost/memo.h \
 	src/cost/options.h \
 	src/cost/order.h \
 	src/cost/primitives.h \

@@ -556,12 +556,10 @@ static int
 use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
           const sli_cost_asg *q0, sli_solve_result *r)
 {
-	sli_cost_parts p;
-	if (sli_cost_eval_asg(cm, q0, &p, NULL))
-		return -1;	/* read_start checked this */
+	/* read_start scored q0 (with sub-axes, seconds of work) */
 	r->status = SLI_LP_FEASIBLE;
 	r->from_start = true;
-	r->objective = p.total;
+	r->objective = r->start_total;
 	if (r->bound > r->objective)
 		r->bound = r->objective;
 	r->gap = isinf(r->bound) ? INFINITY
@@ -774,7 +772,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
  */
 static sli_cost_asg *
 read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
-           char *note, size_t cap)
+           char *note, size_t cap, double *total)
 {
 	sli_cost_model sm;
 	sli_cost_asg *q = NULL;
@@ -813,6 +811,8 @@ read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
 	sli_cost_parts p;
 	if (!why && sli_cost_eval_asg(cm, q, &p, NULL))
 		why = "some op has no valid assignment under it";
+	else if (!why && total)
+		*total = p.total;
 out:
 	if (why) {
 		snprintf(note, cap, "%s", why);
@@ -830,7 +830,8 @@ static sli_cost_asg *
 read_start(const sli_cost_model *cm, const sli_solve_opts *o,
            sli_solve_result *r)
 {
-	return read_point(cm, &o->cost, o->start, r->start_note, sizeof r->start_note);
+	return read_point(cm, &o->cost, o->start, r->start_note, sizeof r->start_note,
+	                  &r->start_total);
 }
 
 int
@@ -857,7 +858,8 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
 			snprintf(why[i], sizeof why[i], "no result");
 			continue;
 		}
-		sli_cost_asg *q = read_point(&cm, &o->cost, pts[i], why[i], sizeof why[i]);
+		sli_cost_asg *q = read_point(&cm, &o->cost, pts[i], why[i], sizeof why[i],
+		                             NULL);
 		if (!q)
 			continue;
 		in[i] = 1;

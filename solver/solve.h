@@ -46,6 +46,8 @@ typedef struct sli_solve_result {
 	bool start_kept;	/* the answer is the incumbent: the evaluator
 				 * scores it below the model's optimum */
 	char start_note[256];	/* why it was not */
+	double start_total;	/* the model's price of the incumbent, once
+				 * read as a point of the model */
 } sli_solve_result;
 
 /*

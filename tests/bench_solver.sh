@@ -13,6 +13,12 @@
 # prices: 6.6 / 18 / 40 s), 4x2 0.25 / 0.4 / 1.3 s, 4x2 with --sub-axes
 # 2.3 / 3.5 / 9.2 s (the same optima as 4x2: these shapes gain nothing
 # from half an axis).
+# Issue 14 (doc/performance.md, "The ILP with sub-axes"), 96 layers, CPU
+# s (user) at load 11-14 on 2 cores, before -> after: 4x2 0.61 -> 0.64,
+# 8x8 0.54 -> 0.58, 2x2x2 6.2 -> 6.5, 4x2+sub 5.2 -> 4.8 (optima
+# unchanged); 12 layers 8x8+sub: no solution of its own within 120 s
+# either way (8.2M binaries over 11 distinct blocks, 2.3 GB peak), the
+# greedy incumbent answered, labelled feasible.
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (the 4x2
 # mesh's "x"=4 split into "x":(1)2 and "x":(2)2, so 3 model axes).  A mesh

@@ -15,27 +15,92 @@
 #include <string.h>
 
 #include "cost/emitted.h"
+#include "cost/memo.h"
 #include "cost/primitives.h"
 
-/* The local cost of op o under s given the tensor shardings q. */
+/*
+ * The reshards of one op's edges priced so far, per edge (operands, then
+ * results) by the projection of the op's assignment: many assignments
+ * share one projection (with sub-axes, most of them do).
+ */
+typedef struct edge_memo {
+	sli_htab *seen;		/* per edge: projection -> index in cost */
+	SL_VEC(double) *cost;	/* per edge */
+	uint32_t n;
+} edge_memo;
+
+static void
+memo_init(edge_memo *em, const sli_cost_op *co)
+{
+	em->n = co->noperands + co->nresults;
+	em->seen = sli_xcalloc(em->n + 1, sizeof *em->seen);
+	em->cost = sli_xcalloc(em->n + 1, sizeof *em->cost);
+}
+
+static void
+memo_fini(edge_memo *em)
+{
+	for (uint32_t e = 0; e < em->n; e++) {
+		sli_htab_fini(&em->seen[e]);
+		SL_VEC_FREE(em->cost[e]);
+	}
+	free(em->seen);
+	free(em->cost);
+}
+
+/* The reshard of edge e to or from r (by price), priced once per r. */
+static double
+memo_reshard(const sli_cost_model *cm, edge_memo *em, uint32_t e, bool result,
+             uint32_t x, const sli_cost_asg *q, const sli_cost_asg *r)
+{
+	uint32_t k = sli_cost_memo(&em->seen[e], r, (uint32_t)em->cost[e].n);
+	if (k < em->cost[e].n)
+		return em->cost[e].v[k];
+	double c = result ? sli_cost_reshard(cm, r, sli_cost_tensor_bytes(cm, x, r),
+	                                     &q[x], NULL)
+	                  : sli_cost_reshard(cm, &q[x],
+	                                     sli_cost_tensor_bytes(cm, x, &q[x]), r, NULL);
+	SL_VEC_PUSH(em->cost[e], c);
+	return c;
+}
+
+/*
+ * The local cost of op o under s given the tensor shardings q, tallied
+ * into t, or (t NULL) each reshard priced once per projection by em
+ * unless em is NULL.
+ */
 static double
 op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
-         const sli_cost_asg *q, double *compute, sli_cost_parts *t)
+         const sli_cost_asg *q, double *compute, sli_cost_parts *t, edge_memo *em)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	double c = sli_cost_op_self(cm, o, s, compute, t);
+	sli_cost_asg none;
+	memset(none.a, SLI_COST_NONE, sizeof none.a);
 
 	for (uint32_t i = 0; i < co->noperands; i++) {
 		uint32_t x = co->operands[i];
 		if (x == SLI_COST_NO_TENSOR)
 			continue;
 		if (co->ropt && co->ropt[i]) {
-			c += sli_cost_op_require(cm, o, i, &q[x], NULL, t);
+			/* s plays no part: one price */
+			uint32_t k = em ? sli_cost_memo(&em->seen[i], &none,
+			                                (uint32_t)em->cost[i].n) : 0;
+			if (em && k < em->cost[i].n) {
+				c += em->cost[i].v[k];
+				continue;
+			}
+			double r = sli_cost_op_require(cm, o, i, &q[x], NULL, t);
+			if (em)
+				SL_VEC_PUSH(em->cost[i], r);
+			c += r;
 			continue;
 		}
 		sli_cost_asg r;
 		sli_cost_op_project(cm, o, false, i, s, &r);
-		c += sli_cost_reshard(cm, &q[x], sli_cost_tensor_bytes(cm, x, &q[x]), &r, t);
+		c += em ? memo_reshard(cm, em, i, false, x, q, &r)
+		        : sli_cost_reshard(cm, &q[x], sli_cost_tensor_bytes(cm, x, &q[x]),
+		                           &r, t);
 	}
 	for (uint32_t i = 0; i < co->nresults; i++) {
 		uint32_t x = co->results[i];
@@ -43,7 +108,9 @@ op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 			continue;
 		sli_cost_asg r;
 		sli_cost_op_project(cm, o, true, i, s, &r);
-		c += sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, x, &r), &q[x], t);
+		c += em ? memo_reshard(cm, em, co->noperands + i, true, x, q, &r)
+		        : sli_cost_reshard(cm, &r, sli_cost_tensor_bytes(cm, x, &r),
+		                           &q[x], t);
 	}
 	return c;
 }
@@ -61,21 +128,24 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 		size_t n = sli_cost_op_options(cm, (uint32_t)o, &opts);
 		double best = INFINITY, bestcomp = 0;
 		size_t bi = 0;
+		edge_memo em;
+		memo_init(&em, &cm->ops.v[o]);
 		for (size_t k = 0; k < n; k++) {
 			double comp;
-			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp, NULL);
+			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp, NULL, &em);
 			if (k == 0 || c < best - 1e-12 * fabs(best)) {
 				best = c;
 				bestcomp = comp;
 				bi = k;
 			}
 		}
+		memo_fini(&em);
 		if (n == 0) {
 			rc = -1;
 		} else {
 			out->compute += bestcomp;
 			out->communication += best - bestcomp;
-			op_local(cm, (uint32_t)o, &opts[bi], q, NULL, out);	/* tally */
+			op_local(cm, (uint32_t)o, &opts[bi], q, NULL, out, NULL);	/* tally */
 			if (chosen)
 				chosen[o] = opts[bi];
 		}

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cost/cost.h"
+#include "cost/memo.h"
 #include "cost/primitives.h"
 #include "cost/terms.h"
 #include "ir/ir.h"
@@ -485,6 +486,28 @@ test_two_meshes(void)
 	expect(&p, 320, 192, 32);
 }
 
+/*
+ * The memo (cost/memo.h) gives an assignment the first index it was
+ * seen at, and tells apart assignments that differ in one axis only,
+ * the last included.
+ */
+static void
+test_memo(void)
+{
+	sli_htab seen = {0};
+	sli_cost_asg q[SLI_COST_MAX_AXES + 1];
+	for (uint32_t k = 0; k <= SLI_COST_MAX_AXES; k++) {
+		memset(q[k].a, SLI_COST_NONE, sizeof q[k].a);
+		if (k < SLI_COST_MAX_AXES)
+			q[k].a[k] = 0;
+	}
+	for (uint32_t k = 0; k <= SLI_COST_MAX_AXES; k++)
+		CU_ASSERT_EQUAL(sli_cost_memo(&seen, &q[k], 10 + k), 10 + k);
+	for (uint32_t k = 0; k <= SLI_COST_MAX_AXES; k++)
+		CU_ASSERT_EQUAL(sli_cost_memo(&seen, &q[k], 99), 10 + k);
+	sli_htab_fini(&seen);
+}
+
 /* }==================================================================== */
 
 CU_TestInfo tests_cost[] = {
@@ -510,5 +533,6 @@ CU_TestInfo tests_cost[] = {
 	{"the evaluator: an op's all-reduce as the export emits it", test_emitted_op},
 	{"two meshes: an op uses the axes of one, the other's are gathered",
 	 test_two_meshes},
+	{"the memo tells assignments apart, each at its first index", test_memo},
 	CU_TEST_INFO_NULL,
 };

@@ -137,7 +137,7 @@ test_generic_func(void)
 	char *p = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&p, &n);
-	sl_print_opts po = {false, true};
+	sl_print_opts po = {.generic = true};
 	sl_module_print(m, f, &po);
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(p, "\"func.func\"() <{arg_attrs = [{x.y = 1 : i32}, {}], "

@@ -188,7 +188,7 @@ static void
 test_props_match_generic(void)
 {
 	/* the pretty form stores what the generic form holds */
-	sl_print_opts opts = {false, true};
+	sl_print_opts opts = {.generic = true};
 	sl_context *ctx = sl_context_new();
 	sl_module *m = test_parse(ctx,
 		"func.func @f(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
