@@ -118,7 +118,7 @@ run_once(sl_context *ctx, const char *path, const char *text, size_t len,
 		rc = -1;
 		goto out;
 	}
-	sl_print_opts po = {false, false};
+	sl_print_opts po = {.generic = false};
 	*outbytes = 0;
 	t0 = cpu_now();
 	rc = sl_module_print(m, f, &po);

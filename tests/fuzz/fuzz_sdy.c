@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sl_module *m = sl_module_parse(ctx, "fuzz.mlir", text, (size_t)n);
 	if (m && sl_module_verify(m) == 0) {
 		char err[256];
-		sl_print_opts po = {false, false};
+		sl_print_opts po = {.generic = false};
 		if (sl_pass_run(m, "sdy-propagation-pipeline", "", err, sizeof err) == 0 &&
 		    devnull)
 			sl_module_print(m, devnull, &po);
