@@ -163,6 +163,8 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
 		if (rows[g].in_model == 0)
 			printf("  note: the %s result is not a point of the ILP's model: %s\n",
 			       rows[g].method, rows[g].not_in_model);
+	if (!csv && o.start_note[0])
+		printf("  note: %s\n", o.start_note);
 	return status;
 }
 

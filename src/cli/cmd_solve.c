@@ -305,6 +305,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	sl_module *greedy[CLI_NGREEDY] = {NULL}, *greedy_pts[CLI_NGREEDY];
 	size_t npts = 0;
 	const char *best = NULL;
+	size_t best_g = 0;
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_greedy_result gr;
@@ -318,6 +319,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 			bestcost = gr.parts.total;
 			so.start = gr.m;
 			best = cli_greedy[g].method;
+			best_g = g;
 		}
 	}
 	so.points = greedy_pts;
@@ -329,6 +331,23 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	so.start = NULL;
 	so.points = NULL;
 	so.npoints = 0;
+	cli_greedy_result gi;
+	bool instead = rc == 0 && best &&
+	               cli_greedy_instead(ctx, src, best_g, &j->co->mesh, &so.cost,
+	                                  r.parts.total, bestcost, &gi);
+	if (instead) {
+		sl_run_free(run);
+		sl_module_free(m);
+		m = gi.m;
+		run = gi.run;
+		r.parts = gi.parts;
+		r.status = SL_SOLVE_FEASIBLE;
+		/* the model's bound holds for its points only */
+		if (!(r.bound <= r.parts.total))
+			r.bound = NAN;
+		r.gap = isfinite(r.bound) ? (r.parts.total - r.bound) /
+		                            fmax(1e-300, r.parts.total) : NAN;
+	}
 	/* the module printed is the one Shardy's pipeline would print */
 	if (rc == 0) {
 		rc = export_solved(run, m, &so, j->path, &r, j->quiet);
@@ -362,6 +381,10 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 			fprintf(stderr, "shardlp: %s: the time limit ended the solve "
 			        "before it found a solution of its own: this is the best "
 			        "greedy result (%s)\n", j->path, best);
+		if (instead)
+			fprintf(stderr, "shardlp: %s: the %s result, outside the ILP's "
+			        "model, costs less than the model's optimum: it is the "
+			        "answer\n", j->path, best);
 	}
 	int wr = j->xml ? sl_solve_write_xml(out, j->path, m, &r, &so.cost)
 	                : sl_module_print(m, out, NULL);

@@ -144,6 +144,21 @@ points_in_model(sl_module *m, const sl_cost_params *cost, const slot *slots,
 	}
 }
 
+bool
+cli_greedy_instead(sl_context *ctx, const cli_src *src, size_t g,
+                   const cli_mesh_opts *mesh, const sl_cost_params *cost,
+                   double ilp_total, double g_total, cli_greedy_result *out)
+{
+	if (!(ilp_total > g_total + 1e-9 * fabs(g_total)) ||
+	    cli_greedy_run(ctx, src, g, mesh, cost, out))
+		return false;
+	if (out->scored)
+		return true;
+	sl_run_free(out->run);
+	sl_module_free(out->m);
+	return false;
+}
+
 int
 cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
                 cli_cost_opts *co, cli_compare_out *out)
@@ -186,6 +201,7 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 
 	/* greedy strategies first: the best becomes the ILP's incumbent */
 	sl_module *best = NULL;
+	size_t best_g = 0;
 	double bestcost = INFINITY;
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_method_row *r = &rows[g + 1];
@@ -205,6 +221,7 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 		if (r->scored && r->parts.total < bestcost) {
 			bestcost = r->parts.total;
 			best = gr.m;
+			best_g = g;
 		}
 	}
 
@@ -229,13 +246,32 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	ilp->seconds = sr.seconds;
 	ilp->bound = sr.bound;
 	ilp->gap = sr.gap;
+	cli_greedy_result gi;
+	if (rc == 0 && best && cli_greedy_instead(ctx, src, best_g, &co->mesh, &local.cost,
+	                                          sr.parts.total, bestcost, &gi)) {
+		sl_run_free(slots[0].run);
+		sl_module_free(m);
+		slots[0].m = m = gi.m;
+		slots[0].run = gi.run;
+		sr.parts = gi.parts;
+		sr.status = SL_SOLVE_FEASIBLE;
+		ilp->status = sl_solve_status_name(sr.status);
+		/* the model's bound holds for its points only */
+		if (!(sr.bound <= gi.parts.total))
+			ilp->bound = NAN;
+		ilp->gap = isfinite(ilp->bound) ? (gi.parts.total - ilp->bound) /
+		                                  fmax(1e-300, gi.parts.total) : NAN;
+		snprintf(out->start_note, sizeof out->start_note, "the %s result, "
+		         "outside the ILP's model, costs less than the model's "
+		         "optimum: it is the ILP's answer", cli_greedy[best_g].method);
+	}
 	if (rc == 0) {
 		ilp->parts = sr.parts;
 		ilp->scored = true;
 	} else {
 		status = EXIT_SOLVER;
 	}
-	if (best && !sr.start_used && sr.start_note[0])
+	if (best && !sr.start_used && sr.start_note[0] && !out->start_note[0])
 		snprintf(out->start_note, sizeof out->start_note, "%s", sr.start_note);
 
 	sl_assignment *qi = ilp->scored ? sl_assignment_read(m, &local.cost) : NULL;
