@@ -48,6 +48,20 @@ cli_out_note_input_path(const char *path)
 	}
 }
 
+/* 0, or -1 after a message when st, path's, is a file the program read. */
+static int
+check_not_read(const char *prog, const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < ninputs; i++) {
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) {
+			fprintf(stderr, "%s: cannot write '%s': it is an input file\n",
+			        prog, path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* 0, or -1 after a message when path is a file the program read. */
 static int
 check_not_input(const char *prog, const char *path)
@@ -55,14 +69,7 @@ check_not_input(const char *prog, const char *path)
 	struct stat st;
 	if (is_stdout(path) || stat(path, &st))
 		return 0;
-	for (size_t i = 0; i < ninputs; i++) {
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-			fprintf(stderr, "%s: cannot write '%s': it is an input file\n",
-			        prog, path);
-			return -1;
-		}
-	}
-	return 0;
+	return check_not_read(prog, path, &st);
 }
 
 /* 0 when dir is a directory this process may create files in. */
@@ -335,13 +342,17 @@ cli_out_open(cli_out *o, const char *prog, const char *path)
 	o->unnamed = false;
 	if (is_stdout(path))
 		return o->f;
-	if (is_special(path)) {
-		if (check_not_input(prog, path) || !(o->f = fopen(path, "w")))
+	/* one stat for both questions: a batch opens thousands of outputs */
+	struct stat st;
+	bool there = !stat(path, &st);
+	if (there && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		/* a special file (is_special), never an input: written in place */
+		if (!(o->f = fopen(path, "w")))
 			fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
 			        path, strerror(errno));
 		return o->f;
 	}
-	if (check_not_input(prog, path))
+	if (there && check_not_read(prog, path, &st))
 		return o->f = NULL;
 	if ((fd = open_unnamed(path)) >= 0)
 		o->unnamed = true;

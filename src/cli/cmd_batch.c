@@ -570,7 +570,7 @@ typedef struct answer {
 } answer;
 
 /* Programs handed to a worker ahead of its answers, at most. */
-#define DEPTH_MAX 8
+#define DEPTH_MAX 32
 
 typedef struct worker {
 	pid_t pid;		/* 0: none */
@@ -775,8 +775,9 @@ now(void)
 /*
  * How many programs a worker holds ahead of its answers: enough that a
  * parent the machine wakes late never leaves a worker idle on tiny
- * programs, and one for long ones, so that the last programs spread over
- * the workers.
+ * programs (on a busy machine the parent can wait tens of milliseconds
+ * for a processor: 32 programs of a millisecond), and one for long ones,
+ * so that the last programs spread over the workers.
  */
 static int
 queue_depth(double elapsed, size_t finished, long jobs)
@@ -784,7 +785,7 @@ queue_depth(double elapsed, size_t finished, long jobs)
 	if (!finished)
 		return 2;
 	double per = elapsed * (double)jobs / (double)finished;
-	return per < 0.02 ? DEPTH_MAX : per < 1 ? 2 : 1;
+	return per < 0.005 ? DEPTH_MAX : per < 0.02 ? 8 : per < 1 ? 2 : 1;
 }
 
 /*
