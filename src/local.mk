@@ -156,6 +156,7 @@ noinst_HEADERS += \
 	%reldir%/util/uf.h \
 	%reldir%/verify/verifier.h \
 	%reldir%/verify/verify.h \
+	%reldir%/cli/batch_journal.h \
 	%reldir%/cli/cli.h \
 	%reldir%/cli/cli_emit.h \
 	%reldir%/cli/cli_mesh.h \
@@ -175,6 +176,7 @@ libshardlp_la_LDFLAGS = -export-symbols-regex '^sl_' -version-info 0:0:0
 bin_PROGRAMS += shardlp shardlp-opt
 shardlp_SOURCES = \
 	%reldir%/cli/cli.c \
+	%reldir%/cli/batch_journal.c \
 	%reldir%/cli/cmd_batch.c \
 	%reldir%/cli/cli_emit.c \
 	%reldir%/cli/cli_mesh.c \

@@ -1,6 +1,7 @@
 /*
  * cli_out.c - output file arguments ("-" = stdout) written atomically:
- * a temporary beside the target, renamed into place at the end.
+ * a temporary beside the target, unnamed where the file system allows
+ * (linked at the end) or named (renamed into place at the end).
  */
 #include "cli_out.h"
 
@@ -47,6 +48,20 @@ cli_out_note_input_path(const char *path)
 	}
 }
 
+/* 0, or -1 after a message when st, path's, is a file the program read. */
+static int
+check_not_read(const char *prog, const char *path, const struct stat *st)
+{
+	for (size_t i = 0; i < ninputs; i++) {
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) {
+			fprintf(stderr, "%s: cannot write '%s': it is an input file\n",
+			        prog, path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* 0, or -1 after a message when path is a file the program read. */
 static int
 check_not_input(const char *prog, const char *path)
@@ -54,14 +69,7 @@ check_not_input(const char *prog, const char *path)
 	struct stat st;
 	if (is_stdout(path) || stat(path, &st))
 		return 0;
-	for (size_t i = 0; i < ninputs; i++) {
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-			fprintf(stderr, "%s: cannot write '%s': it is an input file\n",
-			        prog, path);
-			return -1;
-		}
-	}
-	return 0;
+	return check_not_read(prog, path, &st);
 }
 
 /* 0 when dir is a directory this process may create files in. */
@@ -211,13 +219,15 @@ is_special(const char *path)
 	       !S_ISDIR(st.st_mode);
 }
 
-/* A new file beside path (same file system, so rename is atomic), or in
- * $TMPDIR for stdout and special files; *fd is the open descriptor. */
+/*
+ * A new name beside path (same file system, so rename is atomic), or in
+ * $TMPDIR for stdout and special files, tracked for on_signal: a file
+ * created there (from < 0; *fd its descriptor) or the unnamed temporary
+ * `from` (a /proc/self/fd/N path) linked there.  NULL after a message.
+ */
 static char *
-make_tmp(const char *prog, const char *path, int *fd)
+claim_tmp(const char *prog, const char *path, int *fd, const char *from)
 {
-	if (check_not_input(prog, path))
-		return NULL;
 	const char *dir = getenv("TMPDIR");
 	bool away = is_stdout(path) || is_special(path);
 	size_t n = away ? strlen(dir && *dir ? dir : "/tmp") + 48 : strlen(path) + 40;
@@ -231,6 +241,7 @@ make_tmp(const char *prog, const char *path, int *fd)
 	 * the pid and a counter is as safe, and the umask applies as for fopen */
 	static unsigned serial;
 	sigset_t old;
+	int rc;
 	block_signals(&old);
 	do {
 		if (away)
@@ -238,9 +249,12 @@ make_tmp(const char *prog, const char *path, int *fd)
 			         (long)getpid(), serial++);
 		else
 			snprintf(tmp, n, "%s.%ld.%u~", path, (long)getpid(), serial++);
-		*fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	} while (*fd < 0 && errno == EEXIST);
-	if (*fd < 0) {
+		if (from)
+			rc = linkat(AT_FDCWD, from, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+		else
+			rc = *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	} while (rc < 0 && errno == EEXIST);
+	if (rc < 0) {
 		int err = errno;
 		unblock_signals(&old);
 		fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
@@ -253,6 +267,71 @@ make_tmp(const char *prog, const char *path, int *fd)
 	return tmp;
 }
 
+/* A new file beside path, or in $TMPDIR for stdout and special files; *fd
+ * is the open descriptor. */
+static char *
+make_tmp(const char *prog, const char *path, int *fd)
+{
+	if (check_not_input(prog, path))
+		return NULL;
+	return claim_tmp(prog, path, fd, NULL);
+}
+
+/*
+ * An unnamed temporary in path's directory (O_TMPFILE), or -1 where the
+ * system or the file system has none or /proc, the way to link it, is
+ * missing.  It gets a name only in cli_out_close, so its creation takes
+ * no lock on the directory (on ext4 the inode's allocation, slow after
+ * many files were deleted, would hold it) and nothing of it is left
+ * whatever stops the program, SIGKILL included.
+ */
+static int
+open_unnamed(const char *path)
+{
+#ifdef O_TMPFILE
+	static int proc = -1;	/* whether /proc/self/fd is there; -1 not asked */
+	if (proc < 0)
+		proc = !access("/proc/self/fd", X_OK);
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+	                  : strdup(".");
+	int fd = proc && dir ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666) : -1;
+	free(dir);
+	return fd;
+#else
+	(void)path;
+	return -1;
+#endif
+}
+
+/*
+ * Gives the unnamed temporary fd the name path: a link when path does not
+ * exist, else a link to a named temporary renamed over path (a link does
+ * not replace).  0, or -1 after a message.
+ */
+static int
+name_unnamed(const char *prog, int fd, const char *path)
+{
+	char from[48];
+	snprintf(from, sizeof from, "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, from, AT_FDCWD, path, AT_SYMLINK_FOLLOW))
+		return 0;
+	if (errno == EEXIST) {
+		char *tmp = claim_tmp(prog, path, &fd, from);
+		if (!tmp)
+			return -1;
+		int rc = rename(tmp, path), err = errno;
+		if (rc)
+			unlink(tmp);
+		forget(tmp);
+		if (!rc)
+			return 0;
+		errno = err;
+	}
+	fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path, strerror(errno));
+	return -1;
+}
+
 FILE *
 cli_out_open(cli_out *o, const char *prog, const char *path)
 {
@@ -260,23 +339,34 @@ cli_out_open(cli_out *o, const char *prog, const char *path)
 	o->path = path;
 	o->tmp = NULL;
 	o->f = stdout;
+	o->unnamed = false;
 	if (is_stdout(path))
 		return o->f;
-	if (is_special(path)) {
-		if (check_not_input(prog, path) || !(o->f = fopen(path, "w")))
+	/* one stat for both questions: a batch opens thousands of outputs */
+	struct stat st;
+	bool there = !stat(path, &st);
+	if (there && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		/* a special file (is_special), never an input: written in place */
+		if (!(o->f = fopen(path, "w")))
 			fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
 			        path, strerror(errno));
 		return o->f;
 	}
-	if (!(o->tmp = make_tmp(prog, path, &fd)))
+	if (there && check_not_read(prog, path, &st))
+		return o->f = NULL;
+	if ((fd = open_unnamed(path)) >= 0)
+		o->unnamed = true;
+	else if (!(o->tmp = claim_tmp(prog, path, &fd, NULL)))
 		return o->f = NULL;
 	if (!(o->f = fdopen(fd, "w"))) {
 		fprintf(stderr, "%s: cannot open '%s' for writing: %s\n", prog,
 		        path, strerror(errno));
 		close(fd);
-		unlink(o->tmp);
-		forget(o->tmp);
-		o->tmp = NULL;
+		if (o->tmp) {
+			unlink(o->tmp);
+			forget(o->tmp);
+			o->tmp = NULL;
+		}
 	}
 	return o->f;
 }
@@ -285,7 +375,16 @@ int
 cli_out_close(cli_out *o, const char *prog, bool ok)
 {
 	bool werr = fflush(o->f) != 0 || ferror(o->f);
-	if (o->tmp) {
+	if (o->unnamed) {
+		/* named while still open: the name needs the descriptor; not
+		 * named, it goes with its descriptor */
+		if (ok && !werr && name_unnamed(prog, fileno(o->f), o->path))
+			ok = false;
+		bool named = ok && !werr;
+		werr |= fclose(o->f) != 0;
+		if (named && werr)
+			unlink(o->path);
+	} else if (o->tmp) {
 		werr |= fclose(o->f) != 0;
 		if (ok && !werr && rename(o->tmp, o->path)) {
 			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, o->path,
@@ -348,7 +447,7 @@ cli_out_commit(const char *prog, char *tmp, const char *path, bool ok)
 	if (ok && (is_stdout(path) || is_special(path))) {
 		rc = copy_out(prog, tmp, path);
 	} else if (ok) {
-		cli_out o = {path, tmp, fopen(tmp, "r+")};
+		cli_out o = {path, tmp, fopen(tmp, "r+"), false};
 		if (!o.f) {
 			fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
 			        strerror(errno));

@@ -1,8 +1,9 @@
 /*
  * cli_out.h - output file arguments: "-" is standard output, any other
- * path is written to a temporary beside it and renamed into place only
- * when the whole output was written, so a failed run never leaves a
- * truncated file where a good one was.
+ * path is written to a temporary beside it (an unnamed one where the file
+ * system has them) and put in place only when the whole output was
+ * written, so a failed run never leaves a truncated file where a good one
+ * was.
  */
 #ifndef SL_CLI_OUT_H
 #define SL_CLI_OUT_H
@@ -12,8 +13,9 @@
 
 typedef struct cli_out {
 	const char *path;	/* as the user gave it; "-" or NULL = stdout */
-	char *tmp;		/* the temporary being written, or NULL */
+	char *tmp;		/* the named temporary being written, or NULL */
 	FILE *f;
+	bool unnamed;		/* f is an unnamed temporary (O_TMPFILE) */
 } cli_out;
 
 /*
@@ -22,7 +24,7 @@ typedef struct cli_out {
  */
 FILE *cli_out_open(cli_out *o, const char *prog, const char *path);
 /*
- * Flushes and closes o: renames the temporary into place when ok and every
+ * Flushes and closes o: puts the temporary in place when ok and every
  * write succeeded, else removes it.  0, or -1 after "PROG: cannot write"
  * on stderr.
  */

@@ -5,12 +5,14 @@
  * programs over a pipe (a few ahead when they are short) and it answers
  * with each program's rows over another, so the parent neither forks per program nor reads
  * files back; a worker that dies costs its program (error rows) and is
- * replaced.  Each program's rows (CSV and JSON lines), its log and the
- * ILP's module also go to OUT/results/, each atomically and the rows
- * last, for --resume.  The summary is the rows in input order, so it is
- * the same whatever the order the workers finished in, and a --resume run
- * that redoes only the missing programs ends with the same summary.
+ * replaced.  Each program's log, ILP module and XML result go to
+ * OUT/results/, each atomically, and then its rows, as they come back, to
+ * OUT/journal (batch_journal.h) for --resume.  The summary is the rows in
+ * input order, so it is the same whatever the order the workers finished
+ * in, and a --resume run that redoes only the missing programs ends with
+ * the same summary.
  */
+#include "batch_journal.h"
 #include "cli_solve.h"
 #include "cli_out.h"
 
@@ -248,7 +250,7 @@ typedef struct row_ctx {
 	const char *error;
 } row_ctx;
 
-/* One row of the CSV and of the JSON lines. */
+/* One row of the CSV and of the JSON lines (json NULL: none). */
 static void
 put_row(FILE *csv, FILE *json, const row_ctx *c, const cli_method_row *r,
         const cli_method_row *ilp)
@@ -275,21 +277,25 @@ put_row(FILE *csv, FILE *json, const row_ctx *c, const cli_method_row *r,
 	const char *error = strcmp(r->status, "error") ? "" : c->error;
 	csv_field(csv, c->file);
 	fprintf(csv, ",%u,%s,%s", c->chunk, r->method, r->status);
+	for (int k = 0; k < CLI_COST_NCOLS + 5; k++) {
+		putc(',', csv);
+		num(csv, v[k], false);
+	}
+	putc(',', csv);
+	csv_field(csv, error);
+	fputs("\n", csv);
+	if (!json)
+		return;
 	fputs("{\"file\":", json);
 	json_string(json, c->file);
 	fprintf(json, ",\"chunk\":%u,\"method\":\"%s\",\"status\":\"%s\"", c->chunk,
 	        r->method, r->status);
 	for (int k = 0; k < CLI_COST_NCOLS + 5; k++) {
-		putc(',', csv);
-		num(csv, v[k], false);
 		fprintf(json, ",\"%s\":", keys[k]);
 		num(json, v[k], true);
 	}
-	putc(',', csv);
-	csv_field(csv, error);
 	fputs(",\"error\":", json);
 	json_string(json, error);
-	fputs("\n", csv);
 	fputs("}\n", json);
 }
 
@@ -298,7 +304,8 @@ typedef struct job {
 	cli_cost_opts *co;
 	const char *dir;	/* OUT/results */
 	bool split;
-	bool json;		/* --json: ID.jsonl written too */
+	bool json;		/* --json: the rows as JSON lines too */
+	bool fresh;		/* OUT/results made by this run: no stale ID.log */
 	unsigned methods;	/* --methods: rows run and written; 0: all */
 } job;
 
@@ -443,15 +450,17 @@ scratch_reset(void)
 }
 
 /* The scratch log's words, if any, to path (atomically); without any, no
- * file at path (one from an earlier run is stale).  0, or -1 after a
- * message. */
+ * file at path (one from an earlier run is stale; in a fresh folder there
+ * is none, and unlink would lock the folder for nothing).  0, or -1 after
+ * a message. */
 static int
-scratch_save(const char *path)
+scratch_save(const char *path, bool fresh)
 {
 	struct stat st;
 	fflush(stderr);
 	if (fstat(STDERR_FILENO, &st) || st.st_size <= 0) {
-		unlink(path);
+		if (!fresh && !lstat(path, &st))
+			unlink(path);
 		return 0;
 	}
 	size_t n = (size_t)st.st_size;
@@ -464,14 +473,18 @@ scratch_save(const char *path)
 	return rc;
 }
 
+/* work's status when a result file could not be written */
+enum { WORK_LOST = 2 };
+
 /*
  * One program in a worker: every method on every chunk of in, its rows
- * into *rt (the caller frees them) and to ID.csv (and ID.jsonl with
- * --json), its diagnostics to ID.log (scratch_save), the ILP's exported
- * modules to ID.mlir, each chunk's module and results as XML to ID.xml
- * (write_xml); the rows last, so that their file's presence means done.
- * Returns 0, or 1 when some method failed or a file could not be written.
+ * into *rt (the caller frees them; JSON lines only with --json), its
+ * diagnostics to ID.log (scratch_save), the ILP's exported modules to
+ * ID.mlir, each chunk's module and results as XML to ID.xml (write_xml).
+ * Returns 0, 1 when some method failed, or WORK_LOST when a file could not
+ * be written (its rows are not journaled, so --resume redoes it).
  */
+
 static int
 work(const job *j, const input *in, rows_text *rt)
 {
@@ -480,17 +493,20 @@ work(const job *j, const input *in, rows_text *rt)
 	cli_out om;
 	char *mlirp = result_path(j->dir, in->id, "mlir");
 	FILE *csv = open_memstream(&rt->csv, &rt->csvlen);
-	FILE *json = open_memstream(&rt->json, &rt->jsonlen);
-	FILE *mlir = csv && json ? cli_out_open(&om, "shardlp batch", mlirp) : NULL;
-	if (!csv || !json)
+	FILE *json = j->json ? open_memstream(&rt->json, &rt->jsonlen) : NULL;
+	FILE *mlir = csv && (json || !j->json) ?
+	             cli_out_open(&om, "shardlp batch", mlirp) : NULL;
+	if (!csv || (!json && j->json))
 		cli_fatal("out of memory");
 	if (!mlir) {
 		fclose(csv);
-		fclose(json);
+		if (json)
+			fclose(json);
 		free(mlirp);
 		return 1;
 	}
 	int status = EXIT_OK;
+	bool lost = false;	/* a result file not written */
 	peak_reset();
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
@@ -520,11 +536,11 @@ work(const job *j, const input *in, rows_text *rt)
 			if (!j->methods || (j->methods >> i & 1))
 				put_row(csv, json, &c, &o.rows[i], &o.rows[0]);
 		if (k && fputs("// -----\n", mlir) == EOF)
-			status = 1;
+			lost = true;
 		if (o.ilp && sl_module_print(o.ilp, mlir, NULL))
-			status = 1;
+			lost = true;
 		if (write_xml(j, in, k, o.ilp, o.rows))
-			status = 1;
+			lost = true;
 		sl_module_free(o.ilp);
 	}
 	free(chunks);
@@ -532,20 +548,14 @@ work(const job *j, const input *in, rows_text *rt)
 	cli_sink_fini(&sink);
 	sl_context_free(ctx);
 	fclose(csv);
-	fclose(json);
-	/* the module first, the rows last: rows present = the program done */
-	int bad = cli_out_close(&om, "shardlp batch", true);
+	if (json)
+		fclose(json);
+	lost |= cli_out_close(&om, "shardlp batch", true) != 0;
 	free(mlirp);
 	char *logp = result_path(j->dir, in->id, "log");
-	char *csvp = result_path(j->dir, in->id, "csv");
-	char *jsonp = result_path(j->dir, in->id, "jsonl");
-	bad = bad || scratch_save(logp) ||
-	      (j->json && write_file(jsonp, rt->json, rt->jsonlen)) ||
-	      write_file(csvp, rt->csv, rt->csvlen);
+	lost = lost || scratch_save(logp, j->fresh);
 	free(logp);
-	free(csvp);
-	free(jsonp);
-	return bad ? 1 : status;
+	return lost ? WORK_LOST : status;
 }
 
 /* }===================================================================== */
@@ -560,7 +570,7 @@ typedef struct answer {
 } answer;
 
 /* Programs handed to a worker ahead of its answers, at most. */
-#define DEPTH_MAX 8
+#define DEPTH_MAX 32
 
 typedef struct worker {
 	pid_t pid;		/* 0: none */
@@ -712,10 +722,11 @@ typedef struct again {
 /*
  * Reads one answer of w into its first program; when w died instead,
  * retires it, gives that program the reason and puts w's other programs
- * in *ag.  The program's index, or -1 when w had none.
+ * in *ag.  The program's index, or -1 when w had none; *status, the
+ * worker's status of the program (work), when it answered.
  */
 static long
-collect(worker *w, inputs *v, again *ag)
+collect(worker *w, inputs *v, again *ag, int *status)
 {
 	long i = w->nq ? (long)w->q[0] : -1;
 	answer a;
@@ -731,6 +742,7 @@ collect(worker *w, inputs *v, again *ag)
 			in->csvlen = (size_t)a.csvlen;
 			in->jsonlen = (size_t)a.jsonlen;
 			in->failed = a.status != 0;
+			*status = a.status;
 			memmove(w->q, w->q + 1, (size_t)--w->nq * sizeof *w->q);
 			return i;
 		}
@@ -763,8 +775,9 @@ now(void)
 /*
  * How many programs a worker holds ahead of its answers: enough that a
  * parent the machine wakes late never leaves a worker idle on tiny
- * programs, and one for long ones, so that the last programs spread over
- * the workers.
+ * programs (on a busy machine the parent can wait tens of milliseconds
+ * for a processor: 32 programs of a millisecond), and one for long ones,
+ * so that the last programs spread over the workers.
  */
 static int
 queue_depth(double elapsed, size_t finished, long jobs)
@@ -772,19 +785,29 @@ queue_depth(double elapsed, size_t finished, long jobs)
 	if (!finished)
 		return 2;
 	double per = elapsed * (double)jobs / (double)finished;
-	return per < 0.02 ? DEPTH_MAX : per < 1 ? 2 : 1;
+	return per < 0.005 ? DEPTH_MAX : per < 0.02 ? 8 : per < 1 ? 2 : 1;
 }
 
-/* Whether in's rows are present and newer than the input and the options. */
+/*
+ * For --resume: whether the journal has in's rows (JSON lines too, with
+ * with_json) written no earlier than the input was; if so they are in's.
+ * (Written under other options, they are not in the journal: it is
+ * emptied when the options change.)
+ */
 static bool
-up_to_date(const char *dir, const input *in, const struct stat *opts)
+up_to_date(batch_journal *jn, input *in, bool with_json)
 {
-	char *p = result_path(dir, in->id, "csv");
-	struct stat r, s;
-	bool ok = stat(p, &r) == 0 && stat(in->path, &s) == 0 &&
-	          r.st_mtime >= s.st_mtime && r.st_mtime >= opts->st_mtime;
-	free(p);
-	return ok;
+	time_t when;
+	struct stat st;
+	if (!batch_journal_get(jn, in->id, &when, &in->csv, &in->csvlen, &in->json,
+	                       &in->jsonlen))
+		return false;
+	if (!stat(in->path, &st) && when >= st.st_mtime && (in->jsonlen || !with_json))
+		return true;
+	free(in->csv);
+	free(in->json);
+	in->csv = in->json = NULL;
+	return false;
 }
 
 static void
@@ -812,25 +835,10 @@ dead_rows(FILE *csv, FILE *json, const input *in, const char *why, unsigned meth
 			put_row(csv, json, &c, &rows[i], &rows[0]);
 }
 
-/* Appends file path to out; false when it cannot be read. */
-static bool
-append(FILE *out, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(f);
-	return true;
-}
-
-/* OUT/summary.csv (and .jsonl) from the rows of the inputs done. */
+/* OUT/summary.csv (and .jsonl) from the rows of the inputs done (those
+ * skipped by --resume have theirs from the journal). */
 static int
-summarize(const char *out, const char *dir, const inputs *v, bool with_json,
-          unsigned methods)
+summarize(const char *out, const inputs *v, bool with_json, unsigned methods)
 {
 	size_t n = strlen(out) + 16;
 	char *csvp = malloc(n), *jsonp = malloc(n);
@@ -851,20 +859,10 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json,
 			if (in->csv) {
 				fwrite(in->csv, 1, in->csvlen, csv);
 				fwrite(in->json, 1, in->jsonlen, json);
-				continue;
+			} else {
+				dead_rows(csv, json, in, in->why ? in->why : "the worker "
+				          "died before writing its rows", methods);
 			}
-			if (in->why) {
-				dead_rows(csv, json, in, in->why, methods);
-				continue;
-			}
-			/* skipped by --resume: its rows from its files */
-			char *c = result_path(dir, in->id, "csv");
-			char *jl = result_path(dir, in->id, "jsonl");
-			if (!append(csv, c) || (with_json && !append(json, jl)))
-				dead_rows(csv, json, in, "the worker died before writing its rows",
-				          methods);
-			free(c);
-			free(jl);
 		}
 		rc = cli_out_close(&oc, "shardlp batch", true);
 		rc |= with_json ? cli_out_close(&oj, "shardlp batch", rc == 0)
@@ -875,10 +873,15 @@ summarize(const char *out, const char *dir, const inputs *v, bool with_json,
 	return rc ? -1 : 0;
 }
 
-/* The options as written, one per line, in OUT/options: --resume redoes
- * every program when they changed. */
+/*
+ * The options as written, one per line, in OUT/options: --resume redoes
+ * every program when they changed.  *same says whether they did not;
+ * the caller empties the journal before when_changed writes them, so
+ * that a batch stopped between the two never keeps rows of other options.
+ */
 static int
-stamp_options(const char *out, int argc, char **argv, int first_input, struct stat *st)
+stamp_options(const char *out, char **argv, int first_input, bool *same,
+              bool when_changed)
 {
 	size_t n = strlen(out) + 16;
 	char *p = malloc(n);
@@ -903,7 +906,8 @@ stamp_options(const char *out, int argc, char **argv, int first_input, struct st
 	if (m)
 		fclose(m);
 	int rc = 0;
-	if (!old || !cur || oldlen != curlen || memcmp(old, cur, curlen)) {
+	*same = old && cur && oldlen == curlen && !memcmp(old, cur, curlen);
+	if (!*same && when_changed) {
 		cli_out o;
 		FILE *w = cli_out_open(&o, "shardlp batch", p);
 		if (!w || fwrite(cur, 1, curlen, w) != curlen)
@@ -911,12 +915,9 @@ stamp_options(const char *out, int argc, char **argv, int first_input, struct st
 		if (w && cli_out_close(&o, "shardlp batch", rc == 0))
 			rc = -1;
 	}
-	if (stat(p, st))
-		rc = -1;
 	free(old);
 	free(cur);
 	free(p);
-	(void)argc;
 	return rc;
 }
 
@@ -1097,11 +1098,12 @@ cmd_batch(int argc, char **argv)
 			      "failed ones included (status error and the message).\n"
 			      "  -j N, --jobs N     N workers at a time (default 1)\n"
 			      "  --out DIR          the output folder (default batch-out):\n"
-			      "                     summary.csv, summary.jsonl with --json, and\n"
-			      "                     results/ID.{csv,jsonl,log,mlir,xml} per program\n"
+			      "                     summary.csv, summary.jsonl with --json,\n"
+			      "                     results/ID.{log,mlir,xml} per program, and\n"
+			      "                     journal, the rows of the programs done\n"
 			      "  --json             the summary as JSON lines too\n"
-			      "  --resume           skip the programs whose rows are newer than\n"
-			      "                     the program and the options\n"
+			      "  --resume           skip the programs whose rows are in the\n"
+			      "                     journal, newer than the program\n"
 			      "  --time-limit S     time limit of each ILP solve\n"
 			      "  --methods LIST     only these methods (as for compare)\n"
 			      "  --split-input-file each '// -----' chunk a program of its own\n"
@@ -1207,11 +1209,20 @@ cmd_batch(int argc, char **argv)
 	snprintf(dir, n, "%s/results", out);
 	j.dir = dir;
 	j.json = with_json;
-	struct stat ost;
-	if (make_dir(out) || make_dir(dir) || stamp_options(out, argc, argv, optind, &ost)) {
+	j.fresh = access(dir, F_OK) != 0;
+	char *jpath = malloc(n);
+	if (!jpath)
+		cli_fatal("out of memory");
+	snprintf(jpath, n, "%s/journal", out);
+	bool same;
+	batch_journal *jn = NULL;
+	if (make_dir(out) || make_dir(dir) || stamp_options(out, argv, optind, &same, false) ||
+	    !(jn = batch_journal_open("shardlp batch", jpath, resume && same)) ||
+	    stamp_options(out, argv, optind, &same, true)) {
 		status = EXIT_INPUT;
 		goto done;
 	}
+	bool jn_ok = true;	/* no append failed yet */
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -1232,7 +1243,7 @@ cmd_batch(int argc, char **argv)
 		for (long k = 0; k < jobs && !stop_signal; k++) {
 			while (w[k].nq < depth) {
 				while (!ag.n && next < v.n && resume &&
-				       up_to_date(dir, &v.v[next], &ost)) {
+				       up_to_date(jn, &v.v[next], with_json)) {
 					v.v[next].done = v.v[next].skipped = true;
 					next++;
 					finished++;
@@ -1282,12 +1293,22 @@ cmd_batch(int argc, char **argv)
 				ready |= pfd[f].fd == w[k].from && w[k].pid && pfd[f].revents;
 			if (!ready)
 				continue;
-			long i = collect(&w[k], &v, &ag);
+			int st = 0;
+			long i = collect(&w[k], &v, &ag, &st);
 			if (i < 0)
 				continue;
-			v.v[i].done = true;
+			input *in = &v.v[i];
+			if (in->csv && st != WORK_LOST && jn_ok &&
+			    batch_journal_add(jn, in->id, in->csv, in->csvlen, in->json,
+			                      with_json ? in->jsonlen : 0)) {
+				fprintf(stderr, "shardlp batch: cannot write '%s': %s (--resume "
+				        "will redo the programs from here)\n", jpath, strerror(errno));
+				jn_ok = false;
+				status = EXIT_INPUT;
+			}
+			in->done = true;
 			finished++;
-			failed += v.v[i].failed;
+			failed += in->failed;
 		}
 	}
 	/* idle workers end at the end of their task pipe; busy ones, stopped
@@ -1300,7 +1321,7 @@ cmd_batch(int argc, char **argv)
 	free(pfd);
 	if (tty)
 		progress(finished, v.n, failed, t0, true);
-	if (summarize(out, dir, &v, with_json, j.methods))
+	if (summarize(out, &v, with_json, j.methods))
 		status = EXIT_INPUT;
 	else if (failed && status == EXIT_OK)
 		status = EXIT_INPUT;
@@ -1323,6 +1344,8 @@ done:
 	}
 	free(v.v);
 	free(dir);
+	free(jpath);
+	batch_journal_close(jn);
 	cli_cost_opts_fini(&co);
 	return status;
 usage:

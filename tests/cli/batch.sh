@@ -95,9 +95,9 @@ run "$SHARDLP" batch -j 2 --out "$tmp/full" "$tmp/gen"
 expect_rc 0 "a batch of 16 generated programs"
 "$SHARDLP" batch -j 2 --out "$tmp/cut" "$tmp/gen" >/dev/null 2>&1 &
 pid=$!
-# stop it once the first program is done
+# stop it once the first program is done (its rows in the journal)
 for _ in $(seq 1 100); do
-	ls "$tmp"/cut/results/*.csv >/dev/null 2>&1 && break
+	[ -s "$tmp/cut/journal" ] && break
 	sleep 0.1
 done
 kill -TERM "$pid"
@@ -113,6 +113,9 @@ if [ "$done_rows" -ge 5 ] && [ "$done_rows" -lt 80 ]; then
 else
 	fail "after SIGTERM the summary has $done_rows rows"
 fi
+# a record cut short, as when the batch is killed while appending it:
+# dropped, and its program redone
+printf 'gen_t9.mlir-0123456789abcdef 1 999 0\ngen/t9.mlir,1,ilp' >>"$tmp/cut/journal"
 run "$SHARDLP" batch -j 2 --resume --out "$tmp/cut" "$tmp/gen"
 expect_rc 0 "--resume completes it"
 checks=$((checks + 1))
@@ -120,6 +123,33 @@ if diff <(mask_timed "$tmp/full/summary.csv") <(mask_timed "$tmp/cut/summary.csv
 	pass "the resumed summary is the uninterrupted one"
 else
 	fail "the resumed summary differs from the uninterrupted one"
+fi
+checks=$((checks + 1))
+if ! grep -q '^gen_t9.mlir-0123456789abcdef ' "$tmp/cut/journal" &&
+   [ "$(grep -c '^[^,]* [0-9]* [0-9]* [0-9]*$' "$tmp/cut/journal")" -ge 16 ]; then
+	pass "the journal: the cut record gone, a record per program"
+else
+	fail "the journal after --resume: $(grep -c '' "$tmp/cut/journal") lines"
+fi
+# nothing to redo: --resume runs no program (the journal unchanged)
+cp "$tmp/cut/journal" "$tmp/journal.before"
+run "$SHARDLP" batch -j 2 --resume --out "$tmp/cut" "$tmp/gen"
+expect_rc 0 "--resume of a complete batch"
+checks=$((checks + 1))
+if cmp -s "$tmp/journal.before" "$tmp/cut/journal" &&
+   diff <(mask_timed "$tmp/full/summary.csv") <(mask_timed "$tmp/cut/summary.csv") >/dev/null; then
+	pass "--resume of a complete batch redoes nothing and gives the same summary"
+else
+	fail "--resume of a complete batch ran programs again or changed the summary"
+fi
+# other options: --resume redoes every program
+run "$SHARDLP" batch -j 2 --resume --methods ilp --out "$tmp/cut" "$tmp/gen"
+checks=$((checks + 1))
+if [ "$(($(wc -l <"$tmp/cut/summary.csv") - 1))" -eq 16 ] &&
+   [ "$(grep -c '^[^,]* [0-9]* [0-9]* [0-9]*$' "$tmp/cut/journal")" -eq 16 ]; then
+	pass "--resume with other options redoes every program (the journal emptied first)"
+else
+	fail "--resume with other options: $(wc -l <"$tmp/cut/summary.csv") lines"
 fi
 # a worker killed: its program gets error rows saying so, the other
 # programs of the batch complete (a new worker takes them)
