@@ -307,6 +307,8 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	const char *best = NULL;
 	size_t best_g = 0;
 	double bestcost = INFINITY;
+	sl_cost_parts bestparts;
+	memset(&bestparts, 0, sizeof bestparts);
 	for (size_t g = 0; g < CLI_NGREEDY; g++) {
 		cli_greedy_result gr;
 		if (cli_greedy_run(ctx, src, g, &j->co->mesh, &so.cost, &gr))
@@ -320,6 +322,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 			so.start = gr.m;
 			best = cli_greedy[g].method;
 			best_g = g;
+			bestparts = gr.parts;
 		}
 	}
 	so.points = greedy_pts;
@@ -334,7 +337,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	cli_greedy_result gi;
 	bool instead = rc == 0 && best &&
 	               cli_greedy_instead(ctx, src, best_g, &j->co->mesh, &so.cost,
-	                                  r.parts.total, bestcost, &gi);
+	                                  r.parts.total, &bestparts, &gi);
 	if (instead) {
 		sl_run_free(run);
 		sl_module_free(m);

@@ -147,9 +147,10 @@ points_in_model(sl_module *m, const sl_cost_params *cost, const slot *slots,
 bool
 cli_greedy_instead(sl_context *ctx, const cli_src *src, size_t g,
                    const cli_mesh_opts *mesh, const sl_cost_params *cost,
-                   double ilp_total, double g_total, cli_greedy_result *out)
+                   double ilp_total, const sl_cost_parts *gp, cli_greedy_result *out)
 {
-	if (!(ilp_total > g_total + 1e-9 * fabs(g_total)) ||
+	if (!(ilp_total > gp->total + 1e-9 * fabs(gp->total)) ||
+	    (gp->budget > 0 && gp->peak_bytes > gp->budget) ||
 	    cli_greedy_run(ctx, src, g, mesh, cost, out))
 		return false;
 	if (out->scored)
@@ -248,7 +249,8 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	ilp->gap = sr.gap;
 	cli_greedy_result gi;
 	if (rc == 0 && best && cli_greedy_instead(ctx, src, best_g, &co->mesh, &local.cost,
-	                                          sr.parts.total, bestcost, &gi)) {
+	                                          sr.parts.total, &rows[best_g + 1].parts,
+	                                          &gi)) {
 		sl_run_free(slots[0].run);
 		sl_module_free(m);
 		slots[0].m = m = gi.m;
