@@ -140,8 +140,14 @@ void
 sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                      uint8_t *other)
 {
+	sli_op_priority_dirs_class(P, (uint8_t)op_class(P, op), level, pass_through, other);
+}
+
+void
+sli_op_priority_dirs_class(sli_prop *P, uint8_t k, int level, uint8_t *pass_through,
+                           uint8_t *other)
+{
 	/* a function of the class and the level: every op asks, few classes */
-	unsigned k = op_class(P, op);
 	if (level != P->prio_level) {
 		memset(P->prio_dirs, 0, sizeof P->prio_dirs);
 		P->prio_level = level;

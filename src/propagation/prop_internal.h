@@ -140,6 +140,9 @@ bool sli_prop_elementwise(const sl_op *op);
  */
 void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                           uint8_t *other);
+/* sli_op_priority_dirs of an op of class k (sli_op_priority_class). */
+void sli_op_priority_dirs_class(sli_prop *P, uint8_t k, int level, uint8_t *pass_through,
+                                uint8_t *other);
 /* The op-priority class of op (its traits; nonzero). */
 uint8_t sli_op_priority_class(sli_prop *P, const sl_op *op);
 /*
@@ -239,6 +242,11 @@ typedef struct step_args {
 
 /* sli_prop.quiet: a generic step would change nothing, whatever happens */
 enum { QUIET_ALWAYS = 255 };
+/*
+ * The quiet flag a generic op of class k (P->opclass) holds when a step
+ * would change nothing at the current level and strategy.
+ */
+uint8_t sli_prop_quiet_key(sli_prop *P, uint8_t k);
 
 /* One step through the nops + nres tensors ts; true if a sharding changed. */
 bool sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops,

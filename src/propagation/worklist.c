@@ -162,12 +162,14 @@ run_worklist(sli_prop *P)
 		P->queued[id] = 0;
 		/*
 		 * Generic ops that would not step: without a rule, idle at this
-		 * level, or quiet whatever the directions (only generic ops are
-		 * quiet).
+		 * level, or quiet (only generic ops are quiet; the key is a
+		 * function of the class, so the op is not touched).
 		 */
-		uint8_t k = P->opclass[id];
-		if ((k & SLI_OPCLASS_NO_STEP) || P->quiet[id] == QUIET_ALWAYS ||
+		uint8_t k = P->opclass[id], q = P->quiet[id];
+		if ((k & SLI_OPCLASS_NO_STEP) || q == QUIET_ALWAYS ||
 		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
+			continue;
+		if (q && q == sli_prop_quiet_key(P, k))
 			continue;
 		sl_op *op = P->ops[id];
 		P->current = op;
