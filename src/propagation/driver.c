@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The index found the first op with a result of a rejected shape. */
 static int
 check_shapes(sli_prop *P)
 {
-	for (uint32_t i = 0; i < P->nops; i++) {
-		sl_op *op = P->ops[i];
+	sl_op *op = P->bad_shape;
+	if (op) {
 		for (uint32_t r = 0; r < op->nresults; r++) {
 			const sl_type *t = op->results[r].type;
 			if (!t)

@@ -440,7 +440,8 @@ sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint3
 		} else if (a->plain) {
 			quiet = key.quiet ? QUIET_ALWAYS : quiet_key(P, a->op);
 		}
-		P->sig[a->op->id] = sig;
+		if (P->sig[a->op->id] != sig)	/* most stay 0: pages stay unmapped */
+			P->sig[a->op->id] = sig;
 		set_quiet(P, a, quiet);
 	}
 	if (changed && P->debug) {

@@ -45,7 +45,7 @@ edge_for_source(sli_prop *P, sl_op *user, uint32_t k)
 	}
 	if (k >= d->nresults)
 		return NULL;
-	return P->edge[d->results[k].id];
+	return sli_prop_edge(P, d->results[k].id);
 }
 
 static void
@@ -53,10 +53,10 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 {
 	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
 		return;
-	const sli_prop_use *u = &P->uses[P->use_first[v->id]];
-	for (uint32_t i = P->use_n[v->id]; i-- > 0;) {
-		sl_op *user = P->ops[u[i].op];
-		uint32_t k = u[i].index;
+	/* the last use first */
+	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
+		sl_op *user = P->ops[P->uses[i].op];
+		uint32_t k = P->uses[i].index;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {
 			enqueue(P, e);
