@@ -41,7 +41,8 @@ check_shapes(sli_prop *P)
 
 /*
  * Rules were attached only in the modes that dump the module, and no
- * other op had a rule attribute unless it had attributes at indexing:
+ * other op had a rule attribute unless it had attributes at indexing
+ * (SLI_OPCLASS_ATTRS):
  * the ops of the pass are not streamed through the caches once more.
  */
 static void

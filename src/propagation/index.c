@@ -6,6 +6,7 @@
  * shape (spec/propagation.md 1.5, 7.7).
  */
 #include "propagation/prop_internal.h"
+#include "ir/access.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,21 @@ generic_visit(const sl_op *op)
 	       op->kind != SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
 }
 
+/*
+ * Whether op may hold a sharding or a rule of its own (SLI_OPCLASS_ATTRS):
+ * discardable attributes, an sdy.sharding among its properties, or a
+ * kind whose shardings are properties (sdy ops, computations) or its
+ * arguments' (functions).
+ */
+static bool
+holds_attrs(const sl_op *op)
+{
+	return op->nattrs || op->kind == SL_OP_FUNC ||
+	       op->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
+	       op->kind == SL_OP_SDY_NAMED_COMPUTATION || sli_single_sharding_prop(op) ||
+	       (op->nprops && sli_op_prop(op, SLS_sdy_sharding));
+}
+
 /* Numbers op and its values (results, then its blocks' arguments). */
 static int
 collect_op(sl_op *op, void *ud)
@@ -116,7 +132,7 @@ collect_op(sl_op *op, void *ud)
 	if (generic_visit(op))
 		cls |= SLI_OPCLASS_GENERIC |
 		       (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
-	if (op->nattrs)
+	if (holds_attrs(op))
 		cls |= SLI_OPCLASS_ATTRS;
 	SL_VEC_PUSH(c->opclass, cls);
 	note_operands(c, op->id, op);

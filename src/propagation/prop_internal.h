@@ -44,7 +44,7 @@ enum { SLI_NO_USE = UINT32_MAX };
  * traits of op_priority_propagate.c). */
 enum {
 	SLI_OPCLASS_PRIO = 0x1f,
-	SLI_OPCLASS_ATTRS = 0x20,	/* had discardable attributes */
+	SLI_OPCLASS_ATTRS = 0x20,	/* may hold shardings or a rule (index.c) */
 	SLI_OPCLASS_GENERIC = 0x40,	/* visited by the generic handler */
 	SLI_OPCLASS_NO_STEP = 0x80	/* generic, without a rule: never steps */
 };
