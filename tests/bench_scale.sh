@@ -20,17 +20,22 @@
 # Environment: SHARDLP (default ./shardlp), BENCH_SCALE (default
 # ./bench-scale), BENCH_SCALE_LAYERS (default "12 96 1000 8000 32000"),
 # BENCH_SCALE_MILLION (layers of the million-op check, default 23810; 0
-# skips it), BENCH_DIR (inputs kept there; default a temporary directory).
+# skips it), BENCH_DIR (inputs kept there; default a temporary directory),
+# BENCH_SCALE_BASE (a bench-scale of another build, say the baseline's:
+# each program is measured by it right after BENCH_SCALE, and every row
+# and check is printed for both, `new` and `base`, so that the load of a
+# shared machine falls on both alike).
 set -eu
 LC_ALL=C
 export LC_ALL
 
 SHARDLP=${SHARDLP:-./shardlp}
 BENCH_SCALE=${BENCH_SCALE:-./bench-scale}
+base=${BENCH_SCALE_BASE:-}
 layers=${BENCH_SCALE_LAYERS:-12 96 1000 8000 32000}
 million=${BENCH_SCALE_MILLION:-23810}
 
-for p in "$SHARDLP" "$BENCH_SCALE"; do
+for p in "$SHARDLP" "$BENCH_SCALE" ${base:+"$base"}; do
 	[ -x "$p" ] || { echo "bench_scale: $p not built" >&2; exit 1; }
 done
 if [ -n "${BENCH_DIR:-}" ]; then
@@ -51,22 +56,29 @@ reps() {
 	fi
 }
 
-# measure LAYERS: one bench-scale line for a generated program (kept in $dir)
-measure() {
-	f=$dir/tf$1.mlir
-	[ -s "$f" ] || "$SHARDLP" gen transformer --layers "$1" -o "$f"
-	if ! "$BENCH_SCALE" "$f" "$(reps "$1")" >"$dir/line" 2>"$dir/err"; then
-		echo "bench_scale: failed on $1 layers" >&2
+# measure1 BENCH LAYERS: one line of bench-scale BENCH for a generated
+# program (kept in $dir)
+measure1() {
+	f=$dir/tf$2.mlir
+	[ -s "$f" ] || "$SHARDLP" gen transformer --layers "$2" -o "$f"
+	if ! "$1" "$f" "$(reps "$2")" >"$dir/line" 2>"$dir/err"; then
+		echo "bench_scale: $1 failed on $2 layers" >&2
 		head -n 5 "$dir/err" >&2
 		exit 1
 	fi
 	cat "$dir/line"
 }
 
-printf '%-6s %8s %7s | %10s %10s %11s %10s | %8s %6s\n' \
-	layers ops in_MB p+v_MB/s parse_MB/s prop_ops/s print_MB/s rss_MB rss/in
+# measure LAYERS: a line `build=new layers=N ...` (and one of base)
+measure() {
+	echo "build=new layers=$1 $(measure1 "$BENCH_SCALE" "$1")"
+	[ -z "$base" ] || echo "build=base layers=$1 $(measure1 "$base" "$1")"
+}
+
+printf '%-5s %-6s %8s %7s | %10s %10s %11s %10s | %8s %6s\n' \
+	build layers ops in_MB p+v_MB/s parse_MB/s prop_ops/s print_MB/s rss_MB rss/in
 for l in $layers; do
-	echo "layers=$l $(measure "$l")"
+	measure "$l"
 	[ "$l" -lt 32000 ] || rm -f "$dir/tf$l.mlir"
 done | awk '
 function kv(s,   i, a, n) {
@@ -76,16 +88,17 @@ function kv(s,   i, a, n) {
 function per2(a, b) { return (a > 0 && b > 0) ? exp(log(b / a) / d) : 0 }
 {
 	delete v; kv($0)
+	b = v["build"]
 	mb = v["bytes"] / 1e6; pv = v["parse"] + v["verify"]
-	printf "%-6d %8d %7.1f | %10.1f %10.1f %11.0f %10.1f | %8.1f %6.2f\n",
-	    v["layers"], v["ops"], mb, mb / pv, mb / v["parse"], v["ops"] / v["prop"],
+	printf "%-5s %-6d %8d %7.1f | %10.1f %10.1f %11.0f %10.1f | %8.1f %6.2f\n",
+	    b, v["layers"], v["ops"], mb, mb / pv, mb / v["parse"], v["ops"] / v["prop"],
 	    v["out"] / 1e6 / v["print"], v["rss_kb"] / 1024, v["rss_kb"] * 1024 / v["bytes"]
-	if (NR > 1) {
-		d = log(v["layers"] / pl) / log(2)
-		printf "%-6s per doubling: parse+verify %.2fx, propagation %.2fx, print %.2fx\n",
-		    "", per2(ppv, pv), per2(pprop, v["prop"]), per2(pprint, v["print"])
+	if (b in pl) {
+		d = log(v["layers"] / pl[b]) / log(2)
+		printf "%-12s per doubling: parse+verify %.2fx, propagation %.2fx, print %.2fx\n",
+		    "", per2(ppv[b], pv), per2(pprop[b], v["prop"]), per2(pprint[b], v["print"])
 	}
-	pl = v["layers"]; ppv = pv; pprop = v["prop"]; pprint = v["print"]
+	pl[b] = v["layers"]; ppv[b] = pv; pprop[b] = v["prop"]; pprint[b] = v["print"]
 }'
 echo "p+v: parse + verify; targets: p+v >= 200 MB/s; propagation >= 3M ops/s and"
 echo "  <= 2.1x per doubling from 96 layers; print >= 300 MB/s of output; rss/in <= 4"
@@ -97,10 +110,10 @@ if [ "$million" -gt 0 ]; then
 		n = split($0, a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], p, "="); v[p[1]] = p[2] }
 		t = v["import"] + v["prop"] + v["export"]
-		printf "million-op check: %d ops, user-priority pipeline %.3f s CPU " \
+		printf "%s million-op check: %d ops, user-priority pipeline %.3f s CPU " \
 		    "(import %.3f, propagate %.3f, export %.3f), peak RSS %.0f MB " \
 		    "(targets <= 1 s, <= 1024 MB)\n",
-		    v["ops"], t, v["import"], v["prop"], v["export"], v["rss_kb"] / 1024
+		    v["build"], v["ops"], t, v["import"], v["prop"], v["export"], v["rss_kb"] / 1024
 	}'
 	rm -f "$dir/tf$million.mlir"
 fi

@@ -68,7 +68,7 @@ seed_sharding(sli_prop *P, sl_value *v, const sl_sharding *s, sl_sym origin)
 static sl_value *
 shardable_of(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? P->edge[v->id] : NULL;
+	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
 	return e ? &e->results[0] : v;
 }
 
@@ -117,16 +117,16 @@ seed_origins(sli_prop *P)
 		for (uint32_t k = 0; (s = sli_comp_in_sharding(op, k)); k++) {
 			snprintf(buf, sizeof buf, "mc_%d_input: %u", id, k);
 			sl_sym o = sym(P, buf);
-			if (b && k < b->nargs && P->edge[b->args[k].id])
-				seed_sharding(P, &P->edge[b->args[k].id]->results[0], s, o);
+			if (b && k < b->nargs && sli_prop_edge(P, b->args[k].id))
+				seed_sharding(P, &sli_prop_edge(P, b->args[k].id)->results[0], s, o);
 			if (k < op->noperands)
 				seed_sharding(P, shardable_of(P, op->operands[k]),
 				              sli_prop_get(P, op->operands[k]), o);
 		}
 		for (uint32_t k = 0; (s = sli_result_sharding(op, k)); k++) {
 			snprintf(buf, sizeof buf, "mc_%d_output: %u", id, k);
-			if (k < op->nresults && P->edge[op->results[k].id])
-				seed_sharding(P, &P->edge[op->results[k].id]->results[0], s,
+			if (k < op->nresults && sli_prop_edge(P, op->results[k].id))
+				seed_sharding(P, &sli_prop_edge(P, op->results[k].id)->results[0], s,
 				              sym(P, buf));
 		}
 	}

@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The index found the first op with a result of a rejected shape. */
 static int
 check_shapes(sli_prop *P)
 {
-	for (uint32_t i = 0; i < P->nops; i++) {
-		sl_op *op = P->ops[i];
+	sl_op *op = P->bad_shape;
+	if (op) {
 		for (uint32_t r = 0; r < op->nresults; r++) {
 			const sl_type *t = op->results[r].type;
 			if (!t)
@@ -40,7 +41,8 @@ check_shapes(sli_prop *P)
 
 /*
  * Rules were attached only in the modes that dump the module, and no
- * other op had a rule attribute unless it had attributes at indexing:
+ * other op had a rule attribute unless it had attributes at indexing
+ * (SLI_OPCLASS_ATTRS):
  * the ops of the pass are not streamed through the caches once more.
  */
 static void

@@ -6,15 +6,27 @@
  * shape (spec/propagation.md 1.5, 7.7).
  */
 #include "propagation/prop_internal.h"
+#include "ir/access.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * What the walk over the ops gathers, so that no second walk streams the
+ * ops of a big module through the caches again: the ops and values in
+ * pre-order, every use (each value's uses linked, the last first), the
+ * op classes, the ops the index looks at again (edges, calls, groups),
+ * the first op whose result has a shape propagation rejects.
+ */
 typedef struct collect {
 	SL_VEC(sl_op *) ops;
 	SL_VEC(sl_value *) values;
 	SL_VEC(uint32_t) nuses;		/* per value: its number of uses */
-	size_t uses;			/* operands in all */
+	SL_VEC(uint32_t) last;		/* per value: its last use, or SLI_NO_USE */
+	SL_VEC(sli_prop_use) uses;	/* in op order */
+	SL_VEC(uint8_t) opclass;
+	SL_VEC(sl_op *) special;
+	sl_op *bad_shape;
 	bool stale;			/* an operand not numbered yet */
 } collect;
 
@@ -25,31 +37,110 @@ collect_value(collect *c, sl_value *v)
 	v->id = (uint32_t)c->values.n;
 	SL_VEC_PUSH(c->values, v);
 	SL_VEC_PUSH(c->nuses, 0);
+	SL_VEC_PUSH(c->last, SLI_NO_USE);
 }
 
 /*
- * Numbers op and its values (results, then its blocks' arguments), and
- * counts the uses of its operands, which in pre-order were numbered
- * before: counting in this walk saves one more stream through the ops.
- * An operand not numbered yet (a use before its definition) makes the
- * counts stale, and sli_prop_index counts again.
+ * C_MULTI_USE for the users of v that need it, now that v has another
+ * use (by op i): an op whose class depends on the use counts has it
+ * when an operand that is not a scalar has more than one use.
  */
+static void
+mark_multi(collect *c, uint32_t i, const sl_value *v)
+{
+	if (c->nuses.v[v->id] < 2 || sli_op_priority_scalar(v))
+		return;
+	if (c->nuses.v[v->id] == 2) {
+		uint32_t first = c->uses.v[c->uses.v[c->last.v[v->id]].prev].op;
+		if (sli_op_priority_counts(c->opclass.v[first]))
+			c->opclass.v[first] = sli_op_priority_class_multi(c->opclass.v[first]);
+	}
+	if (sli_op_priority_counts(c->opclass.v[i]))
+		c->opclass.v[i] = sli_op_priority_class_multi(c->opclass.v[i]);
+}
+
+/*
+ * Records the uses of op's operands (op i), which in pre-order were
+ * numbered before; its class is recorded already.  An operand not
+ * numbered yet (a use before its definition) makes the records stale,
+ * and sli_prop_index records every op again.
+ */
+static void
+note_operands(collect *c, uint32_t i, const sl_op *op)
+{
+	for (uint32_t k = 0; k < op->noperands; k++) {
+		sl_value *v = op->operands[k];
+		if (!v)
+			continue;
+		if (v->id >= c->values.n || c->values.v[v->id] != v) {
+			c->stale = true;
+			continue;
+		}
+		sli_prop_use u = {i, k, c->last.v[v->id]};
+		c->last.v[v->id] = (uint32_t)c->uses.n;
+		SL_VEC_PUSH(c->uses, u);
+		c->nuses.v[v->id]++;
+		mark_multi(c, i, v);
+	}
+}
+
+/* Whether a result of op has a type propagation rejects (check_shapes). */
+static bool
+bad_shape(const sl_op *op)
+{
+	for (uint32_t r = 0; r < op->nresults; r++) {
+		const sl_type *t = op->results[r].type;
+		if (t && ((t->kind == SL_TYPE_TENSOR && !sli_type_is_static(t)) ||
+		          t->kind == SL_TYPE_TUPLE))
+			return true;
+	}
+	return false;
+}
+
+/* Whether visit() hands op to visit_generic. */
+static bool
+generic_visit(const sl_op *op)
+{
+	return op->kind != SL_OP_SDY_PROPAGATION_BARRIER &&
+	       op->kind != SL_OP_SDY_DATA_FLOW_EDGE &&
+	       op->kind != SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
+}
+
+/*
+ * Whether op may hold a sharding or a rule of its own (SLI_OPCLASS_ATTRS):
+ * discardable attributes, an sdy.sharding among its properties, or a
+ * kind whose shardings are properties (sdy ops, computations) or its
+ * arguments' (functions).
+ */
+static bool
+holds_attrs(const sl_op *op)
+{
+	return op->nattrs || op->kind == SL_OP_FUNC ||
+	       op->kind == SL_OP_SDY_MANUAL_COMPUTATION ||
+	       op->kind == SL_OP_SDY_NAMED_COMPUTATION || sli_single_sharding_prop(op) ||
+	       (op->nprops && sli_op_prop(op, SLS_sdy_sharding));
+}
+
+/* Numbers op and its values (results, then its blocks' arguments). */
 static int
 collect_op(sl_op *op, void *ud)
 {
 	collect *c = ud;
 	op->id = (uint32_t)c->ops.n;
 	SL_VEC_PUSH(c->ops, op);
-	for (uint32_t k = 0; k < op->noperands; k++) {
-		sl_value *v = op->operands[k];
-		if (!v)
-			continue;
-		c->uses++;
-		if (v->id < c->values.n && c->values.v[v->id] == v)
-			c->nuses.v[v->id]++;
-		else
-			c->stale = true;
-	}
+	uint8_t cls = sli_op_priority_class_early(op);
+	if (generic_visit(op))
+		cls |= SLI_OPCLASS_GENERIC |
+		       (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
+	if (holds_attrs(op))
+		cls |= SLI_OPCLASS_ATTRS;
+	SL_VEC_PUSH(c->opclass, cls);
+	note_operands(c, op->id, op);
+	if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE || op->kind == SL_OP_CALL ||
+	    (op->kind == SL_OP_SDY_SHARDING_GROUP && op->noperands))
+		SL_VEC_PUSH(c->special, op);
+	if (!c->bad_shape && bad_shape(op))
+		c->bad_shape = op;
 	for (uint32_t i = 0; i < op->nresults; i++)
 		collect_value(c, &op->results[i]);
 	for (uint32_t r = 0; r < op->nregions; r++)
@@ -57,6 +148,21 @@ collect_op(sl_op *op, void *ud)
 			for (uint32_t i = 0; i < b->nargs; i++)
 				collect_value(c, &b->args[i]);
 	return 0;
+}
+
+/* After a use before its definition: every op's uses again. */
+static void
+renote_operands(collect *c)
+{
+	c->uses.n = 0;
+	memset(c->nuses.v, 0, sizeof *c->nuses.v * c->nuses.n);
+	for (size_t v = 0; v < c->last.n; v++)
+		c->last.v[v] = SLI_NO_USE;
+	for (size_t i = 0; i < c->ops.n; i++) {
+		c->opclass.v[i] = sli_op_priority_class_early(c->ops.v[i]) |
+		                  (c->opclass.v[i] & ~SLI_OPCLASS_PRIO);
+		note_operands(c, (uint32_t)i, c->ops.v[i]);
+	}
 }
 
 void
@@ -69,8 +175,13 @@ sli_prop_index_fini(sli_prop *P)
 	free(P->ops);
 	free(P->values);
 	free(P->use_n);
+	free(P->use_last);
+	free(P->uses);
 	free(P->edge);
 	free(P->rules);
+	free(P->opclass);
+	free(P->sig);
+	free(P->own);
 	sli_htab_fini(&P->rule_reps);
 	sli_arena_fini(&P->tabmem);
 	for (size_t i = 0; i < P->groups.n; i++)
@@ -80,7 +191,7 @@ sli_prop_index_fini(sli_prop *P)
 	P->calls = NULL;
 	P->ops = NULL;
 	P->values = NULL;
-	P->use_first = P->use_n = NULL;
+	P->use_last = P->use_n = NULL;
 	P->uses = NULL;
 	P->edge = NULL;
 	P->group = NULL;
@@ -114,15 +225,6 @@ index_edge(sli_prop *P, sl_op *e)
 	}
 }
 
-/* Whether visit() hands op to visit_generic. */
-static bool
-generic_visit(const sl_op *op)
-{
-	return op->kind != SL_OP_SDY_PROPAGATION_BARRIER &&
-	       op->kind != SL_OP_SDY_DATA_FLOW_EDGE &&
-	       op->kind != SL_OP_SDY_FUNC_DATA_FLOW_EDGE;
-}
-
 sl_sym
 sli_prop_callee(sl_module *m, const sl_op *call)
 {
@@ -130,6 +232,47 @@ sli_prop_callee(sl_module *m, const sl_op *call)
 	if (!c || c->kind != SL_ATTR_SYMREF)
 		return 0;
 	return sli_attr_sym(m->ctx, c);
+}
+
+typedef SL_VEC(int64_t) id_vec;
+typedef SL_VEC(sl_value *) value_vec;
+typedef SL_VEC(value_vec) members_vec;
+
+/* The calls, edges and sharding groups the walk set aside, in op order. */
+static void
+index_special(sli_prop *P, sl_op *op, id_vec *ids, members_vec *members)
+{
+	if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
+		index_edge(P, op);
+	} else if (op->kind == SL_OP_CALL) {
+		sl_op *f = sli_lookup_func(P->m, sli_prop_callee(P->m, op));
+		if (f) {
+			size_t n = 0;
+			while (P->calls[f->id] && P->calls[f->id][n])
+				n++;
+			P->calls[f->id] = sli_xrealloc(P->calls[f->id], sizeof(sl_op *) * (n + 2));
+			P->calls[f->id][n] = op;
+			P->calls[f->id][n + 1] = NULL;
+		}
+	} else {
+		sl_attr *a = sli_op_get(op, SLS_group_id);
+		int64_t id = a && a->kind == SL_ATTR_INT ? a->u.i.v : 0;
+		size_t g = 0;
+		while (g < ids->n && ids->v[g] != id)
+			g++;
+		if (g == ids->n) {
+			SL_VEC_PUSH(*ids, id);
+			SL_VEC_RESERVE(*members, g + 1);
+			memset(&members->v[g], 0, sizeof members->v[g]);
+			members->n = g + 1;
+		}
+		sl_value *v = op->operands[0];
+		bool dup = false;
+		for (size_t j = 0; j < members->v[g].n; j++)
+			dup |= members->v[g].v[j] == v;
+		if (!dup)
+			SL_VEC_PUSH(members->v[g], v);
+	}
 }
 
 void
@@ -141,33 +284,28 @@ sli_prop_index(sli_prop *P)
 	sli_prop_index_fini(P);
 	collect c = {0};
 	sli_walk(P->m->top, collect_op, &c);
+	if (c.stale)
+		renote_operands(&c);
 	P->ops = c.ops.v;
 	P->nops = (uint32_t)c.ops.n;
 	P->values = c.values.v;
 	P->nvalues = (uint32_t)c.values.n;
+	P->bad_shape = c.bad_shape;
+	/* nv and no entries, also for no values or ops */
+	SL_VEC_PUSH(c.nuses, 0);
+	SL_VEC_PUSH(c.last, SLI_NO_USE);
+	SL_VEC_PUSH(c.uses, (sli_prop_use){0});
 	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
 
-	P->use_first = SL_NEWN(&P->tabmem, uint32_t, nv);
-	SL_VEC_PUSH(c.nuses, 0);	/* nv entries, also for no values */
 	P->use_n = c.nuses.v;
-	size_t nuses = c.uses;
-	if (c.stale) {
-		memset(P->use_n, 0, sizeof *P->use_n * nv);
-		for (uint32_t i = 0; i < P->nops; i++)
-			for (uint32_t k = 0; k < P->ops[i]->noperands; k++)
-				if (P->ops[i]->operands[k])
-					P->use_n[P->ops[i]->operands[k]->id]++;
-	}
-	P->uses = sli_arena_alloc(&P->tabmem, sizeof *P->uses * (nuses ? nuses : 1));
-	uint32_t off = 0;
-	for (uint32_t v = 0; v < P->nvalues; v++) {
-		P->use_first[v] = off;
-		off += P->use_n[v];
-	}
-
-	/* most programs have few edges: calloc leaves the pages it maps
-	 * untouched until an edge is written */
-	P->edge = sli_xcalloc(nv, sizeof *P->edge);
+	P->use_last = c.last.v;
+	P->uses = c.uses.v;
+	SL_VEC_PUSH(c.opclass, 0);	/* no entries, also for no ops */
+	P->opclass = c.opclass.v;
+	/* most programs have no edges, and then no table (sli_prop_edge) */
+	for (size_t i = 0; i < c.special.n && !P->edge; i++)
+		if (c.special.v[i]->kind == SL_OP_SDY_DATA_FLOW_EDGE)
+			P->edge = sli_xcalloc(nv, sizeof *P->edge);
 	P->rules = sli_xcalloc(no, sizeof *P->rules);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
@@ -176,12 +314,13 @@ sli_prop_index(sli_prop *P)
 		free(old_rules);
 	}
 	P->calls = sli_xcalloc(no, sizeof *P->calls);
-	P->sig = SL_NEWN(&P->tabmem, uint64_t, no);
-	P->opclass = SL_NEWN(&P->tabmem, uint8_t, no);
+	/* calloc: the pages of the tables most ops never write stay
+	 * unmapped (own), or until the first step that settles (sig) */
+	P->sig = sli_xcalloc(no, sizeof *P->sig);
 	static const sl_sharding unloaded;
 	P->unloaded = &unloaded;
 	P->getslot = SL_NEWN(&P->tabmem, int32_t, nv);
-	P->own = SL_NEWN(&P->tabmem, sl_attr *, no);
+	P->own = sli_xcalloc(no, sizeof *P->own);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->cur = sli_arena_alloc(&P->tabmem, sizeof *P->cur * nv);
 	for (uint32_t v = 0; v < nv; v++)
@@ -190,65 +329,13 @@ sli_prop_index(sli_prop *P)
 	P->queued = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->nstack = 0;
 
-	/*
-	 * One walk over the ops for the use lists, the edges, callers and
-	 * sharding groups (members in op order, groups in id order later),
-	 * and the op classes, which only need the use counts: each walk
-	 * over the ops of a big module streams it through the caches again.
-	 */
-	uint32_t *fill = sli_xmalloc(sizeof *fill * nv);
-	memcpy(fill, P->use_first, sizeof *fill * P->nvalues);
-	SL_VEC(int64_t) ids = {0};
-	SL_VEC(SL_VEC(sl_value *)) members = {0};
-	for (uint32_t i = 0; i < P->nops; i++) {
-		sl_op *op = P->ops[i];
-		for (uint32_t k = 0; k < op->noperands; k++) {
-			sl_value *v = op->operands[k];
-			if (!v)
-				continue;
-			sli_prop_use *u = &P->uses[fill[v->id]++];
-			u->op = i;
-			u->index = k;
-		}
-		uint8_t cls = sli_op_priority_class(P, op);
-		if (generic_visit(op))
-			cls |= SLI_OPCLASS_GENERIC |
-			       (sli_prop_has_no_rule(op) ? SLI_OPCLASS_NO_STEP : 0);
-		if (op->nattrs)
-			cls |= SLI_OPCLASS_ATTRS;
-		P->opclass[i] = cls;
-		if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE) {
-			index_edge(P, op);
-		} else if (op->kind == SL_OP_CALL) {
-			sl_op *f = sli_lookup_func(P->m, sli_prop_callee(P->m, op));
-			if (f) {
-				size_t n = 0;
-				while (P->calls[f->id] && P->calls[f->id][n])
-					n++;
-				P->calls[f->id] = sli_xrealloc(P->calls[f->id], sizeof(sl_op *) * (n + 2));
-				P->calls[f->id][n] = op;
-				P->calls[f->id][n + 1] = NULL;
-			}
-		} else if (op->kind == SL_OP_SDY_SHARDING_GROUP && op->noperands) {
-			sl_attr *a = sli_op_get(op, SLS_group_id);
-			int64_t id = a && a->kind == SL_ATTR_INT ? a->u.i.v : 0;
-			size_t g = 0;
-			while (g < ids.n && ids.v[g] != id)
-				g++;
-			if (g == ids.n) {
-				SL_VEC_PUSH(ids, id);
-				SL_VEC_RESERVE(members, g + 1);
-				memset(&members.v[g], 0, sizeof members.v[g]);
-				members.n = g + 1;
-			}
-			sl_value *v = op->operands[0];
-			bool dup = false;
-			for (size_t j = 0; j < members.v[g].n; j++)
-				dup |= members.v[g].v[j] == v;
-			if (!dup)
-				SL_VEC_PUSH(members.v[g], v);
-		}
-	}
+	/* edges, callers and sharding groups (members in op order, groups
+	 * in id order below) */
+	id_vec ids = {0};
+	members_vec members = {0};
+	for (size_t i = 0; i < c.special.n; i++)
+		index_special(P, c.special.v[i], &ids, &members);
+	SL_VEC_FREE(c.special);
 	/* groups sorted by id */
 	size_t ng = ids.n;
 	size_t *order = sli_xmalloc(sizeof *order * (ng ? ng : 1));
@@ -274,7 +361,6 @@ sli_prop_index(sli_prop *P)
 			P->group[members.v[g].v[j]->id] = (int32_t)i;
 	}
 	free(order);
-	free(fill);
 	SL_VEC_FREE(ids);
 	SL_VEC_FREE(members);
 

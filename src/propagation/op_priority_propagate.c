@@ -49,13 +49,19 @@ dynamic_slice_op(const sl_op *op)
 	return op->kind == SL_OP_DYNAMIC_SLICE || op->kind == SL_OP_DYNAMIC_UPDATE_SLICE;
 }
 
+bool
+sli_op_priority_scalar(const sl_value *v)
+{
+	const sl_type *t = v->type;
+	return t && t->kind == SL_TYPE_TENSOR && !t->unranked && t->rank == 0;
+}
+
 /* Some operand that is not a rank-0 tensor has more than one use. */
 static bool
 multi_use(const sli_prop *P, const sl_op *op)
 {
 	for (uint32_t i = 0; i < op->noperands; i++) {
-		const sl_type *t = op->operands[i]->type;
-		if (t && t->kind == SL_TYPE_TENSOR && !t->unranked && t->rank == 0)
+		if (sli_op_priority_scalar(op->operands[i]))
 			continue;
 		if (sli_prop_use_count(P, op->operands[i]) > 1)
 			return true;
@@ -75,21 +81,40 @@ enum {
 	C_BROADCAST = 16
 };
 
+uint8_t
+sli_op_priority_class_early(const sl_op *op)
+{
+	uint8_t k = C_DONE;
+	if (pass_through_op(op))
+		k |= C_PASS_THROUGH;
+	if (dynamic_slice_op(op))
+		k |= C_DYNAMIC_SLICE;
+	if (op->kind == SL_OP_BROADCAST_IN_DIM)
+		k |= C_BROADCAST;
+	return k;
+}
+
+bool
+sli_op_priority_counts(uint8_t k)
+{
+	return (k & (C_PASS_THROUGH | C_DYNAMIC_SLICE)) != 0;
+}
+
+uint8_t
+sli_op_priority_class_multi(uint8_t k)
+{
+	return (uint8_t)(k | C_MULTI_USE);
+}
+
 static unsigned
 op_class(sli_prop *P, const sl_op *op)
 {
 	uint8_t *c = op->id < P->nops && P->ops[op->id] == op ? &P->opclass[op->id] : NULL;
 	if (c && (*c & C_DONE))
 		return *c & (C_DONE | C_PASS_THROUGH | C_DYNAMIC_SLICE | C_MULTI_USE | C_BROADCAST);
-	unsigned k = C_DONE;
-	if (pass_through_op(op))
-		k |= C_PASS_THROUGH;
-	if (dynamic_slice_op(op))
-		k |= C_DYNAMIC_SLICE;
-	if ((k & (C_PASS_THROUGH | C_DYNAMIC_SLICE)) && multi_use(P, op))
+	unsigned k = sli_op_priority_class_early(op);
+	if (sli_op_priority_counts((uint8_t)k) && multi_use(P, op))
 		k |= C_MULTI_USE;
-	if (op->kind == SL_OP_BROADCAST_IN_DIM)
-		k |= C_BROADCAST;
 	if (c)
 		*c |= (uint8_t)k;
 	return k;
@@ -140,8 +165,14 @@ void
 sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                      uint8_t *other)
 {
+	sli_op_priority_dirs_class(P, (uint8_t)op_class(P, op), level, pass_through, other);
+}
+
+void
+sli_op_priority_dirs_class(sli_prop *P, uint8_t k, int level, uint8_t *pass_through,
+                           uint8_t *other)
+{
 	/* a function of the class and the level: every op asks, few classes */
-	unsigned k = op_class(P, op);
 	if (level != P->prio_level) {
 		memset(P->prio_dirs, 0, sizeof P->prio_dirs);
 		P->prio_level = level;

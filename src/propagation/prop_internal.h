@@ -26,18 +26,25 @@ typedef struct sli_prop_mesh {
 typedef struct sli_prop_debug sli_prop_debug;
 
 /*
- * A use of a value in the pass's use lists: the user's op id and the
- * operand number.  Half the size of sli_use, and waking the users of a
- * value needs their ids, not the ops themselves.
+ * A use of a value in the pass's use lists: the user's op id, the operand
+ * number and the value's use before this one (SLI_NO_USE for its
+ * first).  Waking the users of a value needs their ids, not the ops
+ * themselves; the index links the uses as its one walk over the ops
+ * meets them, so that they need no second walk to be grouped by value.
  */
 typedef struct sli_prop_use {
 	uint32_t op;
 	uint32_t index;
+	uint32_t prev;
 } sli_prop_use;
 
-/* Bits of sli_prop.opclass set at indexing. */
+enum { SLI_NO_USE = UINT32_MAX };
+
+/* Bits of sli_prop.opclass set at indexing (below them, the op-priority
+ * traits of op_priority_propagate.c). */
 enum {
-	SLI_OPCLASS_ATTRS = 0x20,	/* had discardable attributes */
+	SLI_OPCLASS_PRIO = 0x1f,
+	SLI_OPCLASS_ATTRS = 0x20,	/* may hold shardings or a rule (index.c) */
 	SLI_OPCLASS_GENERIC = 0x40,	/* visited by the generic handler */
 	SLI_OPCLASS_NO_STEP = 0x80	/* generic, without a rule: never steps */
 };
@@ -49,15 +56,16 @@ struct sli_prop {
 	sli_arena scratch;		/* reset after every step */
 	bool failed;
 
-	sli_arena tabmem;		/* the tables below but ops, values, rules, calls */
+	sli_arena tabmem;		/* getslot, quiet, cur, stack, queued, group */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
 	sl_value **values;		/* value->id is the position */
 	uint32_t nvalues;
-	uint32_t *use_first;		/* uses of value v: uses[use_first[v] ..] */
-	uint32_t *use_n;
+	uint32_t *use_last;		/* per value: its last use in uses, or SLI_NO_USE */
+	uint32_t *use_n;		/* per value: its number of uses */
 	sli_prop_use *uses;		/* textual order */
-	sl_op **edge;			/* per value: data_flow_edge holding its sharding */
+	sl_op **edge;			/* per value: data_flow_edge holding its sharding;
+					 * NULL when the module has none (sli_prop_edge) */
 	int32_t *group;			/* per value: group index, -1 if none;
 					 * NULL when there are no groups */
 	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
@@ -73,6 +81,8 @@ struct sli_prop {
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
 	/* per op: op-priority traits (op_priority_propagate.c), and SLI_OPCLASS_* */
 	uint8_t *opclass;
+	sl_op *bad_shape;		/* the first op with a result of a shape
+					 * propagation rejects, or NULL */
 	/* per value: its sharding as sli_prop_get found it, or P->unloaded;
 	 * sli_prop_set keeps it current (computations' block arguments and
 	 * results are not cached) */
@@ -140,8 +150,22 @@ bool sli_prop_elementwise(const sl_op *op);
  */
 void sli_op_priority_dirs(sli_prop *P, const sl_op *op, int level, uint8_t *pass_through,
                           uint8_t *other);
+/* sli_op_priority_dirs of an op of class k (sli_op_priority_class). */
+void sli_op_priority_dirs_class(sli_prop *P, uint8_t k, int level, uint8_t *pass_through,
+                                uint8_t *other);
 /* The op-priority class of op (its traits; nonzero). */
 uint8_t sli_op_priority_class(sli_prop *P, const sl_op *op);
+/*
+ * For the index, which counts the uses while it classifies the ops: op's
+ * class without the trait that needs the use counts; whether a class
+ * depends on them; the class of such an op one of whose operands has
+ * more than one use and is not sli_op_priority_scalar.
+ */
+uint8_t sli_op_priority_class_early(const sl_op *op);
+bool sli_op_priority_counts(uint8_t k);
+uint8_t sli_op_priority_class_multi(uint8_t k);
+/* Whether v is a rank-0 tensor (its uses do not count). */
+bool sli_op_priority_scalar(const sl_value *v);
 /*
  * Whether no factor of an op of class k may move at `level` whatever its
  * rule, so that the rule need not be built yet.
@@ -158,6 +182,12 @@ void sli_prop_index(sli_prop *P);
 void sli_prop_index_fini(sli_prop *P);
 /* The symbol a call names as its callee (0 if none). */
 sl_sym sli_prop_callee(sl_module *m, const sl_op *call);
+/* The data_flow_edge holding the sharding of value id v, or NULL. */
+static inline sl_op *
+sli_prop_edge(const sli_prop *P, uint32_t v)
+{
+	return P->edge ? P->edge[v] : NULL;
+}
 /* Number of uses of v. */
 uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
 /* Resolves the mesh of a sharding (NULL if unknown). */
@@ -239,6 +269,11 @@ typedef struct step_args {
 
 /* sli_prop.quiet: a generic step would change nothing, whatever happens */
 enum { QUIET_ALWAYS = 255 };
+/*
+ * The quiet flag a generic op of class k (P->opclass) holds when a step
+ * would change nothing at the current level and strategy.
+ */
+uint8_t sli_prop_quiet_key(sli_prop *P, uint8_t k);
 
 /* One step through the nops + nres tensors ts; true if a sharding changed. */
 bool sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops,

@@ -21,7 +21,7 @@ sli_prop_is_func_arg(const sl_value *v)
 bool
 sli_prop_is_edge_target(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? P->edge[v->id] : NULL;
+	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
 	return e && v != &e->results[0];
 }
 
@@ -47,7 +47,7 @@ computation(const sl_op *op)
 sl_value *
 sli_prop_shardable(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? P->edge[v->id] : NULL;
+	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
 	if (e)
 		return &e->results[0];
 	if (!v->def && !sli_prop_is_func_arg(v) && !data_flow_block_arg(v))
@@ -155,9 +155,8 @@ wake_value(sli_prop *P, const sl_value *v)
 		return;
 	if (v->def && v->def->id < P->nops && P->ops[v->def->id] == v->def)
 		P->quiet[v->def->id] = 0;
-	const sli_prop_use *u = &P->uses[P->use_first[v->id]];
-	for (uint32_t i = 0; i < P->use_n[v->id]; i++)
-		P->quiet[u[i].op] = 0;
+	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev)
+		P->quiet[P->uses[i].op] = 0;
 }
 
 /* Before shardable value v changes: every op that reads it may move. */
@@ -165,7 +164,7 @@ static void
 wake(sli_prop *P, sl_value *v)
 {
 	wake_value(P, v);
-	sl_op *e = P->edge[v->id];
+	sl_op *e = sli_prop_edge(P, v->id);
 	if (e && v == &e->results[0] && e->noperands) {
 		/* the values whose sharding lives on this edge (index_edge) */
 		sl_value *owner = e->operands[0];
@@ -267,7 +266,7 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	}
 	if (op->nresults == 1) {
 		sli_op_set_sharding_list(m, op, spv1(P, s));
-		if (indexed)
+		if (indexed && P->own[op->id])
 			P->own[op->id] = NULL;
 		return;
 	}

@@ -164,14 +164,21 @@ settled(sli_prop *P, const step_args *a, const stensor *ts, uint32_t nops, uint3
 	return agree(&p);
 }
 
-/* What a generic step of op depends on besides the shardings (nonzero). */
-static uint8_t
-quiet_key(sli_prop *P, const sl_op *op)
+/* What a generic step of an op of class k depends on besides the
+ * shardings (nonzero). */
+uint8_t
+sli_prop_quiet_key(sli_prop *P, uint8_t k)
 {
 	uint8_t pt = SL_DIR_BOTH, other = SL_DIR_BOTH;
 	if (P->level >= 0)
-		sli_op_priority_dirs(P, op, P->level, &pt, &other);
+		sli_op_priority_dirs_class(P, k, P->level, &pt, &other);
 	return (uint8_t)(1 + (pt * 4 + other) * 2 + P->aggressive);
+}
+
+static uint8_t
+quiet_key(sli_prop *P, const sl_op *op)
+{
+	return sli_prop_quiet_key(P, sli_op_priority_class(P, op));
 }
 
 static void
@@ -433,7 +440,8 @@ sli_prop_step(sli_prop *P, const step_args *a, stensor *ts, uint32_t nops, uint3
 		} else if (a->plain) {
 			quiet = key.quiet ? QUIET_ALWAYS : quiet_key(P, a->op);
 		}
-		P->sig[a->op->id] = sig;
+		if (P->sig[a->op->id] != sig)	/* most stay 0: pages stay unmapped */
+			P->sig[a->op->id] = sig;
 		set_quiet(P, a, quiet);
 	}
 	if (changed && P->debug) {

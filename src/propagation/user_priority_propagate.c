@@ -122,6 +122,10 @@ init_walk(upstate *u)
 {
 	sli_prop *P = u->P;
 	for (uint32_t i = 0; i < P->nops; i++) {
+		/* no sharding on an op the index saw without attributes, unless
+		 * an edge holds it: its results are not even looked at */
+		if (!P->edge && !(P->opclass[i] & SLI_OPCLASS_ATTRS))
+			continue;
 		sl_op *op = P->ops[i];
 		if (op->kind == SL_OP_FUNC) {
 			sl_block *b = op->nregions ? op->regions[0].first : NULL;

@@ -45,7 +45,7 @@ edge_for_source(sli_prop *P, sl_op *user, uint32_t k)
 	}
 	if (k >= d->nresults)
 		return NULL;
-	return P->edge[d->results[k].id];
+	return sli_prop_edge(P, d->results[k].id);
 }
 
 static void
@@ -53,10 +53,10 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 {
 	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
 		return;
-	const sli_prop_use *u = &P->uses[P->use_first[v->id]];
-	for (uint32_t i = P->use_n[v->id]; i-- > 0;) {
-		sl_op *user = P->ops[u[i].op];
-		uint32_t k = u[i].index;
+	/* the last use first */
+	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
+		sl_op *user = P->ops[P->uses[i].op];
+		uint32_t k = P->uses[i].index;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {
 			enqueue(P, e);
@@ -162,12 +162,14 @@ run_worklist(sli_prop *P)
 		P->queued[id] = 0;
 		/*
 		 * Generic ops that would not step: without a rule, idle at this
-		 * level, or quiet whatever the directions (only generic ops are
-		 * quiet).
+		 * level, or quiet (only generic ops are quiet; the key is a
+		 * function of the class, so the op is not touched).
 		 */
-		uint8_t k = P->opclass[id];
-		if ((k & SLI_OPCLASS_NO_STEP) || P->quiet[id] == QUIET_ALWAYS ||
+		uint8_t k = P->opclass[id], q = P->quiet[id];
+		if ((k & SLI_OPCLASS_NO_STEP) || q == QUIET_ALWAYS ||
 		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
+			continue;
+		if (q && q == sli_prop_quiet_key(P, k))
 			continue;
 		sl_op *op = P->ops[id];
 		P->current = op;
