@@ -86,12 +86,24 @@ fixed_load(sli_iopddl_lns *L, const int64_t *sol)
 		L->load[t] = run += L->load[t];
 }
 
-/* Adds node i to the region (once, and only a node with a choice). */
+/* Adds node i to the region (once, only a node with a choice, and
+ * while its columns, counted as the ILP makes them, stay in budget). */
 static void
 take(sli_iopddl_lns *L, size_t i)
 {
-	if (L->isfree[i] || L->m->nalive[i] < 2)
+	const sli_iopddl_model *m = L->m;
+	const sl_iopddl *p = m->p;
+	if (L->isfree[i] || m->nalive[i] < 2)
 		return;
+	size_t add = m->nalive[i];
+	for (size_t k = m->afirst[i]; k < m->afirst[i + 1]; k++) {
+		size_t e = m->aedge[k], j = p->eu[e] == i ? p->ev[e] : p->eu[e];
+		if (L->isfree[j])
+			add += (size_t)m->nalive[i] * m->nalive[j];
+	}
+	if (add > L->budget - L->cols)
+		return;
+	L->cols += add;
 	L->isfree[i] = 1;
 	L->region[L->nregion++] = (uint32_t)i;
 }
@@ -158,12 +170,15 @@ seed_window(sli_iopddl_lns *L, size_t k)
 }
 
 size_t
-sli_iopddl_lns_pick(sli_iopddl_lns *L, const int64_t *sol, size_t k, unsigned mode)
+sli_iopddl_lns_pick(sli_iopddl_lns *L, const int64_t *sol, size_t k, size_t budget,
+                    unsigned mode)
 {
 	const sli_iopddl_model *m = L->m;
 	const sl_iopddl *p = m->p;
 	memset(L->isfree, 0, p->nnodes);
 	L->nregion = 0;
+	L->cols = 0;
+	L->budget = budget;
 	if (mode == SLI_LNS_TIGHT)
 		seed_tight(L, sol, k);
 	else if (mode == SLI_LNS_WINDOW)

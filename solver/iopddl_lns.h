@@ -18,6 +18,7 @@ typedef struct sli_iopddl_lns {
 	unsigned char *isfree;	/* per node: in the region */
 	uint32_t *region;	/* the free nodes */
 	size_t nregion;
+	size_t cols, budget;	/* the region's columns, at most */
 	uint64_t rng;
 	/* m with the nodes outside the region fixed (sli_iopddl_lns_fix);
 	 * shares m's adjacency, edge matrices, umin and inrow */
@@ -32,9 +33,10 @@ void sli_iopddl_lns_fini(sli_iopddl_lns *L);
  * neighbours, the nodes that start in a stretch of the time slots. */
 enum { SLI_LNS_AROUND, SLI_LNS_TIGHT, SLI_LNS_WINDOW, SLI_LNS_MODES };
 
-/* Picks a region of up to k nodes (with a choice); returns its size. */
+/* Picks a region of up to k nodes (with a choice) and up to budget
+ * columns of the ILP (node strategies and pairs); returns its size. */
 size_t sli_iopddl_lns_pick(sli_iopddl_lns *L, const int64_t *sol, size_t k,
-                           unsigned mode);
+                           size_t budget, unsigned mode);
 
 /*
  * Builds L->sub: the region free, every other node fixed at sol (sol

@@ -61,7 +61,7 @@
  * this share of the time left, within [LNS_IT_MIN, LNS_IT_MAX] seconds */
 #define LNS_K0 24
 #define LNS_KMIN 4
-#define LNS_MAX_COLS 60000.0
+#define LNS_MAX_COLS 60000
 #define LNS_GROW 1.15
 #define LNS_GROW_BELOW 0.25
 #define LNS_SHRINK 1.3
@@ -733,18 +733,9 @@ lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	                              LNS_IT_SHARE * (end - sli_lp_clock())));
 	int rc = 0;
 	for (unsigned it = 0; !rc && sli_lp_clock() < end - LNS_MIN_LEFT; it++) {
-		/* a region of nodes with many strategies has too many
-		 * pairs: smaller, in proportion */
-		size_t n = 0;
-		for (double want = k; ; ) {
-			n = sli_iopddl_lns_pick(&L, r->solution, (size_t)want,
-			                        it % SLI_LNS_MODES);
-			sli_iopddl_lns_fix(&L, r->solution);
-			double c = (double)count_cols(&L.sub);
-			if (c <= LNS_MAX_COLS || want <= LNS_KMIN)
-				break;
-			want = fmax(LNS_KMIN, 0.9 * want * LNS_MAX_COLS / c);
-		}
+		size_t n = sli_iopddl_lns_pick(&L, r->solution, (size_t)k,
+		                               LNS_MAX_COLS, it % SLI_LNS_MODES);
+		sli_iopddl_lns_fix(&L, r->solution);
 		double t = sli_lp_clock();
 		bool done = false;
 		rc = sub_ilp(ctx, &L.sub, o, fmin(end, t + cap), r, &done);

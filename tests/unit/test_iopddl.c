@@ -448,7 +448,7 @@ test_lns_sub_models(void)
 			sli_iopddl_lns L;
 			sli_iopddl_lns_init(&L, &m, (uint64_t)round + 1);
 			for (unsigned mode = 0; mode < SLI_LNS_MODES; mode++) {
-				sli_iopddl_lns_pick(&L, sol, 1 + rnd(6), mode);
+				sli_iopddl_lns_pick(&L, sol, 1 + rnd(6), SIZE_MAX, mode);
 				sli_iopddl_lns_fix(&L, sol);
 				check_sub(&L, sol);
 				checked++;
