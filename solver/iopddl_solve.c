@@ -43,10 +43,10 @@
 /* A model of more columns than LS_BIG gets no ILP: the Lagrangian search
  * this share of the time, then the local search from the best answer */
 #define LS_BIG 300000
-#define LAGR_SHARE 0.45
+#define LAGR_SHARE 0.35
 /* ... then the local search this share, then the ILP on the strategies
  * the Lagrangian search met (when its memory rows are not too large) */
-#define ILS_SHARE 0.2
+#define ILS_SHARE 0.1
 #define MAX_ROW_ENTRIES 2000000
 /* ... rounds of it with each node's WIDEN_STEP more cheapest strategies
  * against its answer, while it ends proven in time, this much time is
