@@ -11,10 +11,14 @@
  *     (integral x make p integral);
  *   one row per kept memory row: sum (usage - umin) x <= rhs;
  *   minimise the node costs, the pair costs, and the costs of the nodes
- *     with one strategy (a constant).
+ *     with one strategy (a constant);
+ *   the trees of nodes in no memory row are folded into the nodes they
+ *     hang from first (iopddl_fold.c), without columns.
  * A model too large for the ILP in time (V, L: more than LS_BIG columns)
- * gets the local search, the Lagrangian search (iopddl_lagr.c) and the
- * local search again from the best answer.
+ * gets the local search, the Lagrangian search (iopddl_lagr.c), the
+ * local search again from the best answer, the ILP restricted to the
+ * strategies the Lagrangian search met, then the large-neighbourhood
+ * search (iopddl_lns.c: regions of the model free, the rest fixed).
  * Every answer is scored by the evaluator (iopddl_eval.c) and reported
  * with its cost; an ILP objective that disagrees with it is a bug.
  */
@@ -25,6 +29,8 @@
 #include <string.h>
 
 #include "ir/context.h"
+#include "solver/iopddl_fold.h"
+#include "solver/iopddl_lns.h"
 #include "solver/iopddl_model.h"
 #include "solver/lp.h"
 
@@ -37,10 +43,10 @@
 /* A model of more columns than LS_BIG gets no ILP: the Lagrangian search
  * this share of the time, then the local search from the best answer */
 #define LS_BIG 300000
-#define LAGR_SHARE 0.45
+#define LAGR_SHARE 0.35
 /* ... then the local search this share, then the ILP on the strategies
  * the Lagrangian search met (when its memory rows are not too large) */
-#define ILS_SHARE 0.2
+#define ILS_SHARE 0.1
 #define MAX_ROW_ENTRIES 2000000
 /* ... rounds of it with each node's WIDEN_STEP more cheapest strategies
  * against its answer, while it ends proven in time, this much time is
@@ -48,6 +54,22 @@
 #define WIDEN_STEP 1
 #define WIDEN_MIN_LEFT 2.0
 #define RESTRICT_MAX_COLS LS_BIG
+/* ... then the large-neighbourhood search: regions of LNS_K0 nodes at
+ * first, grown by LNS_GROW while their ILP ends within LNS_GROW_BELOW of
+ * its time, shrunk by LNS_SHRINK when it does not end, and to at most
+ * LNS_MAX_COLS columns (GLPK's presolver is not timed); each ILP gets
+ * this share of the time left, within [LNS_IT_MIN, LNS_IT_MAX] seconds */
+#define LNS_K0 24
+#define LNS_KMIN 4
+#define LNS_MAX_COLS 60000
+#define LNS_GROW 1.15
+#define LNS_GROW_BELOW 0.25
+#define LNS_SHRINK 1.3
+#define LNS_IT_SHARE 0.05
+#define LNS_IT_MIN 1.0
+#define LNS_IT_MAX 10.0
+#define LNS_MIN_LEFT 0.5
+#define LNS_SEED 0x9e3779b97f4a7c15ULL
 /* The end kept free for what follows the search: this share, at most ... */
 #define MARGIN_SHARE 0.03
 #define MARGIN_MAX 5.0
@@ -72,30 +94,36 @@ sl_iopddl_result_fini(sl_iopddl_result *r)
 
 typedef struct ilp {
 	sli_lp lp;
+	sli_iopddl_fold fold;	/* the trees without columns */
 	uint32_t *xcol;		/* per strategy entry: its x column, or UINT32_MAX */
 	uint32_t *perm;		/* build order -> column (order_columns) */
 } ilp;
 
-/* Columns x and one-hot rows; the fixed nodes' costs are the constant. */
+/* Columns x and one-hot rows; the fixed nodes' costs and the trees
+ * folded whole are the constant, the other folded nodes have none. */
 static void
 build_nodes(ilp *f, const sli_iopddl_model *m)
 {
 	const sl_iopddl *p = m->p;
+	const int64_t *cost = f->fold.cost;
 	SL_VEC(uint32_t) idx = {0};
 	SL_VEC(double) val = {0};
+	f->lp.obj_const += (double)f->fold.constant;
 	for (size_t i = 0; i < p->nnodes; i++) {
 		size_t k0 = p->sfirst[i];
+		if (f->fold.folded[i])
+			continue;
 		if (m->nalive[i] == 1) {
 			for (size_t s = 0; s < p->nstrat[i]; s++)
 				if (m->alive[k0 + s])
-					f->lp.obj_const += (double)m->cost[k0 + s];
+					f->lp.obj_const += (double)cost[k0 + s];
 			continue;
 		}
 		idx.n = val.n = 0;
 		for (size_t s = 0; s < p->nstrat[i]; s++) {
 			if (!m->alive[k0 + s])
 				continue;
-			f->xcol[k0 + s] = sli_lp_col(&f->lp, (double)m->cost[k0 + s], 0, 1, true);
+			f->xcol[k0 + s] = sli_lp_col(&f->lp, (double)cost[k0 + s], 0, 1, true);
 			SL_VEC_PUSH(idx, f->xcol[k0 + s]);
 			SL_VEC_PUSH(val, 1.0);
 		}
@@ -273,6 +301,14 @@ order_columns(ilp *f)
 		lp->idx.v[k2] = f->perm[lp->idx.v[k2]];
 }
 
+/* Whether edge e has columns (alive, neither end folded). */
+static bool
+built(const ilp *f, const sli_iopddl_model *m, size_t e)
+{
+	return m->ealive[e] && !f->fold.folded[m->p->eu[e]] &&
+	       !f->fold.folded[m->p->ev[e]];
+}
+
 static void
 build(ilp *f, const sli_iopddl_model *m)
 {
@@ -282,9 +318,10 @@ build(ilp *f, const sli_iopddl_model *m)
 	f->xcol = sli_xmalloc((ns + 1) * sizeof *f->xcol);
 	for (size_t k = 0; k < ns; k++)
 		f->xcol[k] = UINT32_MAX;
+	sli_iopddl_fold_init(&f->fold, m);
 	build_nodes(f, m);
 	for (size_t e = 0; e < p->nedges; e++)
-		if (m->ealive[e])
+		if (built(f, m, e))
 			build_edge(f, m, e);
 	build_rows(f, m);
 	order_columns(f);
@@ -294,6 +331,7 @@ static void
 ilp_fini(ilp *f)
 {
 	sli_lp_fini(&f->lp);
+	sli_iopddl_fold_fini(&f->fold);
 	free(f->xcol);
 	free(f->perm);
 }
@@ -312,11 +350,11 @@ point(const ilp *f, const sli_iopddl_model *m, const int64_t *sol)
 		uint32_t xc = f->xcol[p->sfirst[i] + (size_t)sol[i]];	/* build order */
 		if (xc != UINT32_MAX)
 			x[xc] = 1;
-		c += m->nalive[i] > 1 ? m->nalive[i] : 0;
+		c += m->nalive[i] > 1 && !f->fold.folded[i] ? m->nalive[i] : 0;
 	}
 	bool ok = true;
 	for (size_t e = 0; e < p->nedges; e++) {
-		if (!m->ealive[e])
+		if (!built(f, m, e))
 			continue;
 		size_t u = p->eu[e], v = p->ev[e], nv = p->nstrat[v];
 		unsigned char *mask = pair_mask(m, e);
@@ -392,6 +430,7 @@ decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
 				bv = v, sol[i] = (int64_t)s;
 		}
 	}
+	sli_iopddl_fold_unfold(&f->fold, m, sol);
 }
 
 /* }==================================================================== */
@@ -505,6 +544,38 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	}
 	free(lr.x);
 	ilp_fini(&f);
+	return rc;
+}
+
+/*
+ * The ILP on mr, a restriction of the model, started from the answer
+ * held (its leaves first moved to pairs that mr has); its optimum is
+ * not the problem's: the status stays feasible, with no bound.  *proven:
+ * whether it ended proven optimal on mr.
+ */
+static int
+sub_ilp(sl_context *ctx, const sli_iopddl_model *mr, const sl_iopddl_opts *o,
+        double end, sl_iopddl_result *r, bool *proven)
+{
+	const sl_iopddl *p = mr->p;
+	int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
+	memcpy(sol, r->solution, p->nnodes * sizeof *sol);
+	settle_leaves(mr, sol);
+	sl_iopddl_eval ev;
+	if (!sl_iopddl_evaluate(p, sol, p->nnodes, &ev) && ev.cost <= r->eval.cost) {
+		memcpy(r->solution, sol, p->nnodes * sizeof *sol);
+		r->eval = ev;
+		r->objective = (double)ev.cost;
+	}
+	free(sol);
+	sl_iopddl_opts ro = *o;
+	ro.write_lp = ro.write_mps = NULL;
+	r->ilp_skipped = false;
+	r->nbinaries = 0;
+	int rc = run_ilp(ctx, mr, &ro, end, r);
+	*proven = r->status == SL_SOLVE_OPTIMAL;
+	r->status = SL_SOLVE_FEASIBLE;
+	r->bound = -INFINITY;
 	return rc;
 }
 
@@ -633,25 +704,8 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 		fits = restrict_model(&mr, m, cand, bits = 2, 0, r->solution);
 	int rc = 0;
 	for (size_t extra = 0; fits && !rc; ) {
-		/* its leaves where the model has their pairs: a start */
-		int64_t *sol = sli_xmalloc((p->nnodes + 1) * sizeof *sol);
-		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
-		settle_leaves(&mr, sol);
-		sl_iopddl_eval ev;
-		if (!sl_iopddl_evaluate(p, sol, p->nnodes, &ev) && ev.cost <= r->eval.cost) {
-			memcpy(r->solution, sol, p->nnodes * sizeof *sol);
-			r->eval = ev;
-			r->objective = (double)ev.cost;
-		}
-		free(sol);
-		sl_iopddl_opts ro = *o;
-		ro.write_lp = ro.write_mps = NULL;
-		r->ilp_skipped = false;
-		r->nbinaries = 0;
-		rc = run_ilp(ctx, &mr, &ro, end, r);
-		bool done = r->status == SL_SOLVE_OPTIMAL;
-		r->status = SL_SOLVE_FEASIBLE;
-		r->bound = -INFINITY;
+		bool done = false;
+		rc = sub_ilp(ctx, &mr, o, end, r, &done);
 		if (!done || sli_lp_clock() >= end - WIDEN_MIN_LEFT)
 			break;
 		extra += WIDEN_STEP;
@@ -659,6 +713,40 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 	}
 	free(mr.alive);
 	free(mr.nalive);
+	return rc;
+}
+
+/*
+ * The large-neighbourhood search (iopddl_lns.c): regions of the model
+ * left free, the rest fixed at the answer, each sub-model's ILP started
+ * from the answer, until end.  A region grows while its ILP ends proven
+ * well within its time and shrinks when it does not end; regions around
+ * a random node alternate with regions where the usage is near the limit.
+ */
+static int
+lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
+    double end, sl_iopddl_result *r)
+{
+	sli_iopddl_lns L;
+	sli_iopddl_lns_init(&L, m, LNS_SEED);
+	double k = LNS_K0, cap = fmin(LNS_IT_MAX, fmax(LNS_IT_MIN,
+	                              LNS_IT_SHARE * (end - sli_lp_clock())));
+	int rc = 0;
+	for (unsigned it = 0; !rc && sli_lp_clock() < end - LNS_MIN_LEFT; it++) {
+		size_t n = sli_iopddl_lns_pick(&L, r->solution, (size_t)k,
+		                               LNS_MAX_COLS, it % SLI_LNS_MODES);
+		sli_iopddl_lns_fix(&L, r->solution);
+		double t = sli_lp_clock();
+		bool done = false;
+		rc = sub_ilp(ctx, &L.sub, o, fmin(end, t + cap), r, &done);
+		if (done && n >= m->nodes)
+			break;	/* the whole model, solved */
+		if (!done)
+			k = fmax(LNS_KMIN, k / LNS_SHRINK);
+		else if (sli_lp_clock() - t < LNS_GROW_BELOW * cap)
+			k = fmin((double)m->nodes, k * LNS_GROW);
+	}
+	sli_iopddl_lns_fini(&L);
 	return rc;
 }
 
@@ -729,6 +817,8 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		rc = run_ilp(ctx, &m, o, end, r);
 	if (!rc && cand && r->solution && !o->local_search_only) {
 		rc = restricted_ilp(ctx, &m, cand, o, end, r);
+		if (!rc)
+			rc = lns(ctx, &m, o, end, r);
 		/* time left (the ILP ended): the local search from its answer */
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
 		if (!rc && sli_lp_clock() < end - 0.5 &&

@@ -9,8 +9,10 @@ libshardlp_core_la_SOURCES += \
 	%reldir%/names.c \
 	%reldir%/report.c \
 	%reldir%/iopddl_eval.c \
+	%reldir%/iopddl_fold.c \
 	%reldir%/iopddl_heur.c \
 	%reldir%/iopddl_lagr.c \
+	%reldir%/iopddl_lns.c \
 	%reldir%/iopddl_reduce.c \
 	%reldir%/iopddl_solve.c \
 	%reldir%/lp.c \
@@ -31,6 +33,8 @@ noinst_HEADERS += \
 	%reldir%/formulate.h \
 	%reldir%/report.h \
 	%reldir%/iopddl.h \
+	%reldir%/iopddl_fold.h \
+	%reldir%/iopddl_lns.h \
 	%reldir%/iopddl_model.h \
 	%reldir%/lp.h \
 	%reldir%/solve.h \

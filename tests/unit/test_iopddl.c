@@ -3,10 +3,12 @@
  * located error per kind of malformed file, truncated gzip included),
  * the evaluator on hand-computed costs and usages, and the solver on
  * small random problems against exhaustive enumeration (the ILP, the
- * local search, and the Lagrangian search within a time limit).
+ * local search, and the Lagrangian search within a time limit), and
+ * the sub-models of the large-neighbourhood search against the problem.
  */
 #include "tests.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 
 #include "formats/iopddl.h"
 #include "solver/iopddl.h"
+#include "solver/iopddl_lns.h"
+#include "solver/lp.h"
 
 /* The contest's example (its optimum is 445). */
 static const char example[] =
@@ -362,6 +366,102 @@ test_brute_force(void)
 	CU_ASSERT(feasible > 100);
 }
 
+/*
+ * Sub-model x: whether its rows and pairs hold, and its cost (node
+ * costs and alive edges) in *cost.
+ */
+static bool
+sub_feasible(const sli_iopddl_model *s, const int64_t *x, int64_t *cost)
+{
+	const sl_iopddl *p = s->p;
+	int64_t c = 0;
+	for (size_t i = 0; i < p->nnodes; i++)
+		c += s->cost[p->sfirst[i] + (size_t)x[i]];
+	for (size_t e = 0; e < p->nedges; e++) {
+		if (!s->ealive[e])
+			continue;
+		int64_t pc = sli_iopddl_pair(s, e, (size_t)x[p->eu[e]], (size_t)x[p->ev[e]]);
+		if (pc >= SLI_FORBIDDEN)
+			return false;
+		c += pc;
+	}
+	for (size_t r = 0; r < s->rows.n; r++) {
+		int64_t sum = 0;
+		for (size_t k = 0; k < s->rows.v[r].n; k++) {
+			size_t i = s->rnode.v[s->rows.v[r].first + k];
+			sum += sli_iopddl_coef(s, i, (size_t)x[i]);
+		}
+		if (sum > s->rows.v[r].rhs)
+			return false;
+	}
+	*cost = c;
+	return true;
+}
+
+/*
+ * Every choice of the free nodes' alive strategies (the others at sol):
+ * the sub-model and the evaluator agree on feasibility and cost.
+ */
+static void
+check_sub(const sli_iopddl_lns *L, const int64_t *sol)
+{
+	const sli_iopddl_model *s = &L->sub;
+	const sl_iopddl *p = s->p;
+	int64_t x[8];
+	memcpy(x, sol, p->nnodes * sizeof *x);
+	for (size_t i = 0; i < p->nnodes; i++)
+		CU_ASSERT(s->alive[p->sfirst[i] + (size_t)sol[i]]);
+	for (;;) {
+		bool alive = true;
+		for (size_t i = 0; i < p->nnodes; i++)
+			alive = alive && s->alive[p->sfirst[i] + (size_t)x[i]];
+		sl_iopddl_eval ev;
+		int64_t c = -1;
+		if (alive) {
+			bool f = sub_feasible(s, x, &c);
+			CU_ASSERT_EQUAL(f, !sl_iopddl_evaluate(p, x, p->nnodes, &ev));
+			CU_ASSERT(!f || c == ev.cost);
+		}
+		size_t r = 0;
+		while (r < L->nregion && ++x[L->region[r]] == p->nstrat[L->region[r]])
+			x[L->region[r++]] = 0;
+		if (r == L->nregion)
+			return;
+	}
+}
+
+static void
+test_lns_sub_models(void)
+{
+	char text[8192];
+	unsigned ns[8];
+	int checked = 0;
+	for (int round = 0; round < 200; round++) {
+		random_problem(text, 1 + rnd(7), ns);
+		sl_context *ctx = sl_context_new();
+		sl_iopddl *p = parse(ctx, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		sli_iopddl_model m;
+		sli_iopddl_model_init(&m, p);
+		int64_t sol[8];
+		if (!m.infeasible && sli_iopddl_heuristic(&m, sol, INFINITY, false, false) >= 0) {
+			sli_iopddl_lns L;
+			sli_iopddl_lns_init(&L, &m, (uint64_t)round + 1);
+			for (unsigned mode = 0; mode < SLI_LNS_MODES; mode++) {
+				sli_iopddl_lns_pick(&L, sol, 1 + rnd(6), SIZE_MAX, mode);
+				sli_iopddl_lns_fix(&L, sol);
+				check_sub(&L, sol);
+				checked++;
+			}
+			sli_iopddl_lns_fini(&L);
+		}
+		sli_iopddl_model_fini(&m);
+		sl_iopddl_free(p);
+		sl_context_free(ctx);
+	}
+	CU_ASSERT(checked > 150);
+}
+
 /* }==================================================================== */
 
 CU_TestInfo tests_iopddl[] = {
@@ -372,5 +472,6 @@ CU_TestInfo tests_iopddl[] = {
 	{"writes a solution", test_write_solution},
 	{"solves the example to its optimum", test_solve_example},
 	{"ILP optimum equals brute force", test_brute_force},
+	{"large-neighbourhood sub-models agree with the evaluator", test_lns_sub_models},
 	CU_TEST_INFO_NULL,
 };
