@@ -242,14 +242,19 @@ identity_rule(builder *b, const sl_op *op, sl_rule *r)
 
 static void walk_block(builder *b, sl_block *blk, uint32_t forbidden);
 
+/* The model axes of op's manual axes, on the mesh of its shardings (on
+ * every model mesh that has an axis of that name, when they name none). */
 static uint32_t
 manual_axes_mask(builder *b, const sl_op *op)
 {
 	const sl_axis_list *axes = sli_manual_axes(op);
+	const sl_sharding *s = op->noperands ? sli_comp_in_sharding(op, 0)
+	                                     : sli_result_sharding(op, 0);
+	int mesh = s ? sli_cost_sharding_mesh(b->cm, s) : -1;
 	uint32_t mask = 0;
 	for (uint32_t k = 0; axes && k < axes->n; k++)
 		mask |= sli_cost_axis_mask(b->cm, axes->v[k].name);
-	return mask;
+	return mesh >= 0 ? mask & b->cm->mesh_axes[mesh] : mask;
 }
 
 static void

@@ -117,12 +117,8 @@ mesh_named(const sli_cost_model *cm, sl_sym name)
 	return NULL;
 }
 
-/*
- * The model mesh s is on, -1 for an empty mesh (Shardy replaces it by the
- * mesh it meets: any of the model's), -2 for a mesh outside the model.
- */
-static int
-sharding_mesh(const sli_cost_model *cm, const sl_sharding *s)
+int
+sli_cost_sharding_mesh(const sli_cost_model *cm, const sl_sharding *s)
 {
 	for (uint32_t k = 0; !s->mesh && k < cm->nmeshes; k++)
 		if (s->mesh_name == cm->mesh_names[k])
@@ -152,7 +148,7 @@ sli_cost_from_sharding(const sli_cost_model *cm, const sl_sharding *s,
 	memset(pin->axes, -1, sizeof pin->axes);
 	if (s->rank != rank || rank > SLI_COST_MAX_RANK)
 		return SLI_COST_SH_OTHER;
-	int mesh = sharding_mesh(cm, s);
+	int mesh = sli_cost_sharding_mesh(cm, s);
 	if (mesh == -2)
 		return SLI_COST_SH_OTHER;
 	pin->any = true;

@@ -21,6 +21,12 @@ enum { SLI_COST_SH_EXACT, SLI_COST_SH_SUBAXES, SLI_COST_SH_OTHER };
 /* The model axes that are mesh axis `name` or pieces of it (a mask). */
 uint32_t sli_cost_axis_mask(const sli_cost_model *cm, sl_sym name);
 /*
+ * The model mesh s is on (an index into cm->meshes), -1 for an empty mesh
+ * (Shardy replaces it by the mesh it meets: any of the model's), -2 for a
+ * mesh outside the model.
+ */
+int sli_cost_sharding_mesh(const sli_cost_model *cm, const sl_sharding *s);
+/*
  * Converts s, the sharding of a tensor of rank `rank`, into q and pin
  * (or NULL), as the enum above says; returns one of its values.
  */

@@ -638,6 +638,46 @@ test_other_meshes_kept(void)
 	sl_context_free(ctx);
 }
 
+/*
+ * A module whose only mesh is a maximal one has a model without axes:
+ * the ILP answers, decides nothing and leaves the shardings as written;
+ * one without any mesh is refused.
+ */
+static void
+test_no_axes(void)
+{
+	static const char *text[2] = {
+		"sdy.mesh @maximal = <[], device_ids=[0]>\n"
+		"func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@maximal, []>}) -> tensor<8x8xf32> {\n"
+		"  %0 = stablehlo.add %arg0, %arg0 : tensor<8x8xf32>\n"
+		"  return %0 : tensor<8x8xf32>\n}\n",
+		"func.func @f(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {\n"
+		"  return %arg0 : tensor<8x8xf32>\n}\n",
+	};
+	for (int k = 0; k < 2; k++) {
+		sl_context *ctx = sl_context_new();
+		sl_module *m = test_parse(ctx, text[k]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		char *before = test_print(m);
+		sli_solve_opts so;
+		sli_solve_opts_init(&so);
+		sli_solve_result r;
+		int rc = sli_solve(m, &so, &r);
+		CU_ASSERT_EQUAL(rc, k == 0 ? 0 : -1);
+		if (k == 0) {
+			char *after = test_print(m);
+			CU_ASSERT_STRING_EQUAL(after, before);
+			CU_ASSERT(r.parts.compute > 0 && r.parts.communication == 0);
+			free(after);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(test_diags(), "nothing to shard"));
+		}
+		free(before);
+		sl_module_free(m);
+		sl_context_free(ctx);
+	}
+}
+
 /* }==================================================================== */
 
 /* {====================================================================
@@ -948,6 +988,7 @@ CU_TestInfo tests_solver[] = {
 	{"axes out of mesh order are kept", test_axis_order_kept},
 	{"the checker sees a reordered closed dim", test_check_reordered},
 	{"shardings on other meshes are kept", test_other_meshes_kept},
+	{"a maximal mesh alone: a model without axes", test_no_axes},
 	{"decomposition equals the whole model", test_decompose_equals_whole},
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
