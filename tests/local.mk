@@ -70,6 +70,7 @@ TESTS += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/partitioned.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \
@@ -101,6 +102,7 @@ EXTRA_DIST += \
 	%reldir%/cli/megatron.sh \
 	%reldir%/cli/mhlo.sh \
 	%reldir%/cli/opt.sh \
+	%reldir%/cli/partitioned.sh \
 	%reldir%/cli/plot.sh \
 	%reldir%/cli/real_inputs.sh \
 	%reldir%/cli/reliability.sh \

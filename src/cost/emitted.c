@@ -28,6 +28,8 @@
 #include "cost/primitives.h"
 #include "ir/access.h"
 #include "ir/axis.h"
+#include "ir/stablehlo_attrs.h"
+#include "passes/symtab.h"
 #include "shardlp.h"
 #include "passes/options.h"
 #include "pipeline/pipeline.h"
@@ -68,45 +70,74 @@ typedef struct price {
 	double us, sent;
 } price;
 
-/* An all-gather of pieces of b bytes over axes in order: each axis
- * gathers what the ones before it have gathered. */
+/* The links of the axes of l, in order, into k (at most
+ * SLI_COST_MAX_AXES); their count. */
+static uint32_t
+links_of(const sli_cost_model *cm, const sl_mesh *mesh, const sl_axis_list *l, link *k)
+{
+	uint32_t n = l->n < SLI_COST_MAX_AXES ? l->n : SLI_COST_MAX_AXES;
+	for (uint32_t i = 0; i < n; i++)
+		k[i] = link_of(cm, &l->v[i], mesh);
+	return n;
+}
+
+/* An all-gather of pieces of b bytes over links in order: each gathers
+ * what the ones before it have gathered. */
+static void
+gather_on(const link *k, uint32_t n, double *b, price *p)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		p->us += ring(k[i], k[i].n - 1, *b);
+		p->sent += (k[i].n - 1) * *b;
+		*b *= k[i].n;
+	}
+}
+
+/* A reduce-scatter of b bytes over links in order: each scatters what
+ * the ones before it have left. */
+static void
+scatter_on(const link *k, uint32_t n, double *b, price *p)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		p->us += ring(k[i], k[i].n - 1, *b / k[i].n);
+		p->sent += (k[i].n - 1) * *b / k[i].n;
+		*b /= k[i].n;
+	}
+}
+
+/* An all-to-all of b bytes per device over links: per link, each device
+ * keeps 1/n of its piece and sends the rest; the piece keeps its size. */
+static void
+all_to_all_on(const link *k, uint32_t n, double b, price *p)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		p->us += ring(k[i], k[i].n - 1, b / k[i].n);
+		p->sent += (k[i].n - 1) * b / k[i].n;
+	}
+}
+
 static void
 gather(const sli_cost_model *cm, const sl_mesh *mesh, const sl_axis_list *l,
        double *b, price *p)
 {
-	for (uint32_t i = 0; i < l->n; i++) {
-		link k = link_of(cm, &l->v[i], mesh);
-		p->us += ring(k, k.n - 1, *b);
-		p->sent += (k.n - 1) * *b;
-		*b *= k.n;
-	}
+	link k[SLI_COST_MAX_AXES];
+	gather_on(k, links_of(cm, mesh, l, k), b, p);
 }
 
-/* A reduce-scatter of b bytes over axes in order: each axis scatters
- * what the ones before it have left. */
 static void
 scatter(const sli_cost_model *cm, const sl_mesh *mesh, const sl_axis_list *l,
         double *b, price *p)
 {
-	for (uint32_t i = 0; i < l->n; i++) {
-		link k = link_of(cm, &l->v[i], mesh);
-		p->us += ring(k, k.n - 1, *b / k.n);
-		p->sent += (k.n - 1) * *b / k.n;
-		*b /= k.n;
-	}
+	link k[SLI_COST_MAX_AXES];
+	scatter_on(k, links_of(cm, mesh, l, k), b, p);
 }
 
-/* An all-to-all of b bytes per device over axes: per axis, each device
- * keeps 1/n of its piece and sends the rest; the piece keeps its size. */
 static void
 all_to_all(const sli_cost_model *cm, const sl_mesh *mesh, const sl_axis_list *l,
            double b, price *p)
 {
-	for (uint32_t i = 0; i < l->n; i++) {
-		link k = link_of(cm, &l->v[i], mesh);
-		p->us += ring(k, k.n - 1, b / k.n);
-		p->sent += (k.n - 1) * b / k.n;
-	}
+	link k[SLI_COST_MAX_AXES];
+	all_to_all_on(k, links_of(cm, mesh, l, k), b, p);
 }
 
 /* A collective permute of b bytes: one step on the slowest link of the
@@ -165,11 +196,177 @@ lists_do(const sl_attr *a, void (*fn)(const sli_cost_model *, const sl_mesh *,
 		fn(cm, mesh, &a->u.lists.v[d], b, p);
 }
 
+/* {--------------------------------------------------------------------
+ * The collectives a program writes itself (StableHLO's, in manual code)
+ * --------------------------------------------------------------------- */
+
+/* The slowest link of the model (the defaults without axes), of n devices. */
+static link
+slowest(const sli_cost_model *cm, double n)
+{
+	link l = {n, cm->params.bandwidth, cm->params.latency};
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (a == 0 || cm->axis_bw[a] < l.bw ||
+		    (cm->axis_bw[a] == l.bw && cm->axis_lat[a] > l.lat)) {
+			l.bw = cm->axis_bw[a];
+			l.lat = cm->axis_lat[a];
+		}
+	return l;
+}
+
+/* The mesh axis named by the text [p, p + n) of mesh, or -1. */
+static int
+axis_named(const sl_module *m, const sl_mesh *mesh, const char *p, size_t n)
+{
+	for (uint32_t x = 0; mesh && x < mesh->naxes; x++) {
+		const char *s = sl_sym_str(m->ctx, mesh->axes[x].name);
+		if (strlen(s) == n && !memcmp(s, p, n))
+			return (int)x;
+	}
+	return -1;
+}
+
+/* The links of the axes named `name = "..."` in the text [p, e) of a
+ * replica group on mesh, in order, into k; their count. */
+static uint32_t
+named_links(const walk *w, const sl_mesh *mesh, const char *p, const char *e, link *k)
+{
+	static const char key[] = "name = \"";
+	uint32_t n = 0;
+	while (mesh && n < SLI_COST_MAX_AXES && p < e &&
+	       (p = memmem(p, (size_t)(e - p), key, sizeof key - 1))) {
+		p += sizeof key - 1;
+		const char *q = memchr(p, '"', (size_t)(e - p));
+		int x = q ? axis_named(w->m, mesh, p, (size_t)(q - p)) : -1;
+		if (x >= 0) {
+			sl_axis_ref ref = sli_axis_full(mesh->axes[x].name);
+			k[n++] = link_of(w->cm, &ref, mesh);
+		}
+		p = q ? q + 1 : e;
+	}
+	return n;
+}
+
+/* The mesh declared as @name ([p, p + n)), or NULL. */
+static const sl_mesh *
+mesh_called(sl_module *m, const char *p, size_t n)
+{
+	char *s = strndup(p, n);
+	sl_sharding named;
+	memset(&named, 0, sizeof named);
+	named.mesh_name = s ? sli_sym(m, s) : 0;
+	free(s);
+	return named.mesh_name ? sli_sharding_mesh(m, &named) : NULL;
+}
+
+/*
+ * The links a StableHLO collective's replica groups span, into k: for
+ * #stablehlo.replica_group_mesh_axes the named axes in order, each on its
+ * link; for dense<[[...], ...]> groups of n devices, one ring of n on the
+ * slowest link of the model (which axes a list of devices spans is not
+ * read).  Their count; 0 when there are none to read.
+ */
+static uint32_t
+group_links(const walk *w, const sl_op *op, link *k)
+{
+	const sl_attr *a = sli_op_get(op, sli_sym(w->m, "replica_groups"));
+	const sl_replica_mesh_axes *r = sli_attr_get_replica_mesh_axes(a);
+	if (r) {
+		sl_sharding named;
+		memset(&named, 0, sizeof named);
+		named.mesh_name = r->mesh_name;
+		const sl_mesh *mesh = r->mesh_name ? sli_sharding_mesh(w->m, &named) : &r->mesh;
+		return named_links(w, mesh, r->tail, r->tail + r->ntail, k);
+	}
+	if (a && a->kind == SL_ATTR_OPAQUE) {
+		/* #stablehlo.replica_group_mesh_axes<mesh = @name, axes = ...> */
+		static const char key[] = "mesh = @";
+		const char *p = a->u.text.p, *e = p + a->u.text.n;
+		const char *at = memmem(p, a->u.text.n, key, sizeof key - 1);
+		if (!at)
+			return 0;
+		at += sizeof key - 1;
+		size_t len = strcspn(at, ",> ");
+		if (len > (size_t)(e - at))
+			len = (size_t)(e - at);
+		return named_links(w, mesh_called(w->m, at, len), at + len, e, k);
+	}
+	if (!a || a->kind != SL_ATTR_DENSE || !a->u.dense.type ||
+	    a->u.dense.type->rank != 2 || a->u.dense.type->dims[1] < 2)
+		return 0;
+	k[0] = slowest(w->cm, (double)a->u.dense.type->dims[1]);
+	return 1;
+}
+
+/* Per-device bytes of the values vs[0..n), as their local types say. */
+static double
+local_bytes(const sl_module *m, sl_value *const *vs, const sl_value *rs, uint32_t n)
+{
+	double b = 0;
+	for (uint32_t i = 0; i < n; i++)
+		b += value_bytes(m, vs ? vs[i]->type : rs[i].type, NULL);
+	return b;
+}
+
+/*
+ * A StableHLO collective written in the program (in the body of a manual
+ * computation its types are per device): priced as the export's are, on
+ * the links its replica groups span (a collective permute: one step on
+ * the slowest link).  False for any other op.
+ */
+static bool
+price_written(walk *w, const sl_op *op)
+{
+	link k[SLI_COST_MAX_AXES];
+	price p = {0, 0};
+	sli_cost_coll kind;
+	uint32_t n = 0;
+	double b = local_bytes(w->m, op->operands, NULL, op->noperands);
+	switch (op->kind) {
+	case SL_OP_ALL_REDUCE:
+		kind = SLI_COLL_ALL_REDUCE;
+		n = group_links(w, op, k);
+		b = local_bytes(w->m, NULL, op->results, op->nresults);
+		scatter_on(k, n, &b, &p);
+		gather_on(k, n, &b, &p);
+		break;
+	case SL_OP_ALL_GATHER:
+		kind = SLI_COLL_ALL_GATHER;
+		gather_on(k, group_links(w, op, k), &b, &p);
+		break;
+	case SL_OP_REDUCE_SCATTER:
+		kind = SLI_COLL_REDUCE_SCATTER;
+		scatter_on(k, group_links(w, op, k), &b, &p);
+		break;
+	case SL_OP_ALL_TO_ALL:
+		kind = SLI_COLL_ALL_TO_ALL;
+		all_to_all_on(k, group_links(w, op, k), b, &p);
+		break;
+	case SL_OP_COLLECTIVE_PERMUTE:
+		kind = SLI_COLL_PERMUTE;
+		p.us = ring(slowest(w->cm, 2), 1, b);
+		p.sent = b;
+		break;
+	default:
+		return false;
+	}
+	if (p.sent > 0) {	/* groups of one device move nothing */
+		w->out->communication += p.us;
+		w->out->ncoll[kind] += 1;
+		w->out->coll_bytes[kind] += p.sent;
+	}
+	return true;
+}
+
+/* }-------------------------------------------------------------------- */
+
 static int
 price_op(sl_op *op, void *ud)
 {
 	walk *w = ud;
 	const sli_cost_model *cm = w->cm;
+	if (price_written(w, op))
+		return 0;
 	if (sli_op_info[op->kind].format != SL_FMT_SDY_COLLECTIVE || !op->noperands)
 		return 0;
 	const sl_sharding *s[2] = {sli_value_sharding_seen(w->m, op->operands[0]),
