@@ -519,11 +519,14 @@ same_problem(const sli_form *a, const sli_form *b)
 
 /*
  * Lists every block's tensors, builds its model and files it under its
- * class (a new one, or the existing one with an identical model).
+ * class (a new one, or the existing one with an identical model).  False
+ * when the deadline came first (the blocks after it are not classed):
+ * building a block's model can take seconds on a mesh of many pieces.
  */
-static void
+static bool
 classify(dec *d, bool reuse)
 {
+	bool done = true;
 	const sli_cost_model *cm = d->cm;
 	size_t nt = cm->tensors.n, nb = d->blocks.n;
 
@@ -561,6 +564,10 @@ classify(dec *d, bool reuse)
 	for (size_t b = 0; b < nb; b++) {
 		block *bk = &d->blocks.v[b];
 		uint32_t mark = (uint32_t)b + 1;
+		if (sli_lp_clock() >= d->end) {
+			done = false;
+			break;
+		}
 		ts.n = 0;
 		add_local(&ts, stamp, mark, bk->in);
 		add_local(&ts, stamp, mark, bk->out);
@@ -640,6 +647,7 @@ classify(dec *d, bool reuse)
 	free(xlist);
 	free(tfill);
 	free(xfill);
+	return done;
 }
 
 /* }==================================================================== */
@@ -1209,7 +1217,11 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	compute_spans(&d);
 	if (find_blocks(&d) < 2)
 		goto out;
-	classify(&d, reuse);
+	if (!classify(&d, reuse)) {
+		r->status = SLI_LP_NO_SOLUTION;	/* as forward() on the deadline */
+		rc = 0;
+		goto out;
+	}
 	r->nblocks = d.blocks.n;
 	r->nclasses = d.classes.n;
 
