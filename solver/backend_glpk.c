@@ -354,8 +354,11 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	else if (nc) {
 		sp.tm_lim = ms_left(end);
 		sp.presolve = o->presolve && !primal ? GLP_ON : GLP_OFF;
+		if (o->long_step && !primal)
+			sp.r_test = GLP_RT_FLIP;
 		rc = glp_simplex(P, &sp);
 		sp.presolve = GLP_OFF;
+		sp.r_test = GLP_RT_HAR;
 		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
 		    !expired(end)) {
 			glp_adv_basis(P, 0);

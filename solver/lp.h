@@ -91,6 +91,10 @@ typedef struct sli_lp_opts {
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 	bool presolve;		/* the solver's LP presolver on the first
 				 * relaxation (its own work is not timed) */
+	bool long_step;		/* the long-step (bound flipping) ratio test
+				 * in the dual simplex of the first
+				 * relaxation: faster where most columns
+				 * are boxed (the IOPDDL models) */
 } sli_lp_opts;
 
 typedef struct sli_lp_result {
