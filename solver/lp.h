@@ -95,6 +95,9 @@ typedef struct sli_lp_opts {
 				 * in the dual simplex of the first
 				 * relaxation: faster where most columns
 				 * are boxed (the IOPDDL models) */
+	bool pcost;		/* branch and cut in one pass with the hybrid
+				 * pseudocost rule (else most fractional
+				 * first, then Driebeck and Tomlin's) */
 } sli_lp_opts;
 
 typedef struct sli_lp_result {
