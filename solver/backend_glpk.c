@@ -354,8 +354,11 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	else if (nc) {
 		sp.tm_lim = ms_left(end);
 		sp.presolve = o->presolve && !primal ? GLP_ON : GLP_OFF;
+		if (o->long_step && !primal)
+			sp.r_test = GLP_RT_FLIP;
 		rc = glp_simplex(P, &sp);
 		sp.presolve = GLP_OFF;
+		sp.r_test = GLP_RT_HAR;
 		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
 		    !expired(end)) {
 			glp_adv_basis(P, 0);
@@ -439,7 +442,9 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	double *inc = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		double left = end - sli_lp_clock();
-		ip.br_tech = pass ? GLP_BR_DTH : GLP_BR_MFV;
+		if (o->pcost && !pass)
+			pass = 1;	/* one pass, with the caller's rule */
+		ip.br_tech = o->pcost ? GLP_BR_PCH : pass ? GLP_BR_DTH : GLP_BR_MFV;
 		ip.tm_lim = pass ? ms_left(end) : ms_left(fmin(end, sli_lp_clock() + RESTART));
 		rp.tm_lim = ms_left(end);
 		if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {

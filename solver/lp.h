@@ -91,6 +91,13 @@ typedef struct sli_lp_opts {
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 	bool presolve;		/* the solver's LP presolver on the first
 				 * relaxation (its own work is not timed) */
+	bool long_step;		/* the long-step (bound flipping) ratio test
+				 * in the dual simplex of the first
+				 * relaxation: faster where most columns
+				 * are boxed (the IOPDDL models) */
+	bool pcost;		/* branch and cut in one pass with the hybrid
+				 * pseudocost rule (else most fractional
+				 * first, then Driebeck and Tomlin's) */
 } sli_lp_opts;
 
 typedef struct sli_lp_result {

@@ -10,6 +10,10 @@
 # optimum agrees with shardlp's cost.
 # Instances: asplos-2025-iopddl-NAME.json.gz; BENCH_IOPDDL_ONLY (e.g. "B G")
 # keeps some.  Not part of `make check`: minutes, on one core.
+# Last measured (2026-11-26, load 3.4 on 2 cores, CPU seconds, CBC in the
+# same run): B optimal 8.7 s (CBC 9.4 s), G optimal 6.7 s (CBC 2.1 s).
+# Both are mostly GLPK's root LP (dual simplex, long-step ratio test);
+# B's LP is integral, G's has the optimum as its bound.
 set -u
 LC_ALL=C
 export LC_ALL
