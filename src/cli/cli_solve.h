@@ -105,15 +105,16 @@ int cli_greedy_run(sl_context *ctx, const cli_src *src, size_t g,
 
 /*
  * The ILP is never worse than greedy: when the evaluator scores the ILP's
- * answer (ilp_total) above greedy strategy g's result (its score gp),
+ * answer (r->parts) above greedy strategy g's result (its score gp),
  * within the memory budget, that result lay outside the model (a growth
  * the model does not hold, shardlp-cost(7), CAVEATS) and is the answer
- * instead: run again into *out (module and run, the caller's).  True
- * when so.
+ * instead: run again into *out (module and run, the caller's), and r
+ * becomes its result (feasible, the model's bound only where it holds).
+ * True when so.
  */
 bool cli_greedy_instead(sl_context *ctx, const cli_src *src, size_t g,
                         const cli_mesh_opts *mesh, const sl_cost_params *cost,
-                        double ilp_total, const sl_cost_parts *gp,
+                        const sl_cost_parts *gp, sl_solve_result *r,
                         cli_greedy_result *out);
 
 /*

@@ -337,19 +337,12 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	cli_greedy_result gi;
 	bool instead = rc == 0 && best &&
 	               cli_greedy_instead(ctx, src, best_g, &j->co->mesh, &so.cost,
-	                                  r.parts.total, &bestparts, &gi);
+	                                  &bestparts, &r, &gi);
 	if (instead) {
 		sl_run_free(run);
 		sl_module_free(m);
 		m = gi.m;
 		run = gi.run;
-		r.parts = gi.parts;
-		r.status = SL_SOLVE_FEASIBLE;
-		/* the model's bound holds for its points only */
-		if (!(r.bound <= r.parts.total))
-			r.bound = NAN;
-		r.gap = isfinite(r.bound) ? (r.parts.total - r.bound) /
-		                            fmax(1e-300, r.parts.total) : NAN;
 	}
 	/* the module printed is the one Shardy's pipeline would print */
 	if (rc == 0) {

@@ -147,17 +147,25 @@ points_in_model(sl_module *m, const sl_cost_params *cost, const slot *slots,
 bool
 cli_greedy_instead(sl_context *ctx, const cli_src *src, size_t g,
                    const cli_mesh_opts *mesh, const sl_cost_params *cost,
-                   double ilp_total, const sl_cost_parts *gp, cli_greedy_result *out)
+                   const sl_cost_parts *gp, sl_solve_result *r, cli_greedy_result *out)
 {
-	if (!(ilp_total > gp->total + 1e-9 * fabs(gp->total)) ||
+	if (!(r->parts.total > gp->total + 1e-9 * fabs(gp->total)) ||
 	    (gp->budget > 0 && gp->peak_bytes > gp->budget) ||
 	    cli_greedy_run(ctx, src, g, mesh, cost, out))
 		return false;
-	if (out->scored)
-		return true;
-	sl_run_free(out->run);
-	sl_module_free(out->m);
-	return false;
+	if (!out->scored) {
+		sl_run_free(out->run);
+		sl_module_free(out->m);
+		return false;
+	}
+	r->parts = out->parts;
+	r->status = SL_SOLVE_FEASIBLE;
+	/* the model's bound holds for its points only */
+	if (!(r->bound <= r->parts.total))
+		r->bound = NAN;
+	r->gap = isfinite(r->bound) ? (r->parts.total - r->bound) /
+	                              fmax(1e-300, r->parts.total) : NAN;
+	return true;
 }
 
 int
@@ -243,30 +251,21 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	if (slots[0].run)
 		points_in_model(m, &local.cost, slots, rows);
 	int rc = slots[0].run ? sl_solve(m, &so, &sr) : -1;
-	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
-	ilp->seconds = sr.seconds;
-	ilp->bound = sr.bound;
-	ilp->gap = sr.gap;
 	cli_greedy_result gi;
 	if (rc == 0 && best && cli_greedy_instead(ctx, src, best_g, &co->mesh, &local.cost,
-	                                          sr.parts.total, &rows[best_g + 1].parts,
-	                                          &gi)) {
+	                                          &rows[best_g + 1].parts, &sr, &gi)) {
 		sl_run_free(slots[0].run);
 		sl_module_free(m);
 		slots[0].m = m = gi.m;
 		slots[0].run = gi.run;
-		sr.parts = gi.parts;
-		sr.status = SL_SOLVE_FEASIBLE;
-		ilp->status = sl_solve_status_name(sr.status);
-		/* the model's bound holds for its points only */
-		if (!(sr.bound <= gi.parts.total))
-			ilp->bound = NAN;
-		ilp->gap = isfinite(ilp->bound) ? (gi.parts.total - ilp->bound) /
-		                                  fmax(1e-300, gi.parts.total) : NAN;
 		snprintf(out->start_note, sizeof out->start_note, "the %s result, "
 		         "outside the ILP's model, costs less than the model's "
 		         "optimum: it is the ILP's answer", cli_greedy[best_g].method);
 	}
+	ilp->status = rc < 0 ? "error" : sl_solve_status_name(sr.status);
+	ilp->seconds = sr.seconds;
+	ilp->bound = sr.bound;
+	ilp->gap = sr.gap;
 	if (rc == 0) {
 		ilp->parts = sr.parts;
 		ilp->scored = true;
