@@ -29,6 +29,8 @@ Usage: emitted_vs_evaluator.py [--require] [-j N] BUILDDIR FILE|DIR...
 (--cases: the propagation cases of ilp_vs_greedy.py)"""
 import concurrent.futures, csv, io, math, os, re, subprocess, sys, tempfile
 
+from ilp_vs_greedy import cases, options  # the same cases and options
+
 KINDS = ("all_gather", "all_to_all", "all_reduce", "reduce_scatter", "collective_permute")
 COLL = re.compile(r"sdy\.(all_gather|all_to_all|all_reduce|collective_permute|reduce_scatter)"
                   r"\s*(.*?)\s*%[\w#]+ out_sharding=<@(\w+), \[(.*?)\]"
@@ -121,15 +123,6 @@ def files(args):
             yield a
 
 
-def cases(conf):
-    with open(os.path.join(conf, "manifest.tsv")) as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    for r in rows:
-        if any(p in r["flags"] for p in ("propagate", "propagation-pipeline")) and \
-                "verify-diagnostics" not in r["flags"] and r["expected_diags"] in ("", "0"):
-            yield os.path.join(conf, r["path"])
-
-
 def one(build, p):
     """None when a side has no answer; else (counts agree, bytes agree, line)
     for p as it is, then for the pipeline's output of p (or None)."""
@@ -173,14 +166,7 @@ def side(build, p, name=None):
 
 
 def main():
-    args = sys.argv[1:]
-    require = "--require" in args
-    args = [a for a in args if a != "--require"]
-    jobs = 2
-    if "-j" in args:
-        i = args.index("-j")
-        jobs = int(args[i + 1])
-        del args[i:i + 2]
+    require, jobs, args = options(sys.argv[1:])
     build = args[0]
     paths = sorted(cases(args[2])) if args[1:2] == ["--cases"] else list(files(args[1:]))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:

@@ -103,15 +103,20 @@ def one(build, path):
     return out
 
 
-def main():
-    args = sys.argv[1:]
-    require = "--require" in args
-    args = [a for a in args if a != "--require"]
+def options(argv):
+    """(require, jobs, the other arguments) of [--require] [-j N] ARGS...;
+    emitted_vs_evaluator.py takes the same."""
+    args = [a for a in argv if a != "--require"]
     jobs = 2
     if "-j" in args:
         i = args.index("-j")
         jobs = int(args[i + 1])
         del args[i:i + 2]
+    return "--require" in argv, jobs, args
+
+
+def main():
+    require, jobs, args = options(sys.argv[1:])
     build, conf = args
     paths = sorted(cases(conf))
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
@@ -132,4 +137,5 @@ def main():
     sys.exit(1 if require and short else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()
