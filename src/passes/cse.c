@@ -22,21 +22,15 @@ typedef struct scopes {
 } scopes;
 
 static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ull;
-}
-
-static uint64_t
 op_hash(const sl_op *op)
 {
-	uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)op->kind);
-	h = mix(h, op->name);
+	uint64_t h = sli_hash_mix(SLI_HASH_SEED, (uint64_t)op->kind);
+	h = sli_hash_mix(h, op->name);
 	for (uint32_t i = 0; i < op->noperands; i++)
-		h = mix(h, (uint64_t)(uintptr_t)op->operands[i]);
+		h = sli_hash_mix(h, (uint64_t)(uintptr_t)op->operands[i]);
 	for (uint32_t i = 0; i < op->nresults; i++)
-		h = mix(h, (uint64_t)(uintptr_t)op->results[i].type);
-	return mix(h, (uint64_t)op->nattrs << 32 | op->nprops);
+		h = sli_hash_mix(h, (uint64_t)(uintptr_t)op->results[i].type);
+	return sli_hash_mix(h, (uint64_t)op->nattrs << 32 | op->nprops);
 }
 
 static bool

@@ -14,6 +14,7 @@
 #include "ir/access.h"
 #include "ir/axis.h"
 #include "rules/rules.h"
+#include "util/hash.h"
 
 /* One remembered plan. */
 typedef struct entry {
@@ -32,20 +33,14 @@ typedef struct key {
 } key;
 
 static uint64_t
-mix(uint64_t h, uint64_t x)
-{
-	return (h ^ x) * 1099511628211ULL;
-}
-
-static uint64_t
 hash_axes(uint64_t h, const sl_axis_list *l)
 {
-	h = mix(h, l->n);
+	h = sli_hash_mix(h, l->n);
 	for (uint32_t i = 0; i < l->n; i++) {
 		const sl_axis_ref *r = &l->v[i];
-		h = mix(h, r->name);
+		h = sli_hash_mix(h, r->name);
 		if (r->sub)
-			h = mix(h, (uint64_t)r->pre * 31 + (uint64_t)r->size);
+			h = sli_hash_mix(h, (uint64_t)r->pre * 31 + (uint64_t)r->size);
 	}
 	return h;
 }
@@ -55,8 +50,8 @@ static uint64_t
 hash_sharding(uint64_t h, const sl_sharding *s)
 {
 	if (!s)
-		return mix(h, 0);
-	h = mix(mix(h, (uint64_t)s->mesh_name + 1), s->rank);
+		return sli_hash_mix(h, 0);
+	h = sli_hash_mix(sli_hash_mix(h, (uint64_t)s->mesh_name + 1), s->rank);
 	for (uint32_t d = 0; d < s->rank; d++)
 		h = hash_axes(h, &s->dims[d].axes);
 	return hash_axes(h, &s->unreduced);
@@ -71,7 +66,7 @@ sharding_hash(sli_xr_memo *memo, const sl_sharding *s)
 	size_t i = ((uintptr_t)s >> 4) & (SLI_XR_MEMO_HASHES - 1);
 	if (memo->hashes[i].s != s) {
 		memo->hashes[i].s = s;
-		memo->hashes[i].h = hash_sharding(1469598103934665603ULL, s);
+		memo->hashes[i].h = hash_sharding(SLI_HASH_SEED, s);
 	}
 	return memo->hashes[i].h;
 }
@@ -80,14 +75,14 @@ static uint64_t
 hash_key(sli_xr_memo *memo, const key *k)
 {
 	const sl_op *op = k->op;
-	uint64_t h = mix(mix(1469598103934665603ULL, op->name), k->full);
+	uint64_t h = sli_hash_mix(sli_hash_mix(SLI_HASH_SEED, op->name), k->full);
 	for (uint32_t i = 0; i < op->noperands; i++)
-		h = mix(mix(h, (uint64_t)(uintptr_t)op->operands[i]->type),
+		h = sli_hash_mix(sli_hash_mix(h, (uint64_t)(uintptr_t)op->operands[i]->type),
 		        sharding_hash(memo, k->in[i]));
 	for (uint32_t j = 0; j < op->nresults; j++)
-		h = mix(mix(h, (uint64_t)(uintptr_t)op->results[j].type),
+		h = sli_hash_mix(sli_hash_mix(h, (uint64_t)(uintptr_t)op->results[j].type),
 		        sharding_hash(memo, k->out[j]));
-	return mix(h, (uint64_t)op->nprops << 32 | op->nattrs);
+	return sli_hash_mix(h, (uint64_t)op->nprops << 32 | op->nattrs);
 }
 
 static bool

@@ -12,6 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One FNV-1a step: h with the word x folded in (start from
+ * SLI_HASH_SEED), for keys built of several fields. */
+#define SLI_HASH_SEED 0xcbf29ce484222325ull
+static inline uint64_t
+sli_hash_mix(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * 0x100000001b3ull;
+}
+
 typedef struct sli_hslot {
 	uint64_t hash;
 	void *item;		/* NULL: empty */
