@@ -117,6 +117,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/verify/verify_mesh.c \
 	%reldir%/verify/verify_ops.c \
 	%reldir%/verify/verify_quick.c \
+	%reldir%/verify/verify_replica_groups.c \
 	%reldir%/verify/verify_rule.c \
 	%reldir%/verify/verify_sharding.c \
 	%reldir%/version.c

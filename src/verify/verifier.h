@@ -94,6 +94,9 @@ int sli_verify_func(verifier *v, sl_op *f);
 /* Collectives (4.9) */
 int sli_verify_collective(verifier *v, sl_op *op);
 
+/* verify_replica_groups.c: a StableHLO collective's replica groups */
+int sli_verify_replica_groups(verifier *v, sl_op *op);
+
 /* Manual and named computations (4.5, 4.6) */
 int sli_verify_manual_nesting(verifier *v, sl_op *op);
 int sli_verify_manual_uses(verifier *v, sl_op *op);

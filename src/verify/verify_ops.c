@@ -324,6 +324,11 @@ sli_verify_invariants(verifier *v, sl_op *op)
 			                           "Not blocking propagation direction makes the op "
 			                           "redundant.");
 		return 0;
+	case SL_OP_ALL_REDUCE:
+	case SL_OP_ALL_GATHER:
+	case SL_OP_REDUCE_SCATTER:
+	case SL_OP_ALL_TO_ALL:
+		return sli_verify_replica_groups(v, op);
 	default:
 		if (sli_verify_is_collective(op)) {
 			if (same_operand_result_type(v, op))

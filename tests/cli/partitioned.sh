@@ -11,6 +11,9 @@
 #  - a stablehlo.all_gather over the axis "y" of 4, named by a
 #    replica_group_mesh_axes, of an 8x16xf32 (512 bytes), with --axis
 #    y=50G:2u: 3 x (2e-6 + 512 / 50e9) = 6.03072e-06 s, 1,536 bytes sent.
+# Replica groups the cost model cannot read are located errors of the
+# verifier (src/verify/verify_replica_groups.c), never collectives priced
+# as moving nothing.
 . "$(dirname "$0")/../setup.sh"
 
 cat >"$tmp/ar.mlir" <<'MLIR'
@@ -67,4 +70,20 @@ run "$SHARDLP" solve -o "$tmp/ar.solved.mlir" "$tmp/ar.mlir"
 expect_rc 0 "solve the partitioned program"
 expect_grep "$tmp/err" ': optimal, step time 3\.0015[0-9]*e-05 s' "solve reports the priced step time"
 expect_grep "$tmp/ar.solved.mlir" 'stablehlo.all_reduce' "the written collective is kept"
+# bad replica groups: the all-gather's groups replaced, "GROUPS|message"
+while IFS='|' read -r groups msg; do
+	awk -v g="$groups" '{ i = index($0, "replica_groups = #"); if (i) { j = index(substr($0, i), ", channel_handle"); $0 = substr($0, 1, i + 16) g substr($0, i + j - 1) } print }' \
+		"$tmp/ag.mlir" >"$tmp/bad.mlir"
+	run "$SHARDLP" compare "$tmp/bad.mlir"
+	expect_rc 1 "compare refuses groups $groups"
+	expect_grep "$tmp/err" "^[^ ]*bad\.mlir:4:5: error: 'stablehlo\.all_gather' op $msg" "located error: $msg"
+done <<'BAD'
+#stablehlo.replica_group_mesh_axes<mesh = @nomesh, axes = [#stablehlo.axis_ref<name = "y">]>|replica groups name mesh @nomesh, which is not declared
+#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "z">]>|replica groups name axis "z", which is not in the mesh
+#stablehlo.replica_group_mesh_axes<mesh = @mesh, axes = [#stablehlo.axis_ref<name = "y">, #stablehlo.axis_ref<name = "y">]>|replica groups name axis "y" more than once
+dense<[0, 1, 2, 3]> : tensor<4xi64>|replica groups should be a rank 2 tensor
+dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>|replica id 1 appears more than once
+dense<[[0, -1], [1, 2]]> : tensor<2x2xi64>|replica id -1 is not a device id
+dense<[[0.5, 1.5]]> : tensor<1x2xf32>|replica groups should be integers
+BAD
 finish
