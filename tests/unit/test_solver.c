@@ -130,11 +130,53 @@ test_cluster(sli_cost_params *p)
 }
 
 /*
+ * The free factors of a model: the factors of its ops' rules that may
+ * carry axes (need-replication, permutation and blocked factors carry
+ * none).  Issue 14 asks brute force to agree with the ILP on programs of
+ * at most 12; every random program is held to that, and the range seen
+ * is reported.
+ */
+#define MAX_FREE_FACTORS 12
+
+typedef struct factor_range {
+	uint32_t lo, hi;
+} factor_range;
+
+static uint32_t
+free_factors(const sli_cost_model *cm)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < cm->ops.n; i++) {
+		const sli_cost_op *o = &cm->ops.v[i];
+		if (o->kind == SLI_COST_OPAQUE)
+			continue;
+		n += o->rule.nfactors - o->rule.need_replication.n -
+		     o->rule.permutation.n - o->rule.blocked.n;
+	}
+	return n;
+}
+
+/* Counts cm's free factors into fr; false when they are more than 12. */
+static bool
+count_factors(const sli_cost_model *cm, factor_range *fr)
+{
+	uint32_t n = free_factors(cm);
+	if (n > MAX_FREE_FACTORS)
+		return false;
+	if (fr->hi == 0 || n < fr->lo)
+		fr->lo = n;
+	if (n > fr->hi)
+		fr->hi = n;
+	return true;
+}
+
+/*
  * Least cost over every combination of valid tensor shardings and ties
- * whose peak live bytes fit the budget.
+ * whose peak live bytes fit the budget; NaN, with nothing enumerated,
+ * when there would be more than max_combos combinations.
  */
 static double
-brute_force(const sli_cost_model *cm, size_t *ncombos)
+brute_force(const sli_cost_model *cm, double max_combos, size_t *ncombos)
 {
 	size_t nt = cm->tensors.n;
 	sli_cost_asg **opt = calloc(nt + 1, sizeof *opt);
@@ -143,12 +185,16 @@ brute_force(const sli_cost_model *cm, size_t *ncombos)
 	double best = INFINITY;
 	bool empty = false;
 
+	double product = 1;
 	for (size_t t = 0; t < nt; t++) {
 		n[t] = sli_cost_tensor_options(cm, (uint32_t)t, &opt[t]);
 		empty |= n[t] == 0;
+		product *= (double)n[t];
 	}
 	*ncombos = 0;
-	while (!empty) {
+	if (!empty && product > max_combos)
+		best = NAN;
+	while (!empty && !isnan(best)) {
 		for (size_t t = 0; t < nt; t++)
 			q[t] = opt[t][at[t]];
 		bool ok = true;
@@ -179,14 +225,17 @@ brute_force(const sli_cost_model *cm, size_t *ncombos)
 
 typedef struct bf_counts {
 	int agree, infeasible, total, above;
+	factor_range factors;
 } bf_counts;
 
 /*
  * Solves the program text (under a memory budget of `budget` bytes when
- * non-zero) and holds the ILP's optimum against brute force.
+ * non-zero) and holds the ILP's optimum against brute force.  False,
+ * with nothing counted, for a program of more than 12 free factors or
+ * more than max_combos combinations to enumerate.
  */
-static void
-brute_one(const char *text, double budget, bf_counts *c)
+static bool
+brute_one(const char *text, double budget, double max_combos, bf_counts *c)
 {
 	sl_context *ctx = sl_context_new();
 	sl_module *m = test_parse(ctx, text);
@@ -195,7 +244,7 @@ brute_one(const char *text, double budget, bf_counts *c)
 		CU_FAIL("random program does not verify");
 		sl_module_free(m);
 		sl_context_free(ctx);
-		return;
+		return true;
 	}
 	sli_solve_opts so;
 	sli_solve_opts_init(&so);
@@ -206,9 +255,20 @@ brute_one(const char *text, double budget, bf_counts *c)
 	sli_groups_resolve_conflicts(m);
 	sli_cost_model cm;
 	CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+	if (!count_factors(&cm, &c->factors)) {
+		sli_cost_model_fini(&cm);
+		sl_module_free(m);
+		sl_context_free(ctx);
+		return false;
+	}
 	size_t combos;
-	double brute = brute_force(&cm, &combos);
+	double brute = brute_force(&cm, max_combos, &combos);
 	sli_cost_model_fini(&cm);
+	if (isnan(brute)) {
+		sl_module_free(m);
+		sl_context_free(ctx);
+		return false;
+	}
 
 	sli_solve_result r;
 	int rc = sli_solve(m, &so, &r);
@@ -231,24 +291,35 @@ brute_one(const char *text, double budget, bf_counts *c)
 	}
 	sl_module_free(m);
 	sl_context_free(ctx);
+	return true;
 }
 
 static void
 test_brute_force(void)
 {
 	char text[8192];
-	bf_counts c = {0, 0, 0, 0};
+	bf_counts c = {0, 0, 0, 0, {0, 0}};
 
 	rng_state = 12345;
 	for (int iter = 0; iter < 60; iter++) {
 		unsigned naxes = iter % 3 == 2 ? 3 : 2;
 		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(naxes == 3 ? 2 : 3);
 		rand_program(text, sizeof text, naxes, nargs, nops);
-		brute_one(text, iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0, &c);
+		double budget = iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0;
+		CU_ASSERT(brute_one(text, budget, INFINITY, &c));
 	}
+	/*
+	 * up to the 12 free factors of the issue: 4 to 6 ops on 2 axes, of
+	 * at most 200,000 combinations (a few seconds each)
+	 */
+	for (int big = 0; big < 10;) {
+		rand_program(text, sizeof text, 2, 2, 4 + rnd(3));
+		big += brute_one(text, big % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0, 2e5, &c);
+	}
+	CU_ASSERT(c.factors.hi >= 11);
 	fprintf(stderr, "[brute force: %d/%d agree, %d infeasible both, evaluator at "
-	        "least the objective on %d] ", c.agree + c.infeasible, c.total,
-	        c.infeasible, c.above);
+	        "least the objective on %d, %u-%u free factors] ", c.agree + c.infeasible,
+	        c.total, c.infeasible, c.above, c.factors.lo, c.factors.hi);
 }
 
 /*
@@ -285,17 +356,19 @@ static void
 test_brute_force_meshes(void)
 {
 	char one[8192], text[8400];
-	bf_counts c = {0, 0, 0, 0};
+	bf_counts c = {0, 0, 0, 0, {0, 0}};
 
 	rng_state = 777;
 	for (int iter = 0; iter < 40; iter++) {
 		unsigned nargs = 1 + rnd(2), nops = 1 + rnd(3);
 		rand_program(one, sizeof one, 2, nargs, nops);
 		two_meshes(one, text, sizeof text);
-		brute_one(text, iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0, &c);
+		double budget = iter % 5 == 4 ? 4 * 16 + rnd(4) * 64 : 0;
+		CU_ASSERT(brute_one(text, budget, INFINITY, &c));
 	}
-	fprintf(stderr, "[two meshes: %d/%d agree, %d infeasible both] ",
-	        c.agree + c.infeasible, c.total, c.infeasible);
+	fprintf(stderr, "[two meshes: %d/%d agree, %d infeasible both, %u-%u free "
+	        "factors] ", c.agree + c.infeasible, c.total, c.infeasible, c.factors.lo,
+	        c.factors.hi);
 	CU_ASSERT(c.total == 40);
 }
 
@@ -332,6 +405,7 @@ test_brute_force_sub_axes(void)
 {
 	char text[8192], dims[128];
 	int agree = 0, total = 0, split = 0, cuts = 0;
+	factor_range fr = {0, 0};
 
 	rng_state = 777;
 	for (int iter = 0; iter < 30; iter++) {
@@ -389,10 +463,11 @@ test_brute_force_sub_axes(void)
 		sli_cost_model cm;
 		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
 		CU_ASSERT_EQUAL(cm.naxes, 3);
+		CU_ASSERT(count_factors(&cm, &fr));
 		cuts += by_cut && cm.naxes == 3;
 		CU_ASSERT(strstr(test_diags(), "sub-axes") == NULL);
 		size_t combos;
-		double brute = brute_force(&cm, &combos);
+		double brute = brute_force(&cm, INFINITY, &combos);
 		sli_cost_model_fini(&cm);
 
 		double base = INFINITY;
@@ -423,7 +498,8 @@ test_brute_force_sub_axes(void)
 		sl_context_free(ctx);
 	}
 	fprintf(stderr, "[sub-axes: %d/%d agree (%d cut by a greedy point), %d "
-	        "cheaper than whole axes] ", agree, total, cuts, split);
+	        "cheaper than whole axes, %u-%u free factors] ", agree, total, cuts, split,
+	        fr.lo, fr.hi);
 	CU_ASSERT(cuts > 0);
 }
 
