@@ -62,7 +62,6 @@ struct sli_prop {
 	sl_value **values;		/* value->id is the position */
 	uint32_t nvalues;
 	uint32_t *use_last;		/* per value: its last use in uses, or SLI_NO_USE */
-	uint32_t *use_n;		/* per value: its number of uses */
 	sli_prop_use *uses;		/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding;
 					 * NULL when the module has none (sli_prop_edge) */
@@ -188,8 +187,8 @@ sli_prop_edge(const sli_prop *P, uint32_t v)
 {
 	return P->edge ? P->edge[v] : NULL;
 }
-/* Number of uses of v. */
-uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
+/* Whether v has more than one use. */
+bool sli_prop_multi_use(const sli_prop *P, const sl_value *v);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 
