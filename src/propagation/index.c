@@ -339,7 +339,7 @@ reserve(collect *c, const sl_module *m)
 void
 sli_prop_index(sli_prop *P)
 {
-	const sl_rule **old_rules = P->rules;
+	uint32_t *old_rules = P->rules;
 	uint32_t old_nops = P->nops;
 	P->rules = NULL;
 	sli_prop_index_fini(P);

@@ -67,9 +67,11 @@ struct sli_prop {
 					 * NULL when the module has none (sli_prop_edge) */
 	int32_t *group;			/* per value: group index, -1 if none;
 					 * NULL when there are no groups */
-	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
-	 * not looked up yet */
-	const sl_rule **rules;
+	/* per op: 0 when its rule was not looked up yet, else 1 + its place
+	 * in rule_list (half the bytes of a pointer a op) */
+	uint32_t *rules;
+	/* the rules ops have (in rulemem, or shared), or P->no_rule */
+	SL_VEC(const sl_rule *) rule_list;
 	const sl_rule *no_rule;
 	sli_arena rulemem;
 	/* identity rules by type and arity (identity_entry, rule.c; rulemem) */
