@@ -504,7 +504,8 @@ sli_p_int_list(sli_parser *P, int64_t **v, uint32_t *n)
 	if (sli_p_expect(P, SL_TOK_RSQUARE, "']'"))
 		goto out;
 	*n = (uint32_t)k;
-	*v = k ? sli_arena_dup(&P->m->arena, buf, sizeof *buf * k) : NULL;
+	/* shared: dimension lists repeat on thousands of ops */
+	*v = (int64_t *)sli_module_share(P->m, buf, sizeof *buf * k);
 	rc = 0;
 out:
 	if (buf != small)
@@ -1114,7 +1115,7 @@ parse_dense_array(sli_parser *P, sl_attr *a)
 		return -1;
 	}
 	a->u.darr.n = (uint32_t)v.n;
-	a->u.darr.v = v.n ? sli_arena_dup(&P->m->arena, v.v, sizeof *v.v * v.n) : NULL;
+	a->u.darr.v = (int64_t *)sli_module_share(P->m, v.v, sizeof *v.v * v.n);
 	if (!ints || elem->bits == 1) {
 		while (end > start && (end[-1] == ' ' || end[-1] == '\n'))
 			end--;
@@ -2300,6 +2301,11 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 	if (nrn && bound != nres) {
 		sli_p_error_at(P, st->loc, "operation defines %u results but was provided %u to bind",
 		               nres, bound);
+		return NULL;
+	}
+	if (st->regions.n > SL_MAX_REGIONS) {
+		sli_p_error_at(P, st->loc, "operation has %zu regions, more than %u",
+		               st->regions.n, SL_MAX_REGIONS);
 		return NULL;
 	}
 	move_inherent(P, st);

@@ -203,12 +203,15 @@ new_opaque(sli_parser *P, const char *s, size_t n, sl_loc loc)
 static sl_attr *
 new_i64_array(sli_parser *P, const int64_t *v, size_t n, sl_loc loc)
 {
-	sl_attr *a = sli_attr_new(P->m, SL_ATTR_DENSE_ARRAY);
-	a->u.darr.elem = sli_type_elem(P->ctx, "i64", 3);
-	a->u.darr.n = (uint32_t)n;
-	a->u.darr.v = n ? sli_arena_dup(&P->m->arena, v, sizeof *v * n) : NULL;
-	a->loc = loc;
-	return a;
+	/* shared by every op with the same list (sli_attr_share) */
+	sl_attr a;
+	memset(&a, 0, sizeof a);
+	a.kind = SL_ATTR_DENSE_ARRAY;
+	a.u.darr.elem = sli_type_elem(P->ctx, "i64", 3);
+	a.u.darr.n = (uint32_t)n;
+	a.u.darr.v = (int64_t *)sli_module_share(P->m, v, sizeof *v * n);
+	a.loc = loc;
+	return sli_attr_share(P->m, &a);
 }
 
 static sl_attr *

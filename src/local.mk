@@ -15,6 +15,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/context.c \
 	%reldir%/ir/ir.c \
 	%reldir%/ir/rewrite.c \
+	%reldir%/ir/share.c \
 	%reldir%/ir/stablehlo_attrs.c \
 	%reldir%/ir/type.c \
 	%reldir%/passes/add_data_flow_edges.c \

@@ -243,7 +243,9 @@ set_named(sl_module *m, sl_named_attr **pv, uint32_t *pn, sl_sym name, sl_attr *
 	for (uint32_t i = 0; i < n; i++) {
 		if (v[i].name != name)
 			continue;
-		if (attr) {
+		if (attr && n == 1 && sli_named1_shared(m, v)) {
+			*pv = sli_named1_share(m, name, attr);	/* copy on write */
+		} else if (attr) {
 			v[i].attr = attr;
 		} else {
 			memmove(v + i, v + i + 1, sizeof *v * (n - i - 1));
@@ -253,6 +255,12 @@ set_named(sl_module *m, sl_named_attr **pv, uint32_t *pn, sl_sym name, sl_attr *
 	}
 	if (!attr)
 		return;
+	if (!n) {
+		/* the first: a shared list, as most ops get the same few */
+		*pv = sli_named1_share(m, name, attr);
+		*pn = 1;
+		return;
+	}
 	sl_named_attr *nv = SL_NEWN(&m->arena, sl_named_attr, n + 1);
 	if (n)
 		memcpy(nv, v, sizeof *v * n);
@@ -506,8 +514,8 @@ static const uint16_t attr_sizes[SL_ATTR_REPLICA_MESH_AXES + 1] = {
 };
 #undef USIZE
 
-static size_t
-attr_size(sl_attr_kind kind)
+size_t
+sli_attr_size(sl_attr_kind kind)
 {
 	size_t n = (size_t)kind < sizeof attr_sizes / sizeof *attr_sizes ? attr_sizes[kind] : 0;
 	return n ? n : sizeof(sl_attr);
@@ -516,7 +524,7 @@ attr_size(sl_attr_kind kind)
 sl_attr *
 sli_attr_new(sl_module *m, sl_attr_kind kind)
 {
-	sl_attr *a = sli_arena_zalloc(&m->arena, attr_size(kind));
+	sl_attr *a = sli_arena_zalloc(&m->arena, sli_attr_size(kind));
 	a->kind = kind;
 	return a;
 }
@@ -555,6 +563,9 @@ sl_module_free(sl_module *m)
 		return;
 	SL_VEC_FREE(m->loc_aliases);
 	sli_htab_fini(&m->functab);
+	sli_htab_fini(&m->shared);
+	sli_htab_fini(&m->shared_attrs);
+	sli_htab_fini(&m->shared_named);
 	sli_arena_fini(&m->arena);
 	sli_arena_fini(&m->oparena);
 	sli_arena_fini(&m->valarena);

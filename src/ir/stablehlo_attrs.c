@@ -35,8 +35,7 @@ static sl_dim_list
 list_dup(sl_module *m, const sl_dim_list *l)
 {
 	sl_dim_list r = {NULL, l->n};
-	if (l->n)
-		r.v = sli_arena_dup(&m->arena, l->v, sizeof *l->v * l->n);
+	r.v = (int64_t *)sli_module_share(m, l->v, sizeof *l->v * l->n);
 	return r;
 }
 
@@ -57,12 +56,20 @@ new_attr(sl_module *m, sl_attr_kind kind, sl_loc loc)
 sl_attr *
 sli_attr_dot_dims(sl_module *m, const sl_dot_dims *d, sl_loc loc)
 {
-	sl_dot_dims *c = SL_NEW(&m->arena, sl_dot_dims);
-	for (int k = 0; k < SL_DOT_NLISTS; k++)
-		c->lists[k] = list_dup(m, &d->lists[k]);
-	sl_attr *a = new_attr(m, SL_ATTR_DOT_DIMS, loc);
-	a->u.dot = c;
-	return a;
+	/* shared, as its lists: memset so that the padding compares too */
+	sl_dot_dims c;
+	memset(&c, 0, sizeof c);
+	for (int k = 0; k < SL_DOT_NLISTS; k++) {
+		sl_dim_list l = list_dup(m, &d->lists[k]);
+		c.lists[k].v = l.v;
+		c.lists[k].n = l.n;
+	}
+	sl_attr a;
+	memset(&a, 0, sizeof a);
+	a.kind = SL_ATTR_DOT_DIMS;
+	a.loc = loc;
+	a.u.dot = sli_module_share(m, &c, sizeof c);
+	return sli_attr_share(m, &a);
 }
 
 sl_attr *

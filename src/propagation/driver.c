@@ -147,6 +147,7 @@ done:
 	free(P.meshes);
 	sli_arena_fini(&P.scratch);
 	sli_arena_fini(&P.rulemem);
+	SL_VEC_FREE(P.rule_list);
 	return rc;
 }
 

@@ -10,6 +10,48 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/*
+ * Zeroed per-op tables (rules, callers, signatures, own attributes,
+ * edges): a big one is mapped from the system, so that its pages stay
+ * unmapped until written and go back when freed.  calloc would take
+ * them from a heap full of the pass's freed memory and clear every page
+ * (issue 17: peak memory).  A header before the table holds its size.
+ */
+enum { TABLE_HDR = 16, TABLE_MAP = 256 * 1024 };
+
+static void *
+table_new(size_t n, size_t size)
+{
+	size_t bytes = TABLE_HDR + (n ? n : 1) * size;
+	char *p = NULL;
+	if (bytes >= TABLE_MAP) {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			p = NULL;
+	}
+	if (!p) {
+		p = sli_xcalloc(1, bytes);
+		bytes = 0;	/* from the heap */
+	}
+	memcpy(p, &bytes, sizeof bytes);
+	return p + TABLE_HDR;
+}
+
+static void
+table_free(void *t)
+{
+	if (!t)
+		return;
+	char *p = (char *)t - TABLE_HDR;
+	size_t bytes;
+	memcpy(&bytes, p, sizeof bytes);
+	if (bytes)
+		munmap(p, bytes);
+	else
+		free(p);
+}
 
 /*
  * What the walk over the ops gathers, so that no second walk streams the
@@ -21,7 +63,6 @@
 typedef struct collect {
 	SL_VEC(sl_op *) ops;
 	SL_VEC(sl_value *) values;
-	SL_VEC(uint32_t) nuses;		/* per value: its number of uses */
 	SL_VEC(uint32_t) last;		/* per value: its last use, or SLI_NO_USE */
 	SL_VEC(sli_prop_use) uses;	/* in op order */
 	SL_VEC(uint8_t) opclass;
@@ -36,7 +77,6 @@ collect_value(collect *c, sl_value *v)
 {
 	v->id = (uint32_t)c->values.n;
 	SL_VEC_PUSH(c->values, v);
-	SL_VEC_PUSH(c->nuses, 0);
 	SL_VEC_PUSH(c->last, SLI_NO_USE);
 }
 
@@ -48,10 +88,13 @@ collect_value(collect *c, sl_value *v)
 static void
 mark_multi(collect *c, uint32_t i, const sl_value *v)
 {
-	if (c->nuses.v[v->id] < 2 || sli_op_priority_scalar(v))
+	/* its uses are linked from the last: two or more when the last has
+	 * a previous one, two when that one has none */
+	uint32_t prev = c->uses.v[c->last.v[v->id]].prev;
+	if (prev == SLI_NO_USE || sli_op_priority_scalar(v))
 		return;
-	if (c->nuses.v[v->id] == 2) {
-		uint32_t first = c->uses.v[c->uses.v[c->last.v[v->id]].prev].op;
+	if (c->uses.v[prev].prev == SLI_NO_USE) {
+		uint32_t first = c->uses.v[prev].op;
 		if (sli_op_priority_counts(c->opclass.v[first]))
 			c->opclass.v[first] = sli_op_priority_class_multi(c->opclass.v[first]);
 	}
@@ -79,7 +122,6 @@ note_operands(collect *c, uint32_t i, const sl_op *op)
 		sli_prop_use u = {i, k, c->last.v[v->id]};
 		c->last.v[v->id] = (uint32_t)c->uses.n;
 		SL_VEC_PUSH(c->uses, u);
-		c->nuses.v[v->id]++;
 		mark_multi(c, i, v);
 	}
 }
@@ -155,7 +197,6 @@ static void
 renote_operands(collect *c)
 {
 	c->uses.n = 0;
-	memset(c->nuses.v, 0, sizeof *c->nuses.v * c->nuses.n);
 	for (size_t v = 0; v < c->last.n; v++)
 		c->last.v[v] = SLI_NO_USE;
 	for (size_t i = 0; i < c->ops.n; i++) {
@@ -171,17 +212,16 @@ sli_prop_index_fini(sli_prop *P)
 	if (P->calls)
 		for (uint32_t i = 0; i < P->nops; i++)
 			free(P->calls[i]);
-	free(P->calls);
+	table_free(P->calls);
 	free(P->ops);
 	free(P->values);
-	free(P->use_n);
 	free(P->use_last);
 	free(P->uses);
-	free(P->edge);
-	free(P->rules);
+	table_free(P->edge);
+	table_free(P->rules);
 	free(P->opclass);
-	free(P->sig);
-	free(P->own);
+	table_free(P->sig);
+	table_free(P->own);
 	sli_htab_fini(&P->rule_reps);
 	sli_arena_fini(&P->tabmem);
 	for (size_t i = 0; i < P->groups.n; i++)
@@ -191,7 +231,7 @@ sli_prop_index_fini(sli_prop *P)
 	P->calls = NULL;
 	P->ops = NULL;
 	P->values = NULL;
-	P->use_last = P->use_n = NULL;
+	P->use_last = NULL;
 	P->uses = NULL;
 	P->edge = NULL;
 	P->group = NULL;
@@ -275,14 +315,36 @@ index_special(sli_prop *P, sl_op *op, id_vec *ids, members_vec *members)
 	}
 }
 
+/*
+ * Room for every op, value and use of m at once, bounded by the arenas
+ * that hold the ops with their operand lists and the values: grown by
+ * doubling, the tables were copied a few times over on a big module and
+ * left the copies in the heap (issue 17: peak memory).  The pages of the
+ * room not used are not touched.  More than that (operand lists outside
+ * the op arena) still grows as before.
+ */
+static void
+reserve(collect *c, const sl_module *m)
+{
+	size_t nops = m->oparena.total / sizeof(sl_op) + 1;
+	size_t nvalues = m->valarena.total / sizeof(sl_value) + 1;
+	size_t nuses = m->oparena.total / sizeof(sl_value *) + 1;
+	SL_VEC_RESERVE(c->ops, nops);
+	SL_VEC_RESERVE(c->opclass, nops + 1);
+	SL_VEC_RESERVE(c->values, nvalues);
+	SL_VEC_RESERVE(c->last, nvalues + 1);
+	SL_VEC_RESERVE(c->uses, nuses + 1);
+}
+
 void
 sli_prop_index(sli_prop *P)
 {
-	const sl_rule **old_rules = P->rules;
+	uint32_t *old_rules = P->rules;
 	uint32_t old_nops = P->nops;
 	P->rules = NULL;
 	sli_prop_index_fini(P);
 	collect c = {0};
+	reserve(&c, P->m);
 	sli_walk(P->m->top, collect_op, &c);
 	if (c.stale)
 		renote_operands(&c);
@@ -292,12 +354,10 @@ sli_prop_index(sli_prop *P)
 	P->nvalues = (uint32_t)c.values.n;
 	P->bad_shape = c.bad_shape;
 	/* nv and no entries, also for no values or ops */
-	SL_VEC_PUSH(c.nuses, 0);
 	SL_VEC_PUSH(c.last, SLI_NO_USE);
 	SL_VEC_PUSH(c.uses, (sli_prop_use){0});
 	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
 
-	P->use_n = c.nuses.v;
 	P->use_last = c.last.v;
 	P->uses = c.uses.v;
 	SL_VEC_PUSH(c.opclass, 0);	/* no entries, also for no ops */
@@ -305,22 +365,22 @@ sli_prop_index(sli_prop *P)
 	/* most programs have no edges, and then no table (sli_prop_edge) */
 	for (size_t i = 0; i < c.special.n && !P->edge; i++)
 		if (c.special.v[i]->kind == SL_OP_SDY_DATA_FLOW_EDGE)
-			P->edge = sli_xcalloc(nv, sizeof *P->edge);
-	P->rules = sli_xcalloc(no, sizeof *P->rules);
+			P->edge = table_new(nv, sizeof *P->edge);
+	P->rules = table_new(no, sizeof *P->rules);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
 		if (old_nops == P->nops)
 			memcpy(P->rules, old_rules, sizeof *P->rules * P->nops);
-		free(old_rules);
+		table_free(old_rules);
 	}
-	P->calls = sli_xcalloc(no, sizeof *P->calls);
-	/* calloc: the pages of the tables most ops never write stay
-	 * unmapped (own), or until the first step that settles (sig) */
-	P->sig = sli_xcalloc(no, sizeof *P->sig);
+	P->calls = table_new(no, sizeof *P->calls);
+	/* the pages of the tables most ops never write stay unmapped
+	 * (calls, own), or until the first step that settles (sig) */
+	P->sig = table_new(no, sizeof *P->sig);
 	static const sl_sharding unloaded;
 	P->unloaded = &unloaded;
 	P->getslot = SL_NEWN(&P->tabmem, int32_t, nv);
-	P->own = sli_xcalloc(no, sizeof *P->own);
+	P->own = table_new(no, sizeof *P->own);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->cur = sli_arena_alloc(&P->tabmem, sizeof *P->cur * nv);
 	for (uint32_t v = 0; v < nv; v++)
@@ -396,10 +456,13 @@ sli_prop_index(sli_prop *P)
 
 }
 
-uint32_t
-sli_prop_use_count(const sli_prop *P, const sl_value *v)
+bool
+sli_prop_multi_use(const sli_prop *P, const sl_value *v)
 {
-	return v->id < P->nvalues && P->values[v->id] == v ? P->use_n[v->id] : 0;
+	if (v->id >= P->nvalues || P->values[v->id] != v)
+		return false;
+	uint32_t last = P->use_last[v->id];
+	return last != SLI_NO_USE && P->uses[last].prev != SLI_NO_USE;
 }
 
 const sl_mesh *

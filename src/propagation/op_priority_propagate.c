@@ -63,7 +63,7 @@ multi_use(const sli_prop *P, const sl_op *op)
 	for (uint32_t i = 0; i < op->noperands; i++) {
 		if (sli_op_priority_scalar(op->operands[i]))
 			continue;
-		if (sli_prop_use_count(P, op->operands[i]) > 1)
+		if (sli_prop_multi_use(P, op->operands[i]))
 			return true;
 	}
 	return false;

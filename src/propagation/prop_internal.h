@@ -62,15 +62,16 @@ struct sli_prop {
 	sl_value **values;		/* value->id is the position */
 	uint32_t nvalues;
 	uint32_t *use_last;		/* per value: its last use in uses, or SLI_NO_USE */
-	uint32_t *use_n;		/* per value: its number of uses */
 	sli_prop_use *uses;		/* textual order */
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding;
 					 * NULL when the module has none (sli_prop_edge) */
 	int32_t *group;			/* per value: group index, -1 if none;
 					 * NULL when there are no groups */
-	/* per op: its rule (in rulemem, or shared), P->no_rule, or NULL when
-	 * not looked up yet */
-	const sl_rule **rules;
+	/* per op: 0 when its rule was not looked up yet, else 1 + its place
+	 * in rule_list (half the bytes of a pointer a op) */
+	uint32_t *rules;
+	/* the rules ops have (in rulemem, or shared), or P->no_rule */
+	SL_VEC(const sl_rule *) rule_list;
 	const sl_rule *no_rule;
 	sli_arena rulemem;
 	/* identity rules by type and arity (identity_entry, rule.c; rulemem) */
@@ -188,8 +189,8 @@ sli_prop_edge(const sli_prop *P, uint32_t v)
 {
 	return P->edge ? P->edge[v] : NULL;
 }
-/* Number of uses of v. */
-uint32_t sli_prop_use_count(const sli_prop *P, const sl_value *v);
+/* Whether v has more than one use. */
+bool sli_prop_multi_use(const sli_prop *P, const sl_value *v);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 

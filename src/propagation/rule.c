@@ -85,12 +85,22 @@ build_rule(sli_prop *P, sl_op *op, bool attach)
 	return c;
 }
 
+/* The entry of P->rules for rule b (NULL: none). */
+static uint32_t
+rule_entry(sli_prop *P, const sl_rule *b)
+{
+	SL_VEC_PUSH(P->rule_list, b ? b : P->no_rule);
+	return (uint32_t)P->rule_list.n;
+}
+
 const sl_rule *
 sli_prop_op_rule(sli_prop *P, sl_op *op)
 {
-	const sl_rule **r = &P->rules[op->id];
-	if (*r)
-		return *r == P->no_rule ? NULL : *r;
+	uint32_t *r = &P->rules[op->id];
+	if (*r) {
+		const sl_rule *x = P->rule_list.v[*r - 1];
+		return x == P->no_rule ? NULL : x;
+	}
 	/*
 	 * Shardy attaches every rule it builds; when the rules are dropped
 	 * at the end and no dump can show them, building is enough.
@@ -103,15 +113,15 @@ sli_prop_op_rule(sli_prop *P, sl_op *op)
 			*r = P->rules[((const sl_op *)slot->item)->id];
 		} else {
 			const sl_rule *b = build_rule(P, op, false);
-			*r = b ? b : P->no_rule;
+			*r = rule_entry(P, b);
 			if (b)
 				sli_htab_fill(&P->rule_reps, slot, h, op);
 		}
 	} else {
-		const sl_rule *b = build_rule(P, op, attach);
-		*r = b ? b : P->no_rule;
+		*r = rule_entry(P, build_rule(P, op, attach));
 	}
-	return *r == P->no_rule ? NULL : *r;
+	const sl_rule *x = P->rule_list.v[*r - 1];
+	return x == P->no_rule ? NULL : x;
 }
 
 bool
