@@ -78,6 +78,26 @@ unscale(sli_lp_result *r, double k)
 		return;
 	r->objective /= k;
 	r->bound /= k;
+	for (size_t i = 0; i < r->ndual; i++)
+		r->dual[i] /= k;
+}
+
+/* lp_only: the relaxation's optimum and row duals, nothing more. */
+static void
+relaxation(glp_prob *P, size_t nc, double obj_const, sli_lp_result *r)
+{
+	size_t nr = (size_t)glp_get_num_rows(P);
+	r->status = SLI_LP_OPTIMAL;
+	r->objective = nc ? glp_get_obj_val(P) : obj_const;
+	r->bound = r->objective;
+	r->gap = 0;
+	r->x = sli_xmalloc((nc + 1) * sizeof *r->x);
+	for (size_t j = 0; j < nc; j++)
+		r->x[j] = glp_get_col_prim(P, (int)j + 1);
+	r->dual = sli_xmalloc((nr + 1) * sizeof *r->dual);
+	r->ndual = nr;
+	for (size_t i = 0; i < nr; i++)
+		r->dual[i] = glp_get_row_dual(P, (int)i + 1);
 }
 
 /* Loads lp into a new GLPK problem (1-based arrays at this boundary),
@@ -382,6 +402,10 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		return;
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
+	if (o->lp_only) {
+		relaxation(P, nc, obj_const, r);
+		return;
+	}
 
 	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
 	if (!done && !expired(end))

@@ -13,7 +13,14 @@
  *   minimise the node costs, the pair costs, and the costs of the nodes
  *     with one strategy (a constant);
  *   the trees of nodes in no memory row are folded into the nodes they
- *     hang from first (iopddl_fold.c), without columns.
+ *     hang from first (iopddl_fold.c), without columns, and so are such
+ *     nodes with two edges (into an edge between their neighbours);
+ *   the Lagrangian search (iopddl_lagr.c) first improves the local
+ *     search's answer, then the LP goes by way of a smaller one (the
+ *     cheapest and the free pairs, and the answer's) whose basis starts
+ *     the full LP; an answer at the LP bound needs no branch and cut.
+ * --write-lp and --write-mps export the reference model: the same
+ * without the folds of nodes with two edges (what CBC is compared on).
  * A model too large for the ILP in time (V, L: more than LS_BIG columns)
  * gets the local search, the Lagrangian search (iopddl_lagr.c), the
  * local search again from the best answer, the ILP restricted to the
@@ -72,6 +79,12 @@
 #define LNS_IT_MAX 10.0
 #define LNS_MIN_LEFT 0.5
 #define LNS_SEED 0x9e3779b97f4a7c15ULL
+/* The Lagrangian search before the ILP of a model of at most LS_BIG
+ * columns: this many seconds per column, at most this share of the time
+ * and LAGR_SMALL_MAX seconds */
+#define LAGR_SMALL_PER_COL 8e-6
+#define LAGR_SMALL_SHARE 0.02
+#define LAGR_SMALL_MAX 0.6
 /* The end kept free for what follows the search: this share, at most ... */
 #define MARGIN_SHARE 0.03
 #define MARGIN_MAX 5.0
@@ -99,6 +112,8 @@ typedef struct ilp {
 	sli_iopddl_fold fold;	/* the trees without columns */
 	uint32_t *xcol;		/* per strategy entry: its x column, or UINT32_MAX */
 	uint32_t *perm;		/* build order -> column (order_columns) */
+	SL_VEC(uint32_t) seed;	/* the pairs the smaller LP starts with
+				 * (build order; warm_solve) */
 } ilp;
 
 /* Columns x and one-hot rows; the fixed nodes' costs and the trees
@@ -187,20 +202,80 @@ pair_mask(const sli_iopddl_model *m, size_t e)
 	return mask;
 }
 
-/* Pair columns of edge e and its two sets of marginals. */
+/*
+ * The pairs of the fold's edge k that get a column: pair_mask's for a
+ * model edge, the allowed ones for an edge the fold made.  The caller
+ * frees the mask.
+ */
+static unsigned char *
+edge_mask(const ilp *f, const sli_iopddl_model *m, size_t k)
+{
+	const sli_iopddl_fedge *fe = &f->fold.edges.v[k];
+	if (fe->orig != UINT32_MAX)
+		return pair_mask(m, fe->orig);
+	const sl_iopddl *p = m->p;
+	size_t nu = p->nstrat[fe->u], nv = p->nstrat[fe->v];
+	unsigned char *mask = sli_xcalloc(nu * nv + 1, 1);
+	for (size_t a = 0; a < nu; a++)
+		for (size_t b = 0; b < nv; b++)
+			mask[a * nv + b] = m->alive[p->sfirst[fe->u] + a] &&
+			                   m->alive[p->sfirst[fe->v] + b] &&
+			                   sli_iopddl_fold_pair(&f->fold, m, k, a, b) < SLI_FORBIDDEN;
+	return mask;
+}
+
+/*
+ * The pairs of the fold's edge k (columns col) that the smaller LP
+ * (warm_solve) starts with: for each strategy of either end, its
+ * cheapest pair.
+ */
 static void
-build_edge(ilp *f, const sli_iopddl_model *m, size_t e)
+seed_edge(ilp *f, const sli_iopddl_model *m, size_t k, const uint32_t *col)
 {
 	const sl_iopddl *p = m->p;
-	size_t u = p->eu[e], v = p->ev[e], nu = p->nstrat[u], nv = p->nstrat[v];
+	const sli_iopddl_fedge *fe = &f->fold.edges.v[k];
+	size_t nu = p->nstrat[fe->u], nv = p->nstrat[fe->v];
+	for (int side = 0; side < 2; side++) {
+		size_t n1 = side ? nv : nu, n2 = side ? nu : nv;
+		for (size_t a = 0; a < n1; a++) {
+			size_t best = SIZE_MAX;
+			int64_t bc = 0;
+			for (size_t b = 0; b < n2; b++) {
+				size_t q = side ? b * nv + a : a * nv + b;
+				int64_t c = side ? sli_iopddl_fold_pair(&f->fold, m, k, b, a)
+				                 : sli_iopddl_fold_pair(&f->fold, m, k, a, b);
+				if (col[q] != UINT32_MAX && (best == SIZE_MAX || c < bc))
+					best = q, bc = c;
+			}
+			if (best != SIZE_MAX)
+				SL_VEC_PUSH(f->seed, col[best]);
+		}
+	}
+	/* and the free ones (compatible strategies): the small LP's
+	 * optimum is near the full one's with them */
+	for (size_t q = 0; q < nu * nv; q++)
+		if (col[q] != UINT32_MAX &&
+		    sli_iopddl_fold_pair(&f->fold, m, k, q / nv, q % nv) == 0)
+			SL_VEC_PUSH(f->seed, col[q]);
+}
+
+/* Pair columns of the fold's edge k and its two sets of marginals. */
+static void
+build_edge(ilp *f, const sli_iopddl_model *m, size_t k)
+{
+	const sl_iopddl *p = m->p;
+	const sli_iopddl_fedge *fe = &f->fold.edges.v[k];
+	size_t u = fe->u, v = fe->v, nu = p->nstrat[u], nv = p->nstrat[v];
 	uint32_t *col = sli_xmalloc((nu * nv + 1) * sizeof *col);
-	unsigned char *mask = pair_mask(m, e);
+	unsigned char *mask = edge_mask(f, m, k);
 	for (size_t a = 0; a < nu; a++)
 		for (size_t b = 0; b < nv; b++)
 			col[a * nv + b] = mask[a * nv + b]
-			        ? sli_lp_col(&f->lp, (double)sli_iopddl_pair(m, e, a, b), 0, 1, false)
+			        ? sli_lp_col(&f->lp, (double)sli_iopddl_fold_pair(&f->fold, m, k, a, b),
+			                     0, 1, false)
 			        : UINT32_MAX;
 	free(mask);
+	seed_edge(f, m, k, col);
 	SL_VEC(uint32_t) idx = {0};
 	SL_VEC(double) val = {0};
 	for (int side = 0; side < 2; side++) {
@@ -303,28 +378,30 @@ order_columns(ilp *f)
 		lp->idx.v[k2] = f->perm[lp->idx.v[k2]];
 }
 
-/* Whether edge e has columns (alive, neither end folded). */
+/* Whether the fold's edge k has columns (neither folded nor merged). */
 static bool
-built(const ilp *f, const sli_iopddl_model *m, size_t e)
+built(const ilp *f, size_t k)
 {
-	return m->ealive[e] && !f->fold.folded[m->p->eu[e]] &&
-	       !f->fold.folded[m->p->ev[e]];
+	return f->fold.edges.v[k].alive;
 }
 
+/* The ILP of m; series: with the nodes of two edges folded (else the
+ * reference model, which the exports give CBC). */
 static void
-build(ilp *f, const sli_iopddl_model *m)
+build(ilp *f, const sli_iopddl_model *m, bool series)
 {
 	const sl_iopddl *p = m->p;
 	size_t ns = p->sfirst[p->nnodes];
+	memset(f, 0, sizeof *f);
 	sli_lp_init(&f->lp);
 	f->xcol = sli_xmalloc((ns + 1) * sizeof *f->xcol);
 	for (size_t k = 0; k < ns; k++)
 		f->xcol[k] = UINT32_MAX;
-	sli_iopddl_fold_init(&f->fold, m);
+	sli_iopddl_fold_init(&f->fold, m, series);
 	build_nodes(f, m);
-	for (size_t e = 0; e < p->nedges; e++)
-		if (built(f, m, e))
-			build_edge(f, m, e);
+	for (size_t k = 0; k < f->fold.edges.n; k++)
+		if (built(f, k))
+			build_edge(f, m, k);
 	build_rows(f, m);
 	order_columns(f);
 }
@@ -336,6 +413,7 @@ ilp_fini(ilp *f)
 	sli_iopddl_fold_fini(&f->fold);
 	free(f->xcol);
 	free(f->perm);
+	SL_VEC_FREE(f->seed);
 }
 
 /*
@@ -355,11 +433,11 @@ point(const ilp *f, const sli_iopddl_model *m, const int64_t *sol)
 		c += m->nalive[i] > 1 && !f->fold.folded[i] ? m->nalive[i] : 0;
 	}
 	bool ok = true;
-	for (size_t e = 0; e < p->nedges; e++) {
-		if (!built(f, m, e))
+	for (size_t k = 0; k < f->fold.edges.n; k++) {
+		if (!built(f, k))
 			continue;
-		size_t u = p->eu[e], v = p->ev[e], nv = p->nstrat[v];
-		unsigned char *mask = pair_mask(m, e);
+		size_t u = f->fold.edges.v[k].u, v = f->fold.edges.v[k].v, nv = p->nstrat[v];
+		unsigned char *mask = edge_mask(f, m, k);
 		if (!mask[(size_t)sol[u] * nv + (size_t)sol[v]])
 			ok = false;
 		for (size_t a = 0; a < p->nstrat[u]; a++)
@@ -438,20 +516,24 @@ decode(const ilp *f, const sli_iopddl_model *m, const double *x, int64_t *sol)
 /* }==================================================================== */
 
 /*
- * Exports f as asked; 0, or -1 after an error.  The constant (the nodes
- * with one strategy) goes in as a column fixed at 1: the LP and MPS
- * writers drop an objective constant, and CBC's optimum would then
- * differ from the cost.
+ * Exports the reference model of m (no series folds: what CBC is
+ * measured on, as it always was) as asked; 0, or -1 after an error.
+ * The constant (the nodes with one strategy) goes in as a column fixed
+ * at 1: the LP and MPS writers drop an objective constant, and CBC's
+ * optimum would then differ from the cost.
  */
 static int
-export(sl_context *ctx, ilp *f, const sl_iopddl_opts *o)
+export(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o)
 {
 	char err[256];
-	sli_lp *lp = &f->lp;
-	double c = lp->obj_const;
+	if (!o->write_lp && !o->write_mps)
+		return 0;
+	ilp f;
+	build(&f, m, false);
+	sli_lp *lp = &f.lp;
 	int rc = 0;
-	if (c != 0) {
-		sli_lp_col(lp, c, 1, 1, false);
+	if (lp->obj_const != 0) {
+		sli_lp_col(lp, lp->obj_const, 1, 1, false);
 		lp->obj_const = 0;
 	}
 	if (o->write_lp && sli_lp_glpk.write(lp, SLI_LP_FORMAT_LP, o->write_lp,
@@ -460,12 +542,9 @@ export(sl_context *ctx, ilp *f, const sl_iopddl_opts *o)
 	if (!rc && o->write_mps && sli_lp_glpk.write(lp, SLI_LP_FORMAT_MPS,
 	                                             o->write_mps, err, sizeof err))
 		rc = -1;
-	if (c != 0) {
-		lp->obj.n--, lp->lb.n--, lp->ub.n--, lp->binary.n--;
-		lp->obj_const = c;
-	}
 	if (rc)
 		sli_error(ctx, sli_loc_none(), "%s", err);
+	ilp_fini(&f);
 	return rc;
 }
 
@@ -489,22 +568,145 @@ offer(const sl_iopddl *p, sl_iopddl_result *r, const int64_t *sol)
 	return true;
 }
 
-/* The ILP, started from the answer held (if any); 0, or -1 after an error. */
+/* {====================================================================
+ * The LP from a smaller one
+ * ===================================================================== */
+
+/* The columns the first LP has: the binaries, the seeds, start's. */
+static unsigned char *
+seed_columns(const ilp *f, const double *start)
+{
+	const sli_lp *lp = &f->lp;
+	size_t n = sli_lp_ncols(lp);
+	unsigned char *in = sli_xmalloc(n + 1);
+	for (size_t j = 0; j < n; j++)
+		in[j] = lp->binary.v[j] || start[j] > 0.5;
+	for (size_t k = 0; k < f->seed.n; k++)
+		in[f->perm[f->seed.v[k]]] = 1;
+	return in;
+}
+
+/*
+ * Opens a session on lp with the columns not in `in` fixed at 0, and
+ * loaded with their cost plus one: giving them their own cost later
+ * changes the objective, so the session goes on by the primal simplex
+ * (right here: the basis stays primal feasible, as they enter at 0).
+ */
+static sli_lp_session *
+open_restricted(sli_lp *lp, const unsigned char *in)
+{
+	size_t n = sli_lp_ncols(lp);
+	char err[256];
+	for (size_t j = 0; j < n; j++)
+		if (!in[j])
+			lp->ub.v[j] = 0, lp->obj.v[j] += 1;
+	sli_lp_session *s = sli_lp_glpk.open(lp, err, sizeof err);
+	for (size_t j = 0; j < n; j++)
+		if (!in[j])
+			lp->ub.v[j] = 1, lp->obj.v[j] -= 1;
+	return s;
+}
+
+/* The objective of the column values x. */
+static double
+objective_of(const sli_lp *lp, const double *x)
+{
+	double c = lp->obj_const;
+	for (size_t j = 0; j < sli_lp_ncols(lp); j++)
+		c += lp->obj.v[j] * x[j];
+	return c;
+}
+
+/*
+ * Whether start (of objective c) is proven optimal by the LP bound z:
+ * the costs are integers, so no answer costs less than z rounded up.
+ */
+static bool
+proven_by(double c, double z)
+{
+	return c <= ceil(z - 1e-6 * fmax(1, fabs(z))) + 1e-6;
+}
+
+/*
+ * Solves f's ILP from start (a point of it) by way of a smaller LP: the
+ * binaries, the seeds and start's pairs, by the dual simplex; then all
+ * columns, by the primal simplex from its optimal basis (primal
+ * feasible).  When start meets the LP bound it is optimal (no branch and
+ * cut), else branch and cut from the LP's basis, without start.  On G,
+ * the LP in 5,200 iterations instead of 7,500 (the small one's 3,500 are
+ * cheap), and start from the Lagrangian search is the optimum; on B the
+ * LP in 7,600 instead of 8,800.
+ */
+/* Drops the relaxation's values from r (lp_only). */
+static void
+drop_relaxation(sli_lp_result *r)
+{
+	free(r->x);
+	free(r->dual);
+	r->x = r->dual = NULL;
+	r->ndual = 0;
+}
+
+static int
+warm_solve(ilp *f, const sli_lp_opts *o, const double *start, sli_lp_result *r)
+{
+	sli_lp *lp = &f->lp;
+	size_t n = sli_lp_ncols(lp);
+	unsigned char *in = seed_columns(f, start);
+	sli_lp_session *s = open_restricted(lp, in);
+	free(in);
+	if (!s)
+		return sli_lp_glpk.solve(lp, o, r);
+	sli_lp_opts lo = *o;
+	lo.lp_only = true;
+	int rc = sli_lp_glpk.resolve(s, &lo, r);
+	if (!rc && r->status == SLI_LP_OPTIMAL) {
+		drop_relaxation(r);
+		for (size_t j = 0; j < n; j++)
+			sli_lp_glpk.set_col(s, (uint32_t)j, lp->obj.v[j], lp->lb.v[j],
+			                    lp->ub.v[j]);
+		lo.presolve = false;	/* from the small LP's basis */
+		rc = sli_lp_glpk.resolve(s, &lo, r);
+	}
+	if (!rc && r->status == SLI_LP_OPTIMAL) {
+		double c = objective_of(lp, start), z = r->objective;
+		drop_relaxation(r);
+		if (proven_by(c, z)) {
+			r->x = sli_xmalloc((n + 1) * sizeof *r->x);
+			memcpy(r->x, start, n * sizeof *r->x);
+			r->objective = c;
+			r->bound = fmin(z, c);
+			r->gap = (c - r->bound) / fmax(1e-9, fabs(c));
+		} else {
+			lo.lp_only = false;
+			rc = sli_lp_glpk.resolve(s, &lo, r);
+		}
+	}
+	sli_lp_glpk.close(s);
+	return rc;
+}
+
+/* }==================================================================== */
+
+/*
+ * The ILP, started from the answer held (if any); when warm (the whole
+ * model's, not a sub-model's of the large-model searches), with the
+ * series folds, by way of a smaller LP (when there is an answer).
+ * 0, or -1 after an error.
+ */
 static int
 run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
-        double end, sl_iopddl_result *r)
+        double end, sl_iopddl_result *r, bool warm)
 {
 	const sl_iopddl *p = m->p;
+	if (export(ctx, m, o))
+		return -1;
 	ilp f;
-	build(&f, m);
+	build(&f, m, warm);
 	r->ncols = sli_lp_ncols(&f.lp);
 	r->nrows = f.lp.rows.n;
 	for (size_t j = 0; j < r->ncols; j++)
 		r->nbinaries += f.lp.binary.v[j];
-	if (export(ctx, &f, o)) {
-		ilp_fini(&f);
-		return -1;
-	}
 	if (r->ilp_skipped) {
 		ilp_fini(&f);
 		return 0;
@@ -523,7 +725,8 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	double *start = r->solution ? point(&f, m, r->solution) : NULL;
 	lo.start = start;
 	sli_lp_result lr;
-	int rc = sli_lp_glpk.solve(&f.lp, &lo, &lr);
+	int rc = warm && start ? warm_solve(&f, &lo, start, &lr)
+	                         : sli_lp_glpk.solve(&f.lp, &lo, &lr);
 	free(start);
 	if (rc) {
 		sli_error(ctx, sli_loc_none(), "the ILP solver failed: %s", lr.message);
@@ -579,7 +782,7 @@ sub_ilp(sl_context *ctx, const sli_iopddl_model *mr, const sl_iopddl_opts *o,
 	ro.write_lp = ro.write_mps = NULL;
 	r->ilp_skipped = false;
 	r->nbinaries = 0;
-	int rc = run_ilp(ctx, mr, &ro, end, r);
+	int rc = run_ilp(ctx, mr, &ro, end, r, false);
 	*proven = r->status == SL_SOLVE_OPTIMAL;
 	r->status = SL_SOLVE_FEASIBLE;
 	r->bound = -INFINITY;
@@ -757,6 +960,25 @@ lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	return rc;
 }
 
+/*
+ * The Lagrangian search before the ILP of a small model (sol, of cost
+ * cost, < 0: none): its answer seeds the smaller LP (warm_solve) and,
+ * when it is the optimum, spares branch and cut.  On G it finds the
+ * optimum in 0.1 s (the local search's answer costs 4000x that), on B
+ * in 0.5 s.  Its new cost (or cost).
+ */
+static int64_t
+lagrangian_start(const sli_iopddl_model *m, int64_t *sol, int64_t cost,
+                 size_t ncols, double end)
+{
+	double now = sli_lp_clock();
+	double t = fmin(LAGR_SMALL_MAX, LAGR_SMALL_PER_COL * (double)ncols);
+	if (isfinite(end))
+		t = fmin(t, LAGR_SMALL_SHARE * (end - now));
+	int64_t c = sli_iopddl_lagrangian(m, sol, cost, now + t, NULL);
+	return c >= 0 ? c : cost;
+}
+
 int
 sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
                 sl_iopddl_result *r)
@@ -813,6 +1035,9 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, now + (LAGR_SHARE +
 		                                         ILS_SHARE) * left, true, c >= 0);
 	}
+	if (!r->ilp_skipped)
+		r->heuristic_cost = lagrangian_start(&m, sol, r->heuristic_cost,
+		                                     ncols, end);
 	if (r->heuristic_cost >= 0)
 		settle_leaves(&m, sol);
 	if (r->heuristic_cost >= 0 && offer(p, r, sol)) {
@@ -821,7 +1046,7 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	}
 	/* (a large model's is only exported) */
 	if (!r->ilp_skipped || o->write_lp || o->write_mps)
-		rc = run_ilp(ctx, &m, o, end, r);
+		rc = run_ilp(ctx, &m, o, end, r, true);
 	if (!rc && cand && r->solution && !o->local_search_only) {
 		rc = restricted_ilp(ctx, &m, cand, o, end, r);
 		if (!rc)

@@ -98,6 +98,9 @@ typedef struct sli_lp_opts {
 	bool pcost;		/* branch and cut in one pass with the hybrid
 				 * pseudocost rule (else most fractional
 				 * first, then Driebeck and Tomlin's) */
+	bool lp_only;		/* the relaxation alone: x its optimum, dual
+				 * its row duals, status optimal (IOPDDL's
+				 * column generation prices with them) */
 } sli_lp_opts;
 
 typedef struct sli_lp_result {
@@ -107,6 +110,8 @@ typedef struct sli_lp_result {
 	double gap;		/* (objective - bound) / max(1e-9, |objective|) */
 	double seconds;
 	double *x;		/* column values (heap, caller frees) or NULL */
+	double *dual;		/* lp_only: row duals (heap, caller frees) */
+	size_t ndual;
 	char message[256];	/* the backend's words on failure */
 } sli_lp_result;
 

@@ -4,16 +4,24 @@
 # source tree (or IOPDDL_DIR), the small ones (B, G: to be proven optimal)
 # within BENCH_IOPDDL_SMALL seconds (default 30), the large ones (L, V: a
 # good answer) within BENCH_IOPDDL_LARGE (default 300); then, side by
-# side, CBC (bench-only dependency coinor-cbc, one thread) on the same
-# reduced model exported as MPS, for the instances of BENCH_IOPDDL_CBC
-# (default "B G"), within the small limit: its time, and whether its
-# optimum agrees with shardlp's cost.
+# side, CBC (bench-only dependency coinor-cbc, one thread) on the
+# reference model that --write-mps exports, for the instances of
+# BENCH_IOPDDL_CBC (default "B G"), within the small limit: its time, and
+# whether its optimum agrees with shardlp's cost.
+# The reference model is the tight formulation after shardlp's exact
+# reductions and leaf folds, as CBC always got it (byte-identical MPS);
+# shardlp itself solves it with the nodes of two edges in no memory row
+# folded too (G: 48,036 columns and 9,944 rows instead of 65,658 and
+# 12,710; B: 67,741 and 13,802 instead of 77,844 and 15,202), its LP
+# started from a smaller one, and the Lagrangian search's answer.  CBC on
+# that folded model (not measured here) takes about half its time on G.
 # Instances: asplos-2025-iopddl-NAME.json.gz; BENCH_IOPDDL_ONLY (e.g. "B G")
 # keeps some.  Not part of `make check`: minutes, on one core.
-# Last measured (2026-11-26, load 3.4 on 2 cores, CPU seconds, CBC in the
-# same run): B optimal 8.7 s (CBC 9.4 s), G optimal 6.7 s (CBC 2.1 s).
-# Both are mostly GLPK's root LP (dual simplex, long-step ratio test);
-# B's LP is integral, G's has the optimum as its bound.
+# Last measured (2026-11-26, load 3-7 on 2 cores, CPU seconds, CBC in the
+# same run): B optimal 5.5 s (CBC 9.0 s), G optimal 2.5 s (CBC 2.2 s).
+# Before the folds of nodes of two edges and the smaller LP: B 8.7 s,
+# G 6.7 s.  Both are mostly GLPK's LP (B's is integral, G's has the
+# optimum as its bound, which the Lagrangian search's answer meets).
 set -u
 LC_ALL=C
 export LC_ALL
@@ -57,7 +65,7 @@ done
 
 # CBC on the exported model (the local search's answer is not given to it)
 command -v cbc >/dev/null 2>&1 || { echo "# cbc: not installed (coinor-cbc): skipped"; exit 0; }
-printf '# cbc (one thread) on the reduced model, limit %s s; wall and CPU (user) seconds\n' "$small_s"
+printf '# cbc (one thread) on the reference model, limit %s s; wall and CPU (user) seconds\n' "$small_s"
 printf '%-10s %14s %14s %8s %8s %8s %8s %s\n' instance shardlp_cost cbc_cost \
 	shardlp_s cpu_s cbc_s cpu_s agree
 for name in $cbc_list; do

@@ -4,7 +4,8 @@
  * the evaluator on hand-computed costs and usages, and the solver on
  * small random problems against exhaustive enumeration (the ILP, the
  * local search, and the Lagrangian search within a time limit), and
- * the sub-models of the large-neighbourhood search against the problem.
+ * the sub-models of the large-neighbourhood search against the problem,
+ * and the folds (leaves, nodes of two edges) against enumeration.
  */
 #include "tests.h"
 
@@ -17,6 +18,7 @@
 
 #include "formats/iopddl.h"
 #include "solver/iopddl.h"
+#include "solver/iopddl_fold.h"
 #include "solver/iopddl_lns.h"
 #include "solver/lp.h"
 
@@ -464,6 +466,132 @@ test_lns_sub_models(void)
 
 /* }==================================================================== */
 
+/* {====================================================================
+ * Folds against enumeration
+ * ===================================================================== */
+
+/* A random cycle of n nodes (and now and then a chord) as JSON: most
+ * nodes have two edges; a usage limit one time in three. */
+static void
+cycle_problem(char *q, unsigned n, unsigned *ns)
+{
+	q += sprintf(q, "{\"nodes\": {\"intervals\": [");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned lo = rnd(10);
+		q += sprintf(q, "%s[%u, %u]", i ? ", " : "", lo, lo + rnd(6));
+		ns[i] = 1 + rnd(4);
+	}
+	q += sprintf(q, "], \"costs\": [");
+	for (unsigned i = 0; i < n; i++) {
+		q += sprintf(q, "%s[", i ? ", " : "");
+		for (unsigned s = 0; s < ns[i]; s++)
+			put_cost(&q, s ? ", " : "", 20);
+		q += sprintf(q, "]");
+	}
+	q += sprintf(q, "], \"usages\": [");
+	for (unsigned i = 0; i < n; i++) {
+		q += sprintf(q, "%s[", i ? ", " : "");
+		for (unsigned s = 0; s < ns[i]; s++)
+			q += sprintf(q, "%s%u", s ? ", " : "", rnd(8));
+		q += sprintf(q, "]");
+	}
+	unsigned eu[8], ev[8], ne = n > 1 ? n : 0;
+	for (unsigned e = 0; e < ne; e++)
+		eu[e] = e, ev[e] = (e + 1) % n;
+	if (n > 3 && rnd(2))
+		eu[ne] = 0, ev[ne++] = 2;
+	q += sprintf(q, "]}, \"edges\": {\"nodes\": [");
+	for (unsigned e = 0; e < ne; e++)
+		q += sprintf(q, "%s[%u, %u]", e ? ", " : "", eu[e], ev[e]);
+	q += sprintf(q, "], \"costs\": [");
+	for (unsigned e = 0; e < ne; e++) {
+		q += sprintf(q, "%s[", e ? ", " : "");
+		for (unsigned k = 0; k < ns[eu[e]] * ns[ev[e]]; k++)
+			put_cost(&q, k ? ", " : "", 14);
+		q += sprintf(q, "]");
+	}
+	q += sprintf(q, "]}");
+	if (!rnd(3))
+		q += sprintf(q, ", \"usage_limit\": %u", 6 + rnd(12));
+	sprintf(q, "}");
+}
+
+/*
+ * The least cost over the solutions the fold unfolds to, from every
+ * choice of alive strategies of the nodes it left (-1: none feasible).
+ */
+static int64_t
+enumerate_folded(const sli_iopddl_model *m, const sli_iopddl_fold *f)
+{
+	const sl_iopddl *p = m->p;
+	int64_t sol[8] = {0}, full[8], best = -1;
+	for (;;) {
+		bool ok = true;
+		for (size_t i = 0; i < p->nnodes; i++)
+			ok = ok && (f->folded[i] || m->alive[p->sfirst[i] + (size_t)sol[i]]);
+		memcpy(full, sol, sizeof full);
+		sli_iopddl_fold_unfold(f, m, full);
+		sl_iopddl_eval ev;
+		if (ok && !sl_iopddl_evaluate(p, full, p->nnodes, &ev) &&
+		    (best < 0 || ev.cost < best))
+			best = ev.cost;
+		size_t i = 0;
+		while (i < p->nnodes && (f->folded[i] || ++sol[i] == p->nstrat[i]))
+			sol[i++] = 0;
+		if (i == p->nnodes)
+			return best;
+	}
+}
+
+static void
+test_series_fold(void)
+{
+	char text[8192];
+	unsigned ns[8];
+	size_t series = 0, solved = 0;
+	for (int round = 0; round < 300; round++) {
+		cycle_problem(text, 1 + rnd(7), ns);
+		sl_context *ctx = sl_context_new();
+		sl_iopddl *p = parse(ctx, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		int64_t want = enumerate(p);
+		sli_iopddl_model m;
+		sli_iopddl_model_init(&m, p);
+		if (!m.infeasible) {
+			sli_iopddl_fold f;
+			sli_iopddl_fold_init(&f, &m, true);
+			series += f.series;
+			int64_t got = enumerate_folded(&m, &f);
+			CU_ASSERT_EQUAL(got, want);
+			if (got != want)
+				fprintf(stderr, "\nround %d: folded %lld, want %lld: %s\n",
+				        round, (long long)got, (long long)want, text);
+			sli_iopddl_fold_fini(&f);
+		}
+		sli_iopddl_model_fini(&m);
+		/* the ILP of the folded model, by way of the smaller LP */
+		sl_iopddl_opts o;
+		sl_iopddl_result r;
+		sl_iopddl_opts_init(&o);
+		int rc = sl_iopddl_solve(ctx, p, &o, &r);
+		if (want >= 0) {
+			solved++;
+			CU_ASSERT_EQUAL(rc, 0);
+			CU_ASSERT_EQUAL(r.status, SL_SOLVE_OPTIMAL);
+			CU_ASSERT_EQUAL(r.eval.cost, want);
+		} else {
+			CU_ASSERT_EQUAL(rc, 1);
+		}
+		sl_iopddl_result_fini(&r);
+		sl_iopddl_free(p);
+		sl_context_free(ctx);
+	}
+	CU_ASSERT(series > 100);
+	CU_ASSERT(solved > 100);
+}
+
+/* }==================================================================== */
+
 CU_TestInfo tests_iopddl[] = {
 	{"reads the example", test_read_example},
 	{"located errors in malformed files", test_read_errors},
@@ -473,5 +601,6 @@ CU_TestInfo tests_iopddl[] = {
 	{"solves the example to its optimum", test_solve_example},
 	{"ILP optimum equals brute force", test_brute_force},
 	{"large-neighbourhood sub-models agree with the evaluator", test_lns_sub_models},
+	{"folds of leaves and of nodes of two edges keep the optimum", test_series_fold},
 	CU_TEST_INFO_NULL,
 };
