@@ -321,14 +321,18 @@ index_special(sli_prop *P, sl_op *op, id_vec *ids, members_vec *members)
  * doubling, the tables were copied a few times over on a big module and
  * left the copies in the heap (issue 17: peak memory).  The pages of the
  * room not used are not touched.  More than that (operand lists outside
- * the op arena) still grows as before.
+ * the op arena, more than two uses a value) still grows as before.
  */
 static void
 reserve(collect *c, const sl_module *m)
 {
 	size_t nops = m->oparena.total / sizeof(sl_op) + 1;
 	size_t nvalues = m->valarena.total / sizeof(sl_value) + 1;
+	/* an op's operand list is a fraction of its arena's bytes: two uses
+	 * a value covers real programs without reserving a lot more */
 	size_t nuses = m->oparena.total / sizeof(sl_value *) + 1;
+	if (nuses > 2 * nvalues)
+		nuses = 2 * nvalues;
 	SL_VEC_RESERVE(c->ops, nops);
 	SL_VEC_RESERVE(c->opclass, nops + 1);
 	SL_VEC_RESERVE(c->values, nvalues);

@@ -152,13 +152,17 @@ visit(sli_prop *P, sl_op *op)
 static void
 run_worklist(sli_prop *P)
 {
-	/* every op, the first on top (push() for each, without touching ops) */
+	/*
+	 * Every op, the first on top, below whatever is pushed later (push()
+	 * for each, without touching ops): the ops not swept yet, from
+	 * `next` on, are the bottom of the stack, so that the stack's pages
+	 * hold only what is pushed again.
+	 */
 	memset(P->queued, 1, P->nops);
-	for (uint32_t i = 0; i < P->nops; i++)
-		P->stack[i] = P->nops - 1 - i;
-	P->nstack = P->nops;
-	while (P->nstack) {
-		uint32_t id = P->stack[--P->nstack];
+	P->nstack = 0;
+	uint32_t next = 0;
+	while (P->nstack || next < P->nops) {
+		uint32_t id = P->nstack ? P->stack[--P->nstack] : next++;
 		P->queued[id] = 0;
 		/*
 		 * Generic ops that would not step: without a rule, idle at this
