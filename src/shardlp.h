@@ -464,7 +464,8 @@ typedef struct sl_iopddl_result {
 	size_t nodes, edges;	/* left after the reductions */
 	size_t ncols, nrows, nbinaries;	/* of the ILP; 0 when not built */
 	int64_t heuristic_cost;	/* of the local search's answer; -1: none */
-	bool from_heuristic;	/* the answer is the local search's */
+	bool from_heuristic;	/* the answer is the heuristics' (local search,
+				 * Lagrangian), not the ILP's own */
 	bool ilp_skipped;	/* too large, or local_search_only */
 } sl_iopddl_result;
 

@@ -222,7 +222,9 @@ run_solve(const char *path, args *a)
 		if (r.ilp_skipped)
 			fputs(", no ILP (local search only)", stderr);
 		else if (r.solution && r.from_heuristic)
-			fputs(", the local search's answer", stderr);
+			fputs(r.status == SL_SOLVE_OPTIMAL
+			      ? ", found by the heuristics before the ILP, proven by its bound"
+			      : ", found by the heuristics (the ILP found none better)", stderr);
 		fputc('\n', stderr);
 	}
 	if (r.status == SL_SOLVE_INFEASIBLE && r.eval.why[0])
