@@ -13,15 +13,18 @@
 # prices: 6.6 / 18 / 40 s), 4x2 0.25 / 0.4 / 1.3 s, 4x2 with --sub-axes
 # 2.3 / 3.5 / 9.2 s (the same optima as 4x2: these shapes gain nothing
 # from half an axis).
-# Issue 14 (doc/performance.md, "The ILP with sub-axes"), 96 layers, CPU
-# s (user) at load 11-14 on 2 cores, before -> after: 4x2 0.61 -> 0.64,
-# 8x8 0.54 -> 0.58, 2x2x2 6.2 -> 6.5, 4x2+sub 5.2 -> 4.8 (optima
-# unchanged); 12 layers 8x8+sub: no solution of its own within 120 s
-# either way (8.2M binaries over 11 distinct blocks, 2.3 GB peak), the
-# greedy incumbent answered, labelled feasible.
+# Issue 14 (doc/performance.md, "The ILP with sub-axes"), CPU s (user)
+# at a load of 6-7 on 2 cores, base -> step 2 (sub-axes only where the
+# program's sizes use them): 12 layers 4x2+sub 2.9 -> 0.32 (optimum
+# 3.23e-4 -> 2.62e-4 s, 4x2's), 96 layers 4x2+sub 4.5 -> 0.61; without
+# --sub-axes unchanged (96 layers: 4x2 0.6, 2x2x2 6.2-6.4, 8x8 32);
+# 12 layers 8x8+sub: 4 model axes, 78k binaries, 82 MB (were 8.2M,
+# 2.3 GB), still no solution of its own in 600 s (990 block solves),
+# the greedy incumbent answered, labelled feasible.
 #
-# A mesh written 4x2+sub is solved and compared with --sub-axes (the 4x2
-# mesh's "x"=4 split into "x":(1)2 and "x":(2)2, so 3 model axes).  A mesh
+# A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
+# only where the program's sizes use a part of them: on 4x2 none, so 2
+# model axes; on 8x8 each axis at the 4 heads, so 4).  A mesh
 # AxB other than 4x2 gives the generated 4x2 program the mesh x=A,y=B
 # (--mesh ... --replace-mesh).  Costs are step times in seconds on the
 # default cluster (shardlp-cost(7)); CBC solves the exported LP file (in

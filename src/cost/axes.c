@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "ir/axis.h"
+#include "ir/type.h"
+#include "rules/rules.h"
 
 /* A mesh with axes; with big, one with an axis that can shard (size > 1). */
 static const sl_mesh *
@@ -47,7 +49,101 @@ typedef struct cuts {
 	uint32_t nused;
 	int64_t at[SLI_COST_MAX_AXES][MAX_CUTS];
 	uint32_t n[SLI_COST_MAX_AXES];
+	/*
+	 * With fits set (--sub-axes), the module's dimension and reshape
+	 * factor sizes also place cuts (fit, nfit): where a part of the axis
+	 * fits a size the whole does not divide; a size that places more than
+	 * MAX_CUTS sets full (the axis is split into primes).
+	 */
+	sli_cost_model *fits;
+	int64_t fit[SLI_COST_MAX_AXES][MAX_CUTS];
+	uint32_t nfit[SLI_COST_MAX_AXES];
+	bool full[SLI_COST_MAX_AXES];
 } cuts;
+
+/* Adds place `at` to the list l of *n places (no duplicate); false: full. */
+static bool
+add_place(int64_t *l, uint32_t *n, int64_t at)
+{
+	for (uint32_t k = 0; k < *n; k++)
+		if (l[k] == at)
+			return true;
+	if (*n >= MAX_CUTS)
+		return false;
+	l[(*n)++] = at;
+	return true;
+}
+
+static int64_t
+gcd_i64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The places a dimension or factor of size s cuts each mesh axis of n:
+ * at gcd(n, s), the largest part of the axis that divides s, and (unless
+ * conservative) at the largest divisor of n not above s when s < n, the
+ * largest part that fits s with padding.
+ */
+static void
+fit_size(cuts *c, int64_t s)
+{
+	if (s <= 1)
+		return;
+	for (uint32_t x = 0; x < c->mesh->naxes; x++) {
+		int64_t n = c->mesh->axes[x].size, g = gcd_i64(n, s);
+		if (g > 1 && g < n)
+			c->full[x] |= !add_place(c->fit[x], &c->nfit[x], g);
+		if (c->fits->params.conservative || s >= n)
+			continue;
+		int64_t d = s;
+		while (d > 1 && n % d)
+			d--;
+		if (d > 1)
+			c->full[x] |= !add_place(c->fit[x], &c->nfit[x], d);
+	}
+}
+
+static void
+fit_value(cuts *c, const sl_value *v)
+{
+	const sl_type *t = v->type;
+	if (!t || !sli_type_is_static(t))
+		return;
+	for (uint32_t d = 0; d < t->rank; d++)
+		fit_size(c, t->dims[d]);
+}
+
+/* A reshape's factors, which split its dimensions (256 -> 4x64: 4). */
+static void
+fit_reshape(cuts *c, const sl_op *op)
+{
+	sli_rule_opts ro;
+	sl_rule rule;
+	memset(&ro, 0, sizeof ro);
+	ro.conservative = c->fits->params.conservative;
+	ro.arena = &c->fits->arena;
+	if (sli_rule_for_op(c->fits->m, op, &ro, &rule) == SLI_RULE_FOUND)
+		for (uint32_t f = 0; f < rule.nfactors; f++)
+			fit_size(c, rule.factor_sizes[f]);
+	sli_rule_opts_fini(&ro);
+}
+
+/* The sizes of op's results, and of its factors if it is a reshape. */
+static void
+fit_op(cuts *c, const sl_op *op)
+{
+	for (uint32_t i = 0; i < op->nresults; i++)
+		fit_value(c, &op->results[i]);
+	if (op->kind == SL_OP_RESHAPE)
+		fit_reshape(c, op);
+}
 
 static void
 cut_ref(cuts *c, const sl_axis_ref *r)
@@ -110,10 +206,15 @@ cut_attr(cuts *c, const sl_attr *a)
 static void
 cut_block(cuts *c, const sl_block *b)
 {
-	for (uint32_t i = 0; i < b->nargs; i++)
+	for (uint32_t i = 0; i < b->nargs; i++) {
 		for (uint32_t k = 0; k < b->args[i].nattrs; k++)
 			cut_attr(c, b->args[i].attrs[k].attr);
+		if (c->fits)
+			fit_value(c, &b->args[i]);
+	}
 	for (const sl_op *op = b->first; op; op = op->next) {
+		if (c->fits)
+			fit_op(c, op);
 		for (uint32_t k = 0; k < op->nattrs; k++)
 			cut_attr(c, op->attrs[k].attr);
 		for (uint32_t k = 0; k < op->nprops; k++)
@@ -161,13 +262,47 @@ split_primes(int64_t n, int64_t *piece, uint32_t *np, uint32_t room)
 }
 
 /*
+ * Whether the places that cut mesh axis x of size n (the module's and
+ * greedy's sub-axes, the sizes that fit) form a chain 1 | c1 | ... | n;
+ * if so they become c->at[x], the places the axis is cut at.
+ */
+static bool
+fits_chain(cuts *c, uint32_t x, int64_t n)
+{
+	if (c->full[x])
+		return false;
+	int64_t at[MAX_CUTS];
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < c->n[x] + c->nfit[x]; k++) {
+		int64_t p = k < c->n[x] ? c->at[x][k] : c->fit[x][k - c->n[x]];
+		if (p > 1 && p < n && !add_place(at, &m, p))
+			return false;
+	}
+	qsort(at, m, sizeof at[0], cmp_i64);
+	int64_t last = 1;
+	for (uint32_t k = 0; k < m; last = at[k++])
+		if (at[k] % last)
+			return false;
+	if (n % last)
+		return false;
+	memcpy(c->at[x], at, m * sizeof at[0]);
+	c->n[x] = m;
+	return true;
+}
+
+/*
  * The pieces of each mesh axis, in device order: the axis itself, or with
- * sub_axes its prime factors, taken smallest first between the places
- * where the module's sub-axes start and end (so that "x":(1)2, "x":(2)2
- * of an axis of 4 are two model axes, and "x":(3)2 of an axis of 6 is
- * one); a place that does not divide the next (another sub-axis of the
- * same axis crosses it) is left out and that sub-axis stays outside the
- * model.  The sub-axes of the modules in params.cut_by (greedy results)
+ * sub_axes the pieces between the places where a part of the axis fits
+ * a dimension or reshape factor the whole does not divide (fit_size) and
+ * where the module's sub-axes start and end, when those places form a
+ * chain (x=8 with heads of 4: "x":(1)4 and "x":(4)2); when they do not
+ * (x=6 with sizes 2 and 3) the axis' prime factors, taken smallest first
+ * between the places where the module's sub-axes start and end (so that
+ * "x":(1)2, "x":(2)2 of an axis of 4 are two model axes, and "x":(3)2 of
+ * an axis of 6 is one); a place that does not divide the next (another
+ * sub-axis of the same axis crosses it) is left out and that sub-axis
+ * stays outside the model.  The sub-axes of the modules in
+ * params.cut_by (greedy results)
  * cut the axes too, and without sub_axes only they do, into the pieces
  * between their cuts (so that greedy's "y":(1)4 of "y"=8 is a model axis
  * and greedy's result a point of the model).  At most SLI_COST_MAX_AXES
@@ -185,15 +320,19 @@ split_axes(sli_cost_model *cm, sl_context *ctx, uint32_t mi,
 	memset(&c, 0, sizeof c);
 	c.mesh = mesh;
 	c.name = cm->mesh_names[mi];
-	bool primes = cm->params.sub_axes;
-	if (primes)
+	bool sub = cm->params.sub_axes;
+	if (sub) {
+		c.fits = cm;
 		cut_module(&c, cm->m);
+		c.fits = NULL;
+	}
 	for (uint32_t k = 0; k < cm->params.ncut_by; k++)
 		if (cm->params.cut_by[k] && cm->params.cut_by[k]->ctx == cm->m->ctx)
 			cut_module(&c, cm->params.cut_by[k]);
 	for (uint32_t x = 0; x < mesh->naxes; x++) {
 		int64_t n = mesh->axes[x].size;
 		npiece[x] = 0;
+		bool primes = sub && !fits_chain(&c, x, n);
 		if ((!primes && !c.n[x]) || n <= 1) {
 			piece[x][npiece[x]++] = n;
 			total++;

@@ -232,13 +232,14 @@ run "$SHARDLP" solve --split-input-file --format xml "$tmp/split.mlir"
 expect_rc 2 "--split-input-file with --format xml is a usage error"
 
 # The time limit is hard and keeps the best answer found.  A model that
-# takes minutes (a 2-layer transformer on a 4x4 mesh split into sub-axes,
+# takes minutes (a 2-layer transformer on an 8x8 mesh split into sub-axes
+# where its heads of 4 need it, four model axes;
 # no pins) stops at the limit: the GLPK simplex method checks the clock
 # every iteration, branch and cut is stopped by its callback, and nothing
 # runs without a deadline.  What follows the deadline (decoding, checker,
 # printing) takes about 0.1 s, 0.2 s under ASan.
 "$SHARDLP" gen transformer --layers 2 --mesh 4x2 -o "$tmp/t2.mlir"
-sed -e 's/<\["x"=4, "y"=2\]>/<["x"=4, "y"=4]>/' \
+sed -e 's/<\["x"=4, "y"=2\]>/<["x"=8, "y"=8]>/' \
     -e 's/ {sdy\.sharding = #sdy\.sharding<@mesh, [^>]*>}//g' "$tmp/t2.mlir" >"$tmp/t44.mlir"
 # the bound of the check allows for a machine busy with other tests
 case ${SANITIZERS:-no} in yes) slack=1 ;; *) slack=0.5 ;; esac
