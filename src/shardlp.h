@@ -230,7 +230,9 @@ typedef struct sl_cost_params {
 	double memory_budget;	/* peak live bytes per device; 0: none;
 				 * SL_COST_BUDGET_HBM (default): the hbm */
 	bool conservative;	/* forbid non-divisible shardings */
-	bool sub_axes;		/* shardings may use prime pieces of an axis */
+	bool sub_axes;		/* shardings may use pieces of an axis */
+	bool sub_axes_primes;	/* with sub_axes: every prime piece, not only
+				 * the parts the program's sizes use */
 	/* link overrides; for a name given twice the last entry wins */
 	sl_cost_axis axes[2 * SL_COST_MAX_AXES];
 	uint32_t naxes;

@@ -35,7 +35,7 @@ enum {
 	{"axis", required_argument, NULL, CLI_OPT_AXIS}, \
 	{"mesh-xml", required_argument, NULL, CLI_OPT_MESH_XML}, \
 	{"cluster", required_argument, NULL, CLI_OPT_MESH_XML}, \
-	{"sub-axes", no_argument, NULL, CLI_OPT_SUB_AXES}, \
+	{"sub-axes", optional_argument, NULL, CLI_OPT_SUB_AXES}, \
 	CLI_MESH_LONGOPTS
 
 typedef struct cli_cost_opts {

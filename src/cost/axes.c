@@ -332,7 +332,7 @@ split_axes(sli_cost_model *cm, sl_context *ctx, uint32_t mi,
 	for (uint32_t x = 0; x < mesh->naxes; x++) {
 		int64_t n = mesh->axes[x].size;
 		npiece[x] = 0;
-		bool primes = sub && !fits_chain(&c, x, n);
+		bool primes = sub && (cm->params.sub_axes_primes || !fits_chain(&c, x, n));
 		if ((!primes && !c.n[x]) || n <= 1) {
 			piece[x][npiece[x]++] = n;
 			total++;

@@ -85,10 +85,12 @@ typedef struct sli_cost_params {
 	bool extend_results;
 	bool report;		/* warn of user shardings the model approximates */
 	/*
-	 * split each mesh axis into sub-axes of prime size (smallest first),
-	 * so that a sharding may use part of an axis; false: whole axes only
+	 * split each mesh axis into sub-axes, so that a sharding may use
+	 * part of an axis: where the program's sizes use a part
+	 * (shardlp-cost(7)), or with sub_axes_primes into pieces of prime
+	 * size (smallest first); false: whole axes only
 	 */
-	bool sub_axes;
+	bool sub_axes, sub_axes_primes;
 	/*
 	 * other modules of the same program (greedy results): the mesh axes
 	 * are also cut where their sub-axes start and end, with or without

@@ -386,4 +386,27 @@ expect_rc 2 "no input file"
 run "$SHARDLP" solve "$tmp/missing.mlir"
 expect_rc 1 "a missing input file"
 
+# --sub-axes=sizes (the default) cuts the 2-layer transformer's 4x2 mesh
+# nowhere (every size takes "x"=4 whole); =primes splits "x" in two and
+# holds more shardings, so more binaries; anything else is a usage error
+"$SHARDLP" gen transformer --layers 2 --mesh 4x2 -o "$tmp/t42.mlir"
+binaries() { sed -n 's/.*, \([0-9]*\) binaries,.*/\1/p' "$tmp/err"; }
+run "$SHARDLP" solve --sub-axes -o "$tmp/t42.sizes.mlir" "$tmp/t42.mlir"
+expect_rc 0 "--sub-axes solves"
+by_sizes=$(binaries)
+run "$SHARDLP" solve --sub-axes=primes -o "$tmp/t42.primes.mlir" "$tmp/t42.mlir"
+expect_rc 0 "--sub-axes=primes solves"
+by_primes=$(binaries)
+run "$SHARDLP" solve -o "$tmp/t42.whole.mlir" "$tmp/t42.mlir"
+whole=$(binaries)
+checks=$((checks + 1))
+if [ -n "$by_sizes" ] && [ "$by_sizes" = "$whole" ] && [ "${by_primes:-0}" -gt "$by_sizes" ]; then
+	pass "binaries: whole axes $whole, by sizes $by_sizes, by primes $by_primes"
+else
+	fail "binaries: whole axes '$whole', by sizes '$by_sizes', by primes '$by_primes'"
+fi
+run "$SHARDLP" solve --sub-axes=halves "$tmp/t42.mlir"
+expect_rc 2 "--sub-axes=halves is a usage error"
+expect_grep "$tmp/err" "--sub-axes takes 'sizes' or 'primes', got 'halves'" "it says what --sub-axes takes"
+
 finish

@@ -391,9 +391,10 @@ rand_sub_dims(char *out, size_t n)
 }
 
 /*
- * With sub-axes on a mesh "a"=4, "b"=2 and pins that cut "a" in two, the
- * model has the axes "a":(1)2, "a":(2)2 and "b" (pins of whole axes on
- * these 4x4 tensors leave "a" whole): the ILP optimum equals exhaustive enumeration,
+ * With sub-axes on a mesh "a"=4, "b"=2 and pins that cut "a" in two, or
+ * with sub_axes_primes, the model has the axes "a":(1)2, "a":(2)2 and "b"
+ * (by sizes alone, pins of whole axes on these 4x4 tensors leave "a"
+ * whole): the ILP optimum equals exhaustive enumeration,
  * pins written with sub-axes are held exactly (no approximation warning),
  * and the optimum is never above the one over whole axes when the pins
  * use whole axes only.  Every fourth program with sub-axis pins is solved
@@ -458,14 +459,16 @@ test_brute_force_sub_axes(void)
 		bool by_cut = !whole && iter % 4 == 1 && strstr(text, ")2");
 		const sl_module *self[1] = {m};
 		so.cost.sub_axes = !by_cut;
+		/* whole-axis pins: every prime piece, so that "a" may spread */
+		so.cost.sub_axes_primes = whole;
 		so.cost.cut_by = by_cut ? self : NULL;
 		so.cost.ncut_by = by_cut;
 		so.cost.report = true;
 		sli_cost_model cm;
 		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
-		/* "a" is cut only where a written sub-axis needs it: every
-		 * dimension takes it whole (shardlp-cost(7)) */
-		CU_ASSERT_EQUAL(cm.naxes, strstr(text, ")2") ? 3 : 2);
+		/* by sizes, "a" is cut only where a written sub-axis needs
+		 * it (every dimension takes it whole); by primes, always */
+		CU_ASSERT_EQUAL(cm.naxes, whole || strstr(text, ")2") ? 3 : 2);
 		CU_ASSERT(count_factors(&cm, &fr));
 		cuts += by_cut && cm.naxes == 3;
 		CU_ASSERT(strstr(test_diags(), "sub-axes") == NULL);
