@@ -63,6 +63,9 @@
 #define WIDEN_STEP 1
 #define WIDEN_MIN_LEFT 2.0
 #define RESTRICT_MAX_COLS LS_BIG
+/* ... and no new round after this share of the time (the
+ * large-neighbourhood search gets the rest) */
+#define WIDEN_SHARE 0.6
 /* ... then the large-neighbourhood search: regions of LNS_K0 nodes at
  * first, grown by LNS_GROW while their ILP ends within LNS_GROW_BELOW of
  * its time, shrunk by LNS_SHRINK when it does not end, and to at most
@@ -819,24 +822,6 @@ restrict_node(sli_iopddl_model *mr, const sli_iopddl_model *m, size_t i,
 }
 
 /*
- * Node i's strategy s against the answer sol: its cost and that of its
- * alive edges, the other ends as sol has them (forbidden: SLI_FORBIDDEN).
- */
-static int64_t
-cost_against(const sli_iopddl_model *m, size_t i, size_t s, const int64_t *sol)
-{
-	const sl_iopddl *p = m->p;
-	int64_t c = m->cost[p->sfirst[i] + s];
-	for (size_t k = m->afirst[i]; k < m->afirst[i + 1]; k++) {
-		size_t e = m->aedge[k];
-		c = sli_iopddl_add(c, p->eu[e] == i
-		        ? sli_iopddl_pair(m, e, s, (size_t)sol[p->ev[e]])
-		        : sli_iopddl_pair(m, e, (size_t)sol[p->eu[e]], s));
-	}
-	return c;
-}
-
-/*
  * Adds to node i's strategies in mr its extra cheapest others of m
  * against the answer sol that cost less there than sol's own (moves the
  * usage limit blocks, as the answer is a local optimum): the
@@ -851,11 +836,11 @@ widen_node(sli_iopddl_model *mr, const sli_iopddl_model *m, size_t i,
 	size_t k0 = p->sfirst[i];
 	for (size_t n = 0; n < extra; n++) {
 		size_t bs = SIZE_MAX;
-		int64_t bc = cost_against(m, i, (size_t)sol[i], sol);
+		int64_t bc = sli_iopddl_against(m, i, (size_t)sol[i], sol);
 		for (size_t s = 0; s < p->nstrat[i]; s++) {
 			if (!m->alive[k0 + s] || mr->alive[k0 + s])
 				continue;
-			int64_t c = cost_against(m, i, s, sol);
+			int64_t c = sli_iopddl_against(m, i, s, sol);
 			if (c < bc)
 				bc = c, bs = s;
 		}
@@ -885,6 +870,8 @@ restrict_model(sli_iopddl_model *mr, const sli_iopddl_model *m,
 		if (m->nalive[i] > 1 && extra)
 			widen_node(mr, m, i, extra, sol);
 	}
+	if (extra)
+		sli_iopddl_widen_levels(m, sol, mr->alive, mr->nalive);
 	return count_cols(mr) <= RESTRICT_MAX_COLS;
 }
 
@@ -899,7 +886,8 @@ restrict_model(sli_iopddl_model *mr, const sli_iopddl_model *m,
  */
 static int
 restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *cand,
-               const sl_iopddl_opts *o, double end, sl_iopddl_result *r)
+               const sl_iopddl_opts *o, double end, double widen_end,
+               sl_iopddl_result *r)
 {
 	const sl_iopddl *p = m->p;
 	size_t ns = p->sfirst[p->nnodes];
@@ -916,7 +904,7 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 	for (size_t extra = 0; fits && !rc; ) {
 		bool done = false;
 		rc = sub_ilp(ctx, &mr, o, end, r, &done);
-		if (!done || sli_lp_clock() >= end - WIDEN_MIN_LEFT)
+		if (!done || sli_lp_clock() >= fmin(widen_end, end - WIDEN_MIN_LEFT))
 			break;
 		extra += WIDEN_STEP;
 		fits = restrict_model(&mr, m, cand, bits, extra, r->solution);
@@ -1048,7 +1036,7 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	if (!r->ilp_skipped || o->write_lp || o->write_mps)
 		rc = run_ilp(ctx, &m, o, end, r, true);
 	if (!rc && cand && r->solution && !o->local_search_only) {
-		rc = restricted_ilp(ctx, &m, cand, o, end, r);
+		rc = restricted_ilp(ctx, &m, cand, o, end, now + WIDEN_SHARE * left, r);
 		if (!rc)
 			rc = lns(ctx, &m, o, end, r);
 		/* time left (the ILP ended): the local search from its answer */

@@ -413,6 +413,12 @@ check_sub(const sli_iopddl_lns *L, const int64_t *sol)
 	memcpy(x, sol, p->nnodes * sizeof *x);
 	for (size_t i = 0; i < p->nnodes; i++)
 		CU_ASSERT(s->alive[p->sfirst[i] + (size_t)sol[i]]);
+	/* each free node listed once (a row would list it twice) */
+	for (size_t r = 0; r < L->nregion; r++) {
+		CU_ASSERT(L->isfree[L->region[r]]);
+		for (size_t q = 0; q < r; q++)
+			CU_ASSERT(L->region[q] != L->region[r]);
+	}
 	for (;;) {
 		bool alive = true;
 		for (size_t i = 0; i < p->nnodes; i++)
@@ -462,6 +468,81 @@ test_lns_sub_models(void)
 		sl_context_free(ctx);
 	}
 	CU_ASSERT(checked > 150);
+}
+
+
+/*
+ * A region around a costly edge: of a chain of four nodes, only edge
+ * (2, 3) costs anything at the answer; every region of two nodes picked
+ * around a costly edge is its two ends.
+ */
+static void
+test_lns_costly_region(void)
+{
+	static const char chain[] =
+		"{\"nodes\": {\"intervals\": [[0, 2], [1, 3], [2, 4], [3, 5]],\n"
+		" \"costs\": [[0, 1], [0, 1], [0, 1], [0, 1]],\n"
+		" \"usages\": [[1, 1], [1, 1], [1, 1], [1, 1]]},\n"
+		" \"edges\": {\"nodes\": [[0, 1], [1, 2], [2, 3]],\n"
+		" \"costs\": [[0, 5, 5, 0], [0, 5, 5, 0], [7, 0, 0, 7]]}}";
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, chain);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sli_iopddl_model m;
+	sli_iopddl_model_init(&m, p);
+	CU_ASSERT_FATAL(!m.infeasible && m.nodes == 4);
+	int64_t sol[4] = {0, 0, 0, 0};
+	sli_iopddl_lns L;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		sli_iopddl_lns_init(&L, &m, seed);
+		CU_ASSERT_EQUAL(sli_iopddl_lns_pick(&L, sol, 2, SIZE_MAX, SLI_LNS_COSTLY), 2);
+		CU_ASSERT(L.isfree[2] && L.isfree[3]);
+		sli_iopddl_lns_fini(&L);
+	}
+	sli_iopddl_model_fini(&m);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+}
+
+
+/*
+ * A node pinned by its neighbour (edge (1, 2) allows equal strategies
+ * only): a region of node 1 alone takes its neighbours in rather than
+ * losing node 1's choice, and the sub-model still agrees with the
+ * evaluator.
+ */
+static void
+test_lns_unpins(void)
+{
+	static const char chain[] =
+		"{\"nodes\": {\"intervals\": [[0, 2], [1, 3], [2, 4]],\n"
+		" \"costs\": [[0, 1], [0, 1], [0, 1]],\n"
+		" \"usages\": [[1, 1], [1, 1], [1, 1]]},\n"
+		" \"edges\": {\"nodes\": [[0, 1], [1, 2]],\n"
+		" \"costs\": [[0, 5, 5, 0], [0, 1e18, 1e18, 0]]}}";
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, chain);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sli_iopddl_model m;
+	sli_iopddl_model_init(&m, p);
+	CU_ASSERT_FATAL(!m.infeasible && m.nodes == 3);
+	int64_t sol[3] = {0, 0, 0};
+	sli_iopddl_lns L;
+	sli_iopddl_lns_init(&L, &m, 1);
+	/* the region {1}, as a pick would leave it */
+	sli_iopddl_lns_pick(&L, sol, 0, SIZE_MAX, SLI_LNS_AROUND);
+	L.isfree[1] = 1;
+	L.region[L.nregion++] = 1;
+	L.dom[1] = 2;
+	sli_iopddl_lns_fix(&L, sol);
+	CU_ASSERT_EQUAL(L.nregion, 3);
+	CU_ASSERT(L.isfree[0] && L.isfree[1] && L.isfree[2]);
+	CU_ASSERT_EQUAL(L.sub.nalive[1], 2);
+	check_sub(&L, sol);
+	sli_iopddl_lns_fini(&L);
+	sli_iopddl_model_fini(&m);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
 }
 
 /* }==================================================================== */
@@ -601,6 +682,8 @@ CU_TestInfo tests_iopddl[] = {
 	{"solves the example to its optimum", test_solve_example},
 	{"ILP optimum equals brute force", test_brute_force},
 	{"large-neighbourhood sub-models agree with the evaluator", test_lns_sub_models},
+	{"a region around the answer's costly edge", test_lns_costly_region},
+	{"a region takes in the neighbour that pins it", test_lns_unpins},
 	{"folds of leaves and of nodes of two edges keep the optimum", test_series_fold},
 	CU_TEST_INFO_NULL,
 };
