@@ -476,6 +476,9 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		r->objective = p0.total;
 		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
 		r->start_kept = true;
+		/* the answer is not the model's proven optimum: not optimal */
+		if (r->gap > 1e-9 && r->status == SLI_LP_OPTIMAL)
+			r->status = SLI_LP_FEASIBLE;
 	}
 	if (o->report && report(cm, o, q, r))
 		rc = -1;
