@@ -2434,7 +2434,7 @@ parse_op(sli_parser *P, sl_block *b)
 	sl_op *op = build_op(P, st, b, slot->rn.v, slot->rn.n);
 	if (!op)
 		goto done;
-	op->locattr = loc;
+	sli_op_set_locattr(P->m, op, loc);
 	rc = 0;
 done:
 	leave(P);

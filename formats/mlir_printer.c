@@ -871,7 +871,10 @@ print_op(sli_printer *pr, const sl_op *op)
 			sli_pr_op_name(pr, op, false);
 		printers[f](pr, op);
 	}
-	if (pr->debuginfo && !op->locattr && op->loc.line) {
+	if (!pr->debuginfo)
+		return;
+	sl_attr *locattr = sli_op_locattr(pr->m, op);
+	if (!locattr && op->loc.line) {
 		sli_pr_puts(pr, " loc(");
 		const char *f = sl_sym_str(pr->ctx, op->loc.file);
 		sli_print_string(pr->b, f, strlen(f));
@@ -880,8 +883,8 @@ print_op(sli_printer *pr, const sl_op *op)
 		sli_pr_putc(pr, ':');
 		sli_pr_i64(pr, op->loc.col);
 		sli_pr_putc(pr, ')');
-	} else if (pr->debuginfo) {
-		sli_pr_loc(pr, op->locattr);
+	} else {
+		sli_pr_loc(pr, locattr);
 	}
 }
 

@@ -107,8 +107,7 @@ split_results(sl_module *m, sl_op *op, sli_vmap *map)
 	sl_op *n = sli_op_create(m, op->kind, op->operands, op->noperands, ts.v,
 	                         (uint32_t)ts.n, 0);
 	n->name = op->name;
-	n->loc = op->loc;
-	n->locattr = op->locattr;
+	sli_op_copy_loc(m, n, op);
 	n->attrs = op->attrs;
 	n->nattrs = op->nattrs;
 	n->props = op->props;
