@@ -575,7 +575,7 @@ print_block_args(sli_printer *pr, const sl_block *b, bool with_attrs)
 		if (with_attrs)
 			sli_pr_named_dict(pr, b->args[i].attrs, b->args[i].nattrs, NULL);
 		if (pr->debuginfo)
-			sli_pr_loc(pr, b->args[i].locattr);
+			sli_pr_loc(pr, sli_value_locattr(pr->m, &b->args[i]));
 	}
 }
 

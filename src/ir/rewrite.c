@@ -79,7 +79,7 @@ sli_region_clone_into(sl_module *m, const sl_region *from, sl_region *to, sli_vm
 			a->attrs = b->args[i].attrs;
 			a->nattrs = b->args[i].nattrs;
 			a->loc = b->args[i].loc;
-			a->locattr = b->args[i].locattr;
+			sli_value_set_locattr(m, a, sli_value_locattr(m, &b->args[i]));
 			sli_vmap_set(map, &b->args[i], a);
 		}
 		sli_block_append(to, nb);

@@ -206,7 +206,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 		if (old->type->kind != SL_TYPE_TUPLE) {
 			na[from].attrs = old->attrs;
 			na[from].nattrs = old->nattrs;
-			na[from].locattr = old->locattr;
+			sli_value_set_locattr(m, &na[from], sli_value_locattr(m, old));
 			sli_vmap_set(map, old, &na[from]);
 			continue;
 		}
