@@ -1812,7 +1812,7 @@ define_args(sli_parser *P, sl_block *b, const sli_argdef *args, uint32_t n)
 		v->attrs = args[i].attrs;
 		v->nattrs = args[i].nattrs;
 		v->loc = args[i].loc;
-		v->locattr = args[i].locattr;
+		sli_value_set_locattr(P->m, v, args[i].locattr);
 		if (args[i].name.n && bind(P, &args[i].name, v, 1))
 			return -1;
 	}
@@ -2434,7 +2434,7 @@ parse_op(sli_parser *P, sl_block *b)
 	sl_op *op = build_op(P, st, b, slot->rn.v, slot->rn.n);
 	if (!op)
 		goto done;
-	op->locattr = loc;
+	sli_op_set_locattr(P->m, op, loc);
 	rc = 0;
 done:
 	leave(P);

@@ -575,7 +575,7 @@ print_block_args(sli_printer *pr, const sl_block *b, bool with_attrs)
 		if (with_attrs)
 			sli_pr_named_dict(pr, b->args[i].attrs, b->args[i].nattrs, NULL);
 		if (pr->debuginfo)
-			sli_pr_loc(pr, b->args[i].locattr);
+			sli_pr_loc(pr, sli_value_locattr(pr->m, &b->args[i]));
 	}
 }
 
@@ -871,7 +871,10 @@ print_op(sli_printer *pr, const sl_op *op)
 			sli_pr_op_name(pr, op, false);
 		printers[f](pr, op);
 	}
-	if (pr->debuginfo && !op->locattr && op->loc.line) {
+	if (!pr->debuginfo)
+		return;
+	sl_attr *locattr = sli_op_locattr(pr->m, op);
+	if (!locattr && op->loc.line) {
 		sli_pr_puts(pr, " loc(");
 		const char *f = sl_sym_str(pr->ctx, op->loc.file);
 		sli_print_string(pr->b, f, strlen(f));
@@ -880,8 +883,8 @@ print_op(sli_printer *pr, const sl_op *op)
 		sli_pr_putc(pr, ':');
 		sli_pr_i64(pr, op->loc.col);
 		sli_pr_putc(pr, ')');
-	} else if (pr->debuginfo) {
-		sli_pr_loc(pr, op->locattr);
+	} else {
+		sli_pr_loc(pr, locattr);
 	}
 }
 

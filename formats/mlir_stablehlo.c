@@ -2050,7 +2050,7 @@ sli_print_fmt_REDUCE(sli_printer *pr, const sl_op *op)
 			sli_pr_value(pr, v);
 			sli_pr_puts(pr, ": ");
 			sli_pr_type(pr, v->type);
-			sli_pr_loc(pr, v->locattr);
+			sli_pr_loc(pr, sli_value_locattr(pr->m, v));
 		}
 		sli_pr_puts(pr, ") ");
 	}

@@ -204,10 +204,10 @@ value(writer *wr, const char *elem, const sl_value *v, const sl_sharding *s)
 
 /* Whether op is an sdy.mesh the <mesh> element spells: a name and a mesh. */
 static bool
-plain_mesh(const sl_op *op)
+plain_mesh(const sl_module *m, const sl_op *op)
 {
 	return op->kind == SL_OP_SDY_MESH && op->nprops == 2 && !op->nattrs &&
-	       !op->nregions && !op->noperands && !op->nresults && !op->locattr &&
+	       !op->nregions && !op->noperands && !op->nresults && !sli_op_locattr(m, op) &&
 	       find_attr(op->props, 2, SLS_mesh) &&
 	       find_attr(op->props, 2, SLS_mesh)->kind == SL_ATTR_MESH &&
 	       find_attr(op->props, 2, SLS_sym_name) &&
@@ -349,7 +349,7 @@ sl_module_write_xml_results(sl_module *m, FILE *out, const char *source,
 		named_list(&wr, "property", m->top->props, m->top->nprops);
 		named_list(&wr, "attribute", m->top->attrs, m->top->nattrs);
 		for (const sl_op *o = m->top->regions[0].first->first; o; o = o->next) {
-			if (plain_mesh(o))
+			if (plain_mesh(m, o))
 				mesh(&wr, o);
 			else
 				op_elem(&wr, o);

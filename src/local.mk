@@ -14,6 +14,7 @@ libshardlp_core_la_SOURCES = \
 	%reldir%/ir/axis.c \
 	%reldir%/ir/context.c \
 	%reldir%/ir/ir.c \
+	%reldir%/ir/locattr.c \
 	%reldir%/ir/rewrite.c \
 	%reldir%/ir/share.c \
 	%reldir%/ir/stablehlo_attrs.c \

@@ -566,6 +566,7 @@ sl_module_free(sl_module *m)
 	sli_htab_fini(&m->shared);
 	sli_htab_fini(&m->shared_attrs);
 	sli_htab_fini(&m->shared_named);
+	sli_htab_fini(&m->locattrs);
 	sli_arena_fini(&m->arena);
 	sli_arena_fini(&m->oparena);
 	sli_arena_fini(&m->valarena);

@@ -68,7 +68,7 @@ struct sl_value {
 	sl_named_attr *attrs;	/* function argument attributes (entry block) */
 	uint32_t nattrs;
 	sl_loc loc;
-	sl_attr *locattr;	/* loc(...) as written, NULL if none */
+	/* a block argument's loc(...): sli_value_locattr (locattr.c) */
 };
 
 struct sl_region {
@@ -104,7 +104,7 @@ struct sl_op {
 	sl_region *regions;
 	sl_named_attr *attrs;	/* discardable attributes, sorted by name */
 	sl_named_attr *props;	/* inherent attributes <{...}> of the generic form */
-	sl_attr *locattr;	/* trailing loc(...), NULL if none */
+	/* the trailing loc(...): sli_op_locattr (locattr.c) */
 };
 
 struct sl_module {
@@ -128,6 +128,7 @@ struct sl_module {
 	sli_htab shared;	/* blocks of sli_module_share */
 	sli_htab shared_attrs;	/* attributes of sli_attr_share */
 	sli_htab shared_named;	/* one-entry lists of sli_named1_share */
+	sli_htab locattrs;	/* op or value -> its loc(...) (locattr.c) */
 };
 
 /* Construction (arena-backed). */
@@ -138,6 +139,14 @@ void sli_block_append(sl_region *r, sl_block *b);
 void sli_op_append(sl_block *b, sl_op *op);
 void sli_op_insert_before(sl_op *before, sl_op *op);
 void sli_op_erase(sl_op *op);
+/* An op's trailing loc(...) as written, NULL if none (locattr.c). */
+sl_attr *sli_op_locattr(const sl_module *m, const sl_op *op);
+void sli_op_set_locattr(sl_module *m, sl_op *op, sl_attr *loc);
+/* Gives op `to` the location of op `from`: loc and loc(...). */
+void sli_op_copy_loc(sl_module *m, sl_op *to, const sl_op *from);
+/* A block argument's loc(...) as written, NULL if none (locattr.c). */
+sl_attr *sli_value_locattr(const sl_module *m, const sl_value *v);
+void sli_value_set_locattr(sl_module *m, sl_value *v, sl_attr *loc);
 sl_op_kind sli_op_kind_lookup(const char *name, size_t n);
 /* sli_op_kind_lookup of an interned name, cached in the context. */
 sl_op_kind sli_op_kind_of(sl_context *ctx, sl_sym name);

@@ -79,7 +79,7 @@ sli_region_clone_into(sl_module *m, const sl_region *from, sl_region *to, sli_vm
 			a->attrs = b->args[i].attrs;
 			a->nattrs = b->args[i].nattrs;
 			a->loc = b->args[i].loc;
-			a->locattr = b->args[i].locattr;
+			sli_value_set_locattr(m, a, sli_value_locattr(m, &b->args[i]));
 			sli_vmap_set(map, &b->args[i], a);
 		}
 		sli_block_append(to, nb);
@@ -95,8 +95,7 @@ sli_op_clone(sl_module *m, const sl_op *op, sli_vmap *map)
 {
 	sl_op *c = sli_op_new(m, op->name, op->noperands, op->nresults, op->nregions);
 	c->kind = op->kind;
-	c->loc = op->loc;
-	c->locattr = op->locattr;
+	sli_op_copy_loc(m, c, op);
 	for (uint32_t i = 0; i < op->noperands; i++)
 		c->operands[i] = sli_vmap_lookup(map, op->operands[i]);
 	for (uint32_t i = 0; i < op->nresults; i++) {

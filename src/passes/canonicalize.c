@@ -501,6 +501,7 @@ manual_unused_inputs(canon *c, sl_op *op)
 		if (!b->args[i].id)
 			continue;
 		args[k] = b->args[i];
+		sli_value_set_locattr(c->m, &args[k], sli_value_locattr(c->m, &b->args[i]));
 		args[k].index = k;
 		op->operands[k] = op->operands[i];
 		if (in && i < in->u.spv.n)

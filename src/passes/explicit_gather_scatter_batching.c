@@ -169,10 +169,9 @@ i64_array(sl_module *m, const int64_t *v, uint32_t n)
 
 /* Inserts op before `at`, at its location. */
 static sl_value *
-place(sl_op *op, sl_op *at)
+place(sl_module *m, sl_op *op, sl_op *at)
 {
-	op->loc = at->loc;
-	op->locattr = at->locattr;
+	sli_op_copy_loc(m, op, at);
 	sli_op_insert_before(at, op);
 	return &op->results[0];
 }
@@ -183,7 +182,7 @@ new_concat(sl_module *m, sl_op *at, sl_value *const *in, uint32_t n, sl_type *t,
 	sl_op *c = sli_op_create(m, SL_OP_CONCATENATE, in, n, &t, 1, 0);
 	sli_op_set_prop(m, c, sli_sym(m, "dimension"),
 	                sli_attr_int(m, ivd, sli_type_elem(m->ctx, "i64", 3)));
-	return place(c, at);
+	return place(m, c, at);
 }
 
 /* indices[..., lo:hi along ivd, ...] */
@@ -206,7 +205,7 @@ new_slice(sl_module *m, sl_op *at, sl_value *indices, int64_t ivd, int64_t lo, i
 	sli_op_set_prop(m, s, sli_sym(m, "limit_indices"), i64_array(m, limit, r));
 	sli_op_set_prop(m, s, sli_sym(m, "strides"), i64_array(m, strides, r));
 	free(v);
-	return place(s, at);
+	return place(m, s, at);
 }
 
 /*

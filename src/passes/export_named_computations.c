@@ -88,8 +88,7 @@ export_one(sl_module *m, sli_symtab *syms, exporter *X, sl_op *nc)
 	sl_sym name = sli_symtab_insert(syms, f, NULL);
 
 	sl_op *call = sli_op_create(m, SL_OP_CALL, nc->operands, nc->noperands, tres, nres, 0);
-	call->loc = nc->loc;
-	call->locattr = nc->locattr;
+	sli_op_copy_loc(m, call, nc);
 	sli_call_set_callee(m, call, name);
 	for (uint32_t i = 0; i < nc->nattrs; i++)
 		if (nc->attrs[i].name != thread)

@@ -197,8 +197,7 @@ new_custom_call(xexp *E, sl_op *at, const char *target, sl_value *x, bool result
 {
 	sl_type *t = x->type;
 	sl_op *c = sli_op_create(E->m, SL_OP_CUSTOM_CALL, &x, 1, &t, result ? 1 : 0, 0);
-	c->loc = at->loc;
-	c->locattr = at->locattr;
+	sli_op_copy_loc(E->m, c, at);
 	sli_op_set_prop(E->m, c, SLS_call_target_name, sli_attr_string(E->m, target, strlen(target)));
 	sl_attr *yes = sli_attr_new(E->m, SL_ATTR_BOOL);
 	yes->u.b = true;

@@ -107,8 +107,7 @@ split_results(sl_module *m, sl_op *op, sli_vmap *map)
 	sl_op *n = sli_op_create(m, op->kind, op->operands, op->noperands, ts.v,
 	                         (uint32_t)ts.n, 0);
 	n->name = op->name;
-	n->loc = op->loc;
-	n->locattr = op->locattr;
+	sli_op_copy_loc(m, n, op);
 	n->attrs = op->attrs;
 	n->nattrs = op->nattrs;
 	n->props = op->props;
@@ -207,7 +206,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 		if (old->type->kind != SL_TYPE_TUPLE) {
 			na[from].attrs = old->attrs;
 			na[from].nattrs = old->nattrs;
-			na[from].locattr = old->locattr;
+			sli_value_set_locattr(m, &na[from], sli_value_locattr(m, old));
 			sli_vmap_set(map, old, &na[from]);
 			continue;
 		}

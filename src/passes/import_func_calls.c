@@ -115,8 +115,7 @@ sli_pass_import_func_calls(sl_module *m, const sli_pass_opts *opts)
 			rt[i] = call->results[i].type;
 		sl_op *nc = sli_op_create(m, SL_OP_SDY_NAMED_COMPUTATION, call->operands,
 		                          call->noperands, rt, call->nresults, 1);
-		nc->loc = call->loc;
-		nc->locattr = call->locattr;
+		sli_op_copy_loc(m, nc, call);
 		const char *orig = sl_sym_str(m->ctx, sli_func_original_name(m, f));
 		sli_op_set_prop(m, nc, SLS_name, sli_attr_string(m, orig, strlen(orig)));
 		size_t di = sli_symidx_get(&done_at, callee);

@@ -611,8 +611,7 @@ new_constraint(imp *I, sl_op *at, sl_value *operand, const sl_sharding *sh)
 {
 	sl_type *t = operand->type;
 	sl_op *c = sli_op_create(I->m, SL_OP_SDY_SHARDING_CONSTRAINT, &operand, 1, &t, 1, 0);
-	c->loc = at->loc;
-	c->locattr = at->locattr;
+	sli_op_copy_loc(I->m, c, at);
 	sli_op_set_prop(I->m, c, SLS_sharding, sli_attr_sharding(I->m, sh));
 	sli_op_insert_before(at, c);
 	return c;
@@ -689,8 +688,7 @@ group_or_barrier(imp *I, sl_op *op, bool group)
 	sl_type *t = x->type;
 	sl_op *n = sli_op_create(I->m, group ? SL_OP_SDY_SHARDING_GROUP : SL_OP_SDY_PROPAGATION_BARRIER,
 	                         &x, 1, &t, group ? 0 : 1, 0);
-	n->loc = op->loc;
-	n->locattr = op->locattr;
+	sli_op_copy_loc(I->m, n, op);
 	if (group) {
 		sli_op_set_prop(I->m, n, SLS_group_id,
 		                sli_attr_int(I->m, v, sli_type_elem(I->ctx, "i64", 3)));
@@ -853,8 +851,7 @@ shard_map(imp *I, sl_op *call, const sli_uses *uses)
 		types[i] = l->results[i].type;
 	sl_op *mc = sli_op_create(I->m, SL_OP_SDY_MANUAL_COMPUTATION, g ? g->operands : NULL,
 	                          g ? g->noperands : 0, types, l ? l->nresults : 0, 1);
-	mc->loc = call->loc;
-	mc->locattr = call->locattr;
+	sli_op_copy_loc(I->m, mc, call);
 	sli_comp_set_in_spv(I->m, mc, in ? in : sli_attr_spv(I->m, NULL, 0));
 	sli_result_set_spv(I->m, mc, out ? out : sli_attr_spv(I->m, NULL, 0));
 	if (axes)
@@ -1042,8 +1039,7 @@ gspmd_shard_map(imp *I, sl_op *call, const sli_uses *uses)
 		types[j] = to_full[j]->results[0].type;
 	}
 	sl_op *mc = sli_op_create(I->m, SL_OP_SDY_MANUAL_COMPUTATION, g.ins, ni, types, no, 1);
-	mc->loc = call->loc;
-	mc->locattr = call->locattr;
+	sli_op_copy_loc(I->m, mc, call);
 	sli_comp_set_in_spv(I->m, mc, sli_attr_spv(I->m, g.in, ni));
 	sli_result_set_spv(I->m, mc, sli_attr_spv(I->m, g.out, no));
 	sl_axis_ref *axes = SL_NEWN(&I->m->arena, sl_axis_ref, I->naxes + 1);

@@ -151,8 +151,7 @@ emit_plan(sl_module *m, sl_op *r, sl_value *x, const sli_rtc_plan *plan,
 	for (size_t i = 0; i < plan->steps.n; i++) {
 		const sli_rtc_step *st = &plan->steps.v[i];
 		sl_op *c = sli_op_create(m, st->kind, &x, 1, &x->type, 1, 0);
-		c->loc = r->loc;
-		c->locattr = r->locattr;
+		sli_op_copy_loc(m, c, r);
 		set_axes(m, c, st, plan->rank);
 		const sl_sharding *on = st->on_target_mesh ? out : like;
 		sli_op_set_prop(m, c, SLS_out_sharding,
