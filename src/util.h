@@ -19,6 +19,18 @@ void *sli_xrealloc(void *p, size_t n);
 char *sli_xstrdup(const char *s);
 char *sli_xstrndup(const char *s, size_t n);
 
+/* Euclid's greatest common divisor (of sizes; its sign follows C's %). */
+static inline int64_t
+sli_gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 #define SL_UNREACHABLE() sli_unreachable(__FILE__, __LINE__)
 _Noreturn void sli_unreachable(const char *file, int line);
 

@@ -74,17 +74,6 @@ add_place(int64_t *l, uint32_t *n, int64_t at)
 	return true;
 }
 
-static int64_t
-gcd_i64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * The places a dimension or factor of size s cuts each mesh axis of n:
  * at gcd(n, s), the largest part of the axis that divides s, and (unless
@@ -97,7 +86,7 @@ fit_size(cuts *c, int64_t s)
 	if (s <= 1)
 		return;
 	for (uint32_t x = 0; x < c->mesh->naxes; x++) {
-		int64_t n = c->mesh->axes[x].size, g = gcd_i64(n, s);
+		int64_t n = c->mesh->axes[x].size, g = sli_gcd64(n, s);
 		if (g > 1 && g < n)
 			c->full[x] |= !add_place(c->fit[x], &c->nfit[x], g);
 		if (c->fits->params.conservative || s >= n)

@@ -499,17 +499,6 @@ move_need_replication(planner *P)
 
 /* ---- reshapes with overflow axes ---- */
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* A piece of an axis still to be handed out: name, pre-size, size. */
 typedef struct piece {
 	sl_sym name;
@@ -544,7 +533,7 @@ hand_out(planner *P, uint32_t t, piece *pc, uint32_t npc)
 			fs->axes.n = fs->overflow.n = 0;
 			last = fs;
 			for (uint32_t i = 0; i < npc && cap > 1; i++) {
-				int64_t g = gcd64(cap, pc[i].size);
+				int64_t g = sli_gcd64(cap, pc[i].size);
 				if (g <= 1)
 					continue;
 				sli_axes_add_or_merge(P->a, P->mesh, &fs->axes,

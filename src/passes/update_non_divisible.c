@@ -13,17 +13,6 @@
 
 #include <stdlib.h>
 
-static int64_t
-gcd(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* s made divisible for type t, or NULL when it already is. */
 static sl_sharding *
 fix(sl_module *m, const sl_sharding *s, const sl_type *t)
@@ -42,7 +31,7 @@ fix(sl_module *m, const sl_sharding *s, const sl_type *t)
 		bool cut = false;
 		for (uint32_t i = 0; i < l->n; i++) {
 			int64_t size = sli_axis_size(&l->v[i], mesh);
-			int64_t g = size > 0 ? gcd(size, rem) : 1;
+			int64_t g = size > 0 ? sli_gcd64(size, rem) : 1;
 			if (g == size) {
 				v[n++] = l->v[i];
 				rem /= g;

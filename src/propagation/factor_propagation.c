@@ -12,17 +12,6 @@
 
 #include <string.h>
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a < 0 ? -a : a;
-}
-
 static uint32_t
 ntensors(const sli_proj *p)
 {
@@ -127,7 +116,7 @@ within_factor(const sli_proj *p, const sli_tproj *t, uint32_t f, sl_axis_ref c,
 		int64_t fsize = p->fsizes[f];
 		if (prev > 0 && fsize % prev == 0) {
 			int64_t csize = sli_axis_size(&c, p->mesh);
-			int64_t g = gcd64(fsize / prev, csize);
+			int64_t g = llabs(sli_gcd64(fsize / prev, csize));
 			if (g == csize) {
 				*out = c;
 				return true;

@@ -9,17 +9,6 @@
 
 #include <string.h>
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a < 0 ? -a : a;
-}
-
 void
 sli_axes_push(sli_arena *a, sli_axes *v, sl_axis_ref r)
 {
@@ -189,7 +178,7 @@ project_dim(sli_proj *p, sli_tproj *t, const sl_dim_mapping *dm,
 				cursor_load(&c, p->mesh);
 				continue;
 			}
-			int64_t g = gcd64(rem, c.size);
+			int64_t g = llabs(sli_gcd64(rem, c.size));
 			if (g <= 1)
 				break;
 			if (c.size > g) {

@@ -1014,17 +1014,6 @@ r_dot(builder *b)
 
 /* {====== reshape, transpose, reductions, windows (4.14-4.18) ============ */
 
-static int64_t
-gcd(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* Number of elements of tensor t, -1 on overflow. */
 static int64_t
 num_elements(const builder *b, uint32_t t)
@@ -1078,7 +1067,7 @@ r_reshape(builder *b)
 			pdo *= dimsz(b, O, odim);
 		nin = pdi / pfi;
 		nout = pdo / pfo;
-		g = gcd(nin, nout);
+		g = sli_gcd64(nin, nout);
 		if (pfi == pfo) {
 			if (g > 1) {
 				uint32_t f = new_factor(b, g, SLI_FACTOR_PASS_THROUGH, false);
