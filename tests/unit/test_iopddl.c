@@ -249,21 +249,26 @@ put_cost(char **q, const char *sep, unsigned forbid_in)
 		*q += sprintf(*q, "%u", rnd(50));
 }
 
-/* A random problem of n nodes as JSON. */
-static void
-random_problem(char *q, unsigned n, unsigned *ns)
+/*
+ * The "nodes" object's opening of a random problem of n nodes, into q:
+ * intervals, costs (forbidden one time in forbid_in, put_cost) and
+ * usages, each node of 1 to kinds strategies (their counts into ns).
+ * The end of what it wrote.
+ */
+static char *
+put_nodes(char *q, unsigned n, unsigned *ns, unsigned kinds, unsigned forbid_in)
 {
 	q += sprintf(q, "{\"nodes\": {\"intervals\": [");
 	for (unsigned i = 0; i < n; i++) {
 		unsigned lo = rnd(10);
 		q += sprintf(q, "%s[%u, %u]", i ? ", " : "", lo, lo + rnd(6));
-		ns[i] = 1 + rnd(3);
+		ns[i] = 1 + rnd(kinds);
 	}
 	q += sprintf(q, "], \"costs\": [");
 	for (unsigned i = 0; i < n; i++) {
 		q += sprintf(q, "%s[", i ? ", " : "");
 		for (unsigned s = 0; s < ns[i]; s++)
-			put_cost(&q, s ? ", " : "", 12);
+			put_cost(&q, s ? ", " : "", forbid_in);
 		q += sprintf(q, "]");
 	}
 	q += sprintf(q, "], \"usages\": [");
@@ -273,6 +278,14 @@ random_problem(char *q, unsigned n, unsigned *ns)
 			q += sprintf(q, "%s%u", s ? ", " : "", rnd(8));
 		q += sprintf(q, "]");
 	}
+	return q;
+}
+
+/* A random problem of n nodes as JSON. */
+static void
+random_problem(char *q, unsigned n, unsigned *ns)
+{
+	q = put_nodes(q, n, ns, 3, 12);
 	unsigned ne = rnd(2 * n);
 	q += sprintf(q, "]}, \"edges\": {\"nodes\": [");
 	unsigned eu[16], ev[16];
@@ -556,26 +569,7 @@ test_lns_unpins(void)
 static void
 cycle_problem(char *q, unsigned n, unsigned *ns)
 {
-	q += sprintf(q, "{\"nodes\": {\"intervals\": [");
-	for (unsigned i = 0; i < n; i++) {
-		unsigned lo = rnd(10);
-		q += sprintf(q, "%s[%u, %u]", i ? ", " : "", lo, lo + rnd(6));
-		ns[i] = 1 + rnd(4);
-	}
-	q += sprintf(q, "], \"costs\": [");
-	for (unsigned i = 0; i < n; i++) {
-		q += sprintf(q, "%s[", i ? ", " : "");
-		for (unsigned s = 0; s < ns[i]; s++)
-			put_cost(&q, s ? ", " : "", 20);
-		q += sprintf(q, "]");
-	}
-	q += sprintf(q, "], \"usages\": [");
-	for (unsigned i = 0; i < n; i++) {
-		q += sprintf(q, "%s[", i ? ", " : "");
-		for (unsigned s = 0; s < ns[i]; s++)
-			q += sprintf(q, "%s%u", s ? ", " : "", rnd(8));
-		q += sprintf(q, "]");
-	}
+	q = put_nodes(q, n, ns, 4, 20);
 	unsigned eu[8], ev[8], ne = n > 1 ? n : 0;
 	for (unsigned e = 0; e < ne; e++)
 		eu[e] = e, ev[e] = (e + 1) % n;
