@@ -110,7 +110,7 @@ check_dense(verifier *v, const sl_attr *a, bool padding)
 	if (!t || t->kind != SL_TYPE_TENSOR || t->unranked || t->rank != 2)
 		return sli_verify_op_error(v, NULL, "replica groups should be a rank 2 tensor");
 	if (!sli_attr_ints(v->ctx, a, &ids))
-		rc = sli_verify_op_error(v, NULL, "replica groups should be integers");
+		rc = sli_verify_op_error(v, NULL, "replica groups should be integers of at most 64 bits");
 	for (size_t i = 0; !rc && i < ids.n; i++)
 		if (ids.v[i] < -1 || (ids.v[i] == -1 && !padding))
 			rc = sli_verify_op_error(v, NULL, "replica id %lld is not a device id",

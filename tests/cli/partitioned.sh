@@ -84,6 +84,7 @@ done <<'BAD'
 dense<[0, 1, 2, 3]> : tensor<4xi64>|replica groups should be a rank 2 tensor
 dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>|replica id 1 appears more than once
 dense<[[0, -1], [1, 2]]> : tensor<2x2xi64>|replica id -1 is not a device id
-dense<[[0.5, 1.5]]> : tensor<1x2xf32>|replica groups should be integers
+dense<[[0.5, 1.5]]> : tensor<1x2xf32>|replica groups should be integers of at most 64 bits
+dense<[[0, 99999999999999999999]]> : tensor<1x2xi64>|replica groups should be integers of at most 64 bits
 BAD
 finish
