@@ -1809,8 +1809,7 @@ define_args(sli_parser *P, sl_block *b, const sli_argdef *args, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		sl_value *v = &b->args[i];
 		v->type = args[i].type;
-		v->attrs = args[i].attrs;
-		v->nattrs = args[i].nattrs;
+		sli_arg_set_attrs(P->m, v, args[i].attrs, args[i].nattrs);
 		v->loc = args[i].loc;
 		sli_value_set_locattr(P->m, v, args[i].locattr);
 		if (args[i].name.n && bind(P, &args[i].name, v, 1))
@@ -2334,10 +2333,9 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 		if (aa && aa->kind == SL_ATTR_ARRAY && aa->u.arr.n == entry->nargs) {
 			for (uint32_t i = 0; i < entry->nargs; i++) {
 				sl_attr *d = aa->u.arr.v[i];
-				if (d->kind == SL_ATTR_DICT) {
-					entry->args[i].attrs = d->u.dict.v;
-					entry->args[i].nattrs = d->u.dict.n;
-				}
+				if (d->kind == SL_ATTR_DICT)
+					sli_arg_set_attrs(P->m, &entry->args[i], d->u.dict.v,
+					                  d->u.dict.n);
 			}
 			sli_op_set_prop(P->m, op, SLS_arg_attrs, NULL);
 		}

@@ -572,8 +572,11 @@ print_block_args(sli_printer *pr, const sl_block *b, bool with_attrs)
 		sli_pr_value(pr, &b->args[i]);
 		sli_pr_puts(pr, ": ");
 		sli_pr_type(pr, b->args[i].type);
-		if (with_attrs)
-			sli_pr_named_dict(pr, b->args[i].attrs, b->args[i].nattrs, NULL);
+		if (with_attrs) {
+			uint32_t n;
+			const sl_named_attr *a = sli_arg_attrs(&b->args[i], &n);
+			sli_pr_named_dict(pr, a, n, NULL);
+		}
 		if (pr->debuginfo)
 			sli_pr_loc(pr, sli_value_locattr(pr->m, &b->args[i]));
 	}
@@ -650,8 +653,8 @@ print_generic(sli_printer *pr, const sl_op *op)
 	sli_pr_putc(pr, ')');
 	const sl_block *entry = op->kind == SL_OP_FUNC && op->nregions ? op->regions[0].first : NULL;
 	bool argattrs = false;
-	for (uint32_t i = 0; entry && i < entry->nargs; i++)
-		argattrs |= entry->args[i].nattrs > 0;
+	for (uint32_t i = 0; entry && entry->argattrs && i < entry->nargs; i++)
+		argattrs |= entry->argattrs[i].n > 0;
 	if (argattrs) {
 		/* func.func keeps argument attributes on its arguments; the
 		 * generic form spells them as the arg_attrs property */
@@ -661,8 +664,7 @@ print_generic(sli_printer *pr, const sl_op *op)
 				sli_pr_puts(pr, ", ");
 			sl_attr d = {0};
 			d.kind = SL_ATTR_DICT;
-			d.u.dict.v = entry->args[i].attrs;
-			d.u.dict.n = entry->args[i].nattrs;
+			d.u.dict.v = sli_arg_attrs(&entry->args[i], &d.u.dict.n);
 			sli_pr_attr(pr, &d);
 		}
 		sli_pr_putc(pr, ']');

@@ -193,8 +193,10 @@ value(writer *wr, const char *elem, const sl_value *v, const sl_sharding *s)
 		attr(wr, "shape", sli_buf_cstr(&wr->b));
 		attr_sym(wr, "element", v->type->elem->text);
 	}
-	named_list(wr, "attribute", v->attrs, v->nattrs);
-	const sl_attr *a = find_attr(v->attrs, v->nattrs, SLS_sdy_sharding);
+	uint32_t nattrs;
+	const sl_named_attr *attrs = sli_arg_attrs(v, &nattrs);
+	named_list(wr, "attribute", attrs, nattrs);
+	const sl_attr *a = find_attr(attrs, nattrs, SLS_sdy_sharding);
 	if (!s && a && a->kind == SL_ATTR_SHARDING)
 		s = &a->u.sharding;
 	if (s)

@@ -196,8 +196,10 @@ static void
 cut_block(cuts *c, const sl_block *b)
 {
 	for (uint32_t i = 0; i < b->nargs; i++) {
-		for (uint32_t k = 0; k < b->args[i].nattrs; k++)
-			cut_attr(c, b->args[i].attrs[k].attr);
+		uint32_t n;
+		const sl_named_attr *a = sli_arg_attrs(&b->args[i], &n);
+		for (uint32_t k = 0; k < n; k++)
+			cut_attr(c, a[k].attr);
 		if (c->fits)
 			fit_value(c, &b->args[i]);
 	}

@@ -69,8 +69,7 @@ sli_func_arg_sharding(const sl_op *func, uint32_t i)
 	if (b) {
 		if (i >= b->nargs)
 			return NULL;
-		sl_value *v = &b->args[i];
-		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+		return as_sharding(sli_arg_attr(&b->args[i], SLS_sdy_sharding));
 	}
 	sl_attr *aa = sli_op_get(func, SLS_arg_attrs);
 	if (!aa || aa->kind != SL_ATTR_ARRAY || i >= aa->u.arr.n)
@@ -135,9 +134,7 @@ sli_func_set_arg_sharding(sl_module *m, sl_op *func, uint32_t i, const sl_shardi
 	sl_block *b = sli_func_body(func);
 	if (!b || i >= b->nargs)
 		return;
-	sl_value *v = &b->args[i];
-	v->attrs = named_set(m, v->attrs, v->nattrs, SLS_sdy_sharding,
-	                     s ? sli_attr_sharding(m, s) : NULL, &v->nattrs);
+	sli_arg_set_attr(m, &b->args[i], SLS_sdy_sharding, s ? sli_attr_sharding(m, s) : NULL);
 }
 
 void
@@ -279,7 +276,7 @@ sli_value_sharding(const sl_value *v)
 	if (owner->kind == SL_OP_FUNC) {
 		if (v->block != owner->regions[0].first)
 			return NULL;
-		return as_sharding(sli_dict_get(v->attrs, v->nattrs, SLS_sdy_sharding));
+		return as_sharding(sli_arg_attr(v, SLS_sdy_sharding));
 	}
 	if (computation(owner))
 		return sli_spv_get(owner, SLS_in_shardings, v->index);
@@ -403,7 +400,7 @@ sli_func_arg_attr(const sl_op *func, uint32_t i, sl_sym name)
 {
 	sl_block *b = sli_func_body(func);
 	if (b)
-		return i < b->nargs ? sli_dict_get(b->args[i].attrs, b->args[i].nattrs, name) : NULL;
+		return i < b->nargs ? sli_arg_attr(&b->args[i], name) : NULL;
 	const sl_attr *d = dict_at(func, SLS_arg_attrs, i);
 	return d ? sli_dict_get(d->u.dict.v, d->u.dict.n, name) : NULL;
 }
@@ -421,8 +418,24 @@ sli_func_set_arg_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name, sl_att
 	sl_block *b = sli_func_body(func);
 	if (!b || i >= b->nargs)
 		return;
-	sl_value *v = &b->args[i];
-	v->attrs = named_set(m, v->attrs, v->nattrs, name, attr, &v->nattrs);
+	sli_arg_set_attr(m, &b->args[i], name, attr);
+}
+
+sl_attr *
+sli_arg_attr(const sl_value *v, sl_sym name)
+{
+	uint32_t n;
+	sl_named_attr *a = sli_arg_attrs(v, &n);
+	return sli_dict_get(a, n, name);
+}
+
+void
+sli_arg_set_attr(sl_module *m, sl_value *v, sl_sym name, sl_attr *attr)
+{
+	uint32_t n;
+	sl_named_attr *a = sli_arg_attrs(v, &n);
+	a = named_set(m, a, n, name, attr, &n);
+	sli_arg_set_attrs(m, v, a, n);
 }
 
 /* used by passes and verify */
@@ -465,7 +478,7 @@ sli_comp_set_in_spv(sl_module *m, sl_op *op, sl_attr *spv)
 const sl_attr *
 sli_arg_sharding_attr(const sl_value *arg)
 {
-	return sli_dict_get(arg->attrs, arg->nattrs, SLS_sdy_sharding);
+	return sli_arg_attr(arg, SLS_sdy_sharding);
 }
 
 /* The `sdy.sharding` of entry i of a func's arg_attrs / res_attrs. */

@@ -130,6 +130,10 @@ sl_attr *sli_func_arg_attr(const sl_op *func, uint32_t i, sl_sym name);
 sl_attr *sli_func_res_attr(const sl_op *func, uint32_t i, sl_sym name);
 void sli_func_set_arg_attr(sl_module *m, sl_op *func, uint32_t i, sl_sym name,
                            sl_attr *attr);
+/* Attribute `name` of block argument v (NULL if none; a result has
+ * none), and its setter (NULL removes it). */
+sl_attr *sli_arg_attr(const sl_value *v, sl_sym name);
+void sli_arg_set_attr(sl_module *m, sl_value *v, sl_sym name, sl_attr *attr);
 
 /* used by passes and verify */
 

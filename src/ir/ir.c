@@ -122,6 +122,19 @@ sli_block_new(sl_module *m, uint32_t nargs)
 }
 
 void
+sli_arg_set_attrs(sl_module *m, sl_value *v, sl_named_attr *attrs, uint32_t n)
+{
+	sl_block *b = v->block;
+	if (!b->argattrs) {
+		if (!n)
+			return;
+		b->argattrs = SL_NEWN(&m->arena, sl_arg_attrs, b->nargs);
+	}
+	b->argattrs[v->index].v = attrs;
+	b->argattrs[v->index].n = n;
+}
+
+void
 sli_block_append(sl_region *r, sl_block *b)
 {
 	b->parent = r;

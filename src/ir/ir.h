@@ -65,11 +65,16 @@ struct sl_value {
 	sl_block *block;	/* owning block of a block argument */
 	uint32_t index;		/* result or argument number */
 	uint32_t id;		/* scratch: printer numbering, pass marks */
-	sl_named_attr *attrs;	/* function argument attributes (entry block) */
-	uint32_t nattrs;
 	sl_loc loc;
-	/* a block argument's loc(...): sli_value_locattr (locattr.c) */
+	/* a block argument's attributes: sli_arg_attrs (sl_block.argattrs);
+	 * its loc(...): sli_value_locattr (locattr.c) */
 };
+
+/* The attribute list of one block argument (sl_block.argattrs). */
+typedef struct sl_arg_attrs {
+	sl_named_attr *v;
+	uint32_t n;
+} sl_arg_attrs;
 
 struct sl_region {
 	sl_block *first, *last;
@@ -82,6 +87,12 @@ struct sl_block {
 	sl_value *args;
 	uint32_t nargs;
 	sl_op *first, *last;
+	/*
+	 * Per argument, its attributes (a function's entry block), NULL when
+	 * no argument has any: most values are results, which never do, and
+	 * 8 bytes a value is 2% of a big program's peak memory.
+	 */
+	sl_arg_attrs *argattrs;
 };
 
 /*
@@ -130,6 +141,18 @@ struct sl_module {
 	sli_htab shared_named;	/* one-entry lists of sli_named1_share */
 	sli_htab locattrs;	/* op or value -> its loc(...) (locattr.c) */
 };
+
+/* The attributes of block argument v, *n of them (none for a result). */
+static inline sl_named_attr *
+sli_arg_attrs(const sl_value *v, uint32_t *n)
+{
+	const sl_arg_attrs *a = !v->def && v->block && v->block->argattrs
+	                        ? &v->block->argattrs[v->index] : NULL;
+	*n = a ? a->n : 0;
+	return a ? a->v : NULL;
+}
+/* Gives block argument v the n attributes at attrs. */
+void sli_arg_set_attrs(sl_module *m, sl_value *v, sl_named_attr *attrs, uint32_t n);
 
 /* Construction (arena-backed). */
 sl_op *sli_op_new(sl_module *m, sl_sym name, uint32_t noperands,

@@ -76,8 +76,9 @@ sli_region_clone_into(sl_module *m, const sl_region *from, sl_region *to, sli_vm
 		for (uint32_t i = 0; i < b->nargs; i++) {
 			sl_value *a = &nb->args[i];
 			a->type = b->args[i].type;
-			a->attrs = b->args[i].attrs;
-			a->nattrs = b->args[i].nattrs;
+			uint32_t n;
+			sl_named_attr *attrs = sli_arg_attrs(&b->args[i], &n);
+			sli_arg_set_attrs(m, a, attrs, n);
 			a->loc = b->args[i].loc;
 			sli_value_set_locattr(m, a, sli_value_locattr(m, &b->args[i]));
 			sli_vmap_set(map, &b->args[i], a);

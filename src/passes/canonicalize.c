@@ -503,6 +503,8 @@ manual_unused_inputs(canon *c, sl_op *op)
 		args[k] = b->args[i];
 		sli_value_set_locattr(c->m, &args[k], sli_value_locattr(c->m, &b->args[i]));
 		args[k].index = k;
+		if (b->argattrs)
+			b->argattrs[k] = b->argattrs[i];
 		op->operands[k] = op->operands[i];
 		if (in && i < in->u.spv.n)
 			sh[k] = in->u.spv.v[i];

@@ -217,15 +217,17 @@ export_func(xexp *E, sl_op *func)
 		if (!s)
 			continue;
 		sl_value *v = &b->args[i];
-		sl_attr *fa = dict_with(E, sli_dict_get(v->attrs, v->nattrs, E->fa),
+		sl_attr *fa = dict_with(E, sli_arg_attr(v, E->fa),
 		                        sli_sym(E->m, "xla.sdy.sharding"),
 		                        attr_string(E, sli_attr_sharding(E->m, s)));
 		sli_func_set_arg_sharding(E->m, func, i, NULL);
-		sl_named_attr *nv = SL_NEWN(&E->m->arena, sl_named_attr, v->nattrs + 2);
+		uint32_t n;
+		sl_named_attr *old = sli_arg_attrs(v, &n);
+		sl_named_attr *nv = SL_NEWN(&E->m->arena, sl_named_attr, n + 2);
 		uint32_t k = 0;
-		for (uint32_t j = 0; j < v->nattrs; j++)
-			if (v->attrs[j].name != E->fa && v->attrs[j].name != E->mhlo_sharding)
-				nv[k++] = v->attrs[j];
+		for (uint32_t j = 0; j < n; j++)
+			if (old[j].name != E->fa && old[j].name != E->mhlo_sharding)
+				nv[k++] = old[j];
 		nv[k].name = E->fa;
 		nv[k++].attr = fa;
 		sl_attr *hlo = hlo_string(E, func, &s, 1);
@@ -234,8 +236,7 @@ export_func(xexp *E, sl_op *func)
 			nv[k++].attr = hlo;
 		}
 		sli_sort_named(E->ctx, nv, k);
-		v->attrs = nv;
-		v->nattrs = k;
+		sli_arg_set_attrs(E->m, v, nv, k);
 	}
 	sl_op *ret = b ? b->last : NULL;
 	for (uint32_t i = 0; ret && ret->kind == SL_OP_RETURN && i < ret->noperands; i++) {

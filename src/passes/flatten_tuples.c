@@ -188,6 +188,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 		flat_types(b->args[i].type, ins);
 	uint32_t n = (uint32_t)(ins->n - first);
 	sl_value *na = SL_NEWN(&m->valarena, sl_value, n);
+	sl_arg_attrs *naa = SL_NEWN(&m->arena, sl_arg_attrs, n);
 	sl_value **leaves = SL_NEWN(&m->arena, sl_value *, n);
 	size_t k = 0;
 	for (uint32_t i = 0; i < b->nargs; i++) {
@@ -203,26 +204,29 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 			leaves[k] = &na[k];
 		}
 		SL_VEC_FREE(one);
+		uint32_t nattrs;
+		sl_named_attr *attrs = sli_arg_attrs(old, &nattrs);
 		if (old->type->kind != SL_TYPE_TUPLE) {
-			na[from].attrs = old->attrs;
-			na[from].nattrs = old->nattrs;
+			naa[from].v = attrs;
+			naa[from].n = nattrs;
 			sli_value_set_locattr(m, &na[from], sli_value_locattr(m, old));
 			sli_vmap_set(map, old, &na[from]);
 			continue;
 		}
 		sl_attr **d = SL_NEWN(&m->arena, sl_attr *, k - from);
-		if (!spread_attrs(m, old->attrs, old->nattrs, (uint32_t)(k - from), d))
+		if (!spread_attrs(m, attrs, nattrs, (uint32_t)(k - from), d))
 			sli_diag(m->ctx, SL_DIAG_WARNING, old->loc, "the attributes of tuple "
 			         "argument %u are dropped: its elements become arguments", i);
 		for (size_t j = from; j < k; j++) {
-			na[j].attrs = d[j - from]->u.dict.v;
-			na[j].nattrs = d[j - from]->u.dict.n;
+			naa[j].v = d[j - from]->u.dict.v;
+			naa[j].n = d[j - from]->u.dict.n;
 		}
 		size_t at = from;
 		sli_vmap_set(map, old, rebuild(m, old->type, leaves, &at, b->first));
 	}
 	b->args = na;
 	b->nargs = n;
+	b->argattrs = naa;
 }
 
 /*

@@ -53,10 +53,7 @@ move_region(sl_region *from, sl_region *to)
 	to->last = from->last;
 	for (sl_block *b = to->first; b; b = b->next) {
 		b->parent = to;
-		for (uint32_t i = 0; i < b->nargs; i++) {
-			b->args[i].attrs = NULL;
-			b->args[i].nattrs = 0;
-		}
+		b->argattrs = NULL;
 	}
 	from->first = from->last = NULL;
 }

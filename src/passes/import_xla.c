@@ -131,7 +131,7 @@ site_attr(const site *s, sl_sym name)
 		return sli_op_attr(s->op, name);
 	if (s->kind == AT_ARG) {
 		sl_block *b = sli_func_body(s->op);
-		return b ? sli_dict_get(b->args[s->index].attrs, b->args[s->index].nattrs, name) : NULL;
+		return b ? sli_arg_attr(&b->args[s->index], name) : NULL;
 	}
 	sl_attr *ra = sli_op_get(s->op, SLS_res_attrs);
 	if (!ra || ra->kind != SL_ATTR_ARRAY || s->index >= ra->u.arr.n ||
@@ -148,7 +148,10 @@ site_set(imp *I, const site *s, sl_sym name, sl_attr *a)
 		sli_op_set_attr(I->m, s->op, name, a);
 	} else if (s->kind == AT_ARG) {
 		sl_value *v = &sli_func_body(s->op)->args[s->index];
-		v->attrs = named_put(I, v->attrs, v->nattrs, name, a, &v->nattrs);
+		uint32_t n;
+		sl_named_attr *attrs = sli_arg_attrs(v, &n);
+		attrs = named_put(I, attrs, n, name, a, &n);
+		sli_arg_set_attrs(I->m, v, attrs, n);
 	} else if (a || site_attr(s, name)) {
 		sli_func_set_res_attr(I->m, s->op, s->index, name, a);
 	}

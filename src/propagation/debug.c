@@ -383,8 +383,10 @@ write_origins(sli_prop *P)
 				if (!P->debug->orig[b->args[k].id].n)
 					continue;
 				snprintf(buf, sizeof buf, "input: %u", k);
-				b->args[k].attrs = set_named(m, b->args[k].attrs, &b->args[k].nattrs, key,
-				                             origins_dict(P, &b->args[k], sym(P, buf)));
+				uint32_t n;
+				sl_named_attr *a = sli_arg_attrs(&b->args[k], &n);
+				a = set_named(m, a, &n, key, origins_dict(P, &b->args[k], sym(P, buf)));
+				sli_arg_set_attrs(m, &b->args[k], a, n);
 			}
 			sl_op *ret = b->last;
 			for (uint32_t k = 0; ret && ret->kind == SL_OP_RETURN && k < ret->noperands; k++) {

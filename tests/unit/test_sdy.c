@@ -3,6 +3,7 @@
 #include "tests.h"
 
 #include "formats/mlir_printer.h"
+#include "ir/access.h"
 #include "ir/ir.h"
 #include "passes/pass.h"
 
@@ -202,7 +203,7 @@ test_sharding_struct(void)
 	sl_op *f = sli_lookup_func(m, sl_sym_intern(ctx, "f", 1));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	sl_value *arg = &sli_region_entry(&f->regions[0])->args[0];
-	sl_attr *a = sli_dict_get(arg->attrs, arg->nattrs, SLS_sdy_sharding);
+	sl_attr *a = sli_arg_attr(arg, SLS_sdy_sharding);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	CU_ASSERT_EQUAL_FATAL(a->kind, SL_ATTR_SHARDING);
 	const sl_sharding *s = &a->u.sharding;

@@ -604,10 +604,11 @@ first_arg_sharding(sl_module *m)
 	for (sl_op *f = m->top->regions[0].first->first; f; f = f->next) {
 		if (f->kind != SL_OP_FUNC)
 			continue;
-		sl_value *v = &f->regions[0].first->args[0];
-		for (uint32_t i = 0; i < v->nattrs; i++)
-			if (v->attrs[i].name == SLS_sdy_sharding)
-				return &v->attrs[i];
+		uint32_t n;
+		sl_named_attr *a = sli_arg_attrs(&f->regions[0].first->args[0], &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (a[i].name == SLS_sdy_sharding)
+				return &a[i];
 	}
 	return NULL;
 }
