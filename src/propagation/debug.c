@@ -68,7 +68,7 @@ seed_sharding(sli_prop *P, sl_value *v, const sl_sharding *s, sl_sym origin)
 static sl_value *
 shardable_of(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
+	sl_op *e = sli_prop_indexed(P, v) ? sli_prop_edge(P, v->id) : NULL;
 	return e ? &e->results[0] : v;
 }
 

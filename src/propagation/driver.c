@@ -89,6 +89,8 @@ sli_prop_dump(sli_prop *P, const char *name)
 		sl_print_opts po = {false, false, false};
 		sl_module_print(P->m, f, &po);
 		fclose(f);
+		/* the printer numbered the values its own way (sli_prop_indexed) */
+		sli_prop_index(P);
 	}
 	sli_buf_fini(&path);
 }

@@ -22,7 +22,7 @@ fully_open(const sl_sharding *s)
 void
 sli_prop_sync_group(sli_prop *P, sl_value *v, const sl_sharding *s, bool notify)
 {
-	if (!P->group || v->id >= P->nvalues || P->values[v->id] != v)
+	if (!P->group || !sli_prop_indexed(P, v))
 		return;
 	int32_t g = P->group[v->id];
 	if (g < 0)

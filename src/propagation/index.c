@@ -55,15 +55,16 @@ table_free(void *t)
 
 /*
  * What the walk over the ops gathers, so that no second walk streams the
- * ops of a big module through the caches again: the ops and values in
- * pre-order, every use (each value's uses linked, the last first), the
- * op classes, the ops the index looks at again (edges, calls, groups),
- * the first op whose result has a shape propagation rejects.
+ * ops of a big module through the caches again: the ops in pre-order and
+ * the values numbered likewise, every use (each value's uses linked, the
+ * last first), the op classes, the ops the index looks at again (edges,
+ * calls, groups), the first op whose result has a shape propagation
+ * rejects.
  */
 typedef struct collect {
 	SL_VEC(sl_op *) ops;
-	SL_VEC(sl_value *) values;
-	SL_VEC(uint32_t) last;		/* per value: its last use, or SLI_NO_USE */
+	SL_VEC(uint32_t) last;		/* per value id: its last use, or SLI_NO_USE;
+					 * its length is the next value id */
 	SL_VEC(sli_prop_use) uses;	/* in op order */
 	SL_VEC(uint8_t) opclass;
 	SL_VEC(sl_op *) special;
@@ -75,9 +76,21 @@ typedef struct collect {
 static void
 collect_value(collect *c, sl_value *v)
 {
-	v->id = (uint32_t)c->values.n;
-	SL_VEC_PUSH(c->values, v);
+	v->id = (uint32_t)c->last.n;
 	SL_VEC_PUSH(c->last, SLI_NO_USE);
+}
+
+/*
+ * Whether the walk numbered v already: its op (the defining one, or the
+ * one whose region holds its block) was walked.  Ids left by an earlier
+ * numbering say nothing; the op table tells.
+ */
+static bool
+collected(const collect *c, const sl_value *v)
+{
+	const sl_op *op = v->def ? v->def
+	                  : v->block && v->block->parent ? v->block->parent->parent : NULL;
+	return op && op->id < c->ops.n && c->ops.v[op->id] == op;
 }
 
 /*
@@ -115,7 +128,7 @@ note_operands(collect *c, uint32_t i, const sl_op *op)
 		sl_value *v = op->operands[k];
 		if (!v)
 			continue;
-		if (v->id >= c->values.n || c->values.v[v->id] != v) {
+		if (!collected(c, v)) {
 			c->stale = true;
 			continue;
 		}
@@ -168,8 +181,7 @@ static int
 collect_op(sl_op *op, void *ud)
 {
 	collect *c = ud;
-	op->id = (uint32_t)c->ops.n;
-	SL_VEC_PUSH(c->ops, op);
+	uint32_t id = (uint32_t)c->ops.n;
 	uint8_t cls = sli_op_priority_class_early(op);
 	if (generic_visit(op))
 		cls |= SLI_OPCLASS_GENERIC |
@@ -177,7 +189,10 @@ collect_op(sl_op *op, void *ud)
 	if (holds_attrs(op))
 		cls |= SLI_OPCLASS_ATTRS;
 	SL_VEC_PUSH(c->opclass, cls);
-	note_operands(c, op->id, op);
+	/* before op is in the table, which says its results are numbered */
+	note_operands(c, id, op);
+	op->id = id;
+	SL_VEC_PUSH(c->ops, op);
 	if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE || op->kind == SL_OP_CALL ||
 	    (op->kind == SL_OP_SDY_SHARDING_GROUP && op->noperands))
 		SL_VEC_PUSH(c->special, op);
@@ -214,7 +229,6 @@ sli_prop_index_fini(sli_prop *P)
 			free(P->calls[i]);
 	table_free(P->calls);
 	free(P->ops);
-	free(P->values);
 	free(P->use_last);
 	free(P->uses);
 	table_free(P->edge);
@@ -230,7 +244,6 @@ sli_prop_index_fini(sli_prop *P)
 	SL_VEC_FREE(P->group_sizes);
 	P->calls = NULL;
 	P->ops = NULL;
-	P->values = NULL;
 	P->use_last = NULL;
 	P->uses = NULL;
 	P->edge = NULL;
@@ -335,7 +348,6 @@ reserve(collect *c, const sl_module *m)
 		nuses = 2 * nvalues;
 	SL_VEC_RESERVE(c->ops, nops);
 	SL_VEC_RESERVE(c->opclass, nops + 1);
-	SL_VEC_RESERVE(c->values, nvalues);
 	SL_VEC_RESERVE(c->last, nvalues + 1);
 	SL_VEC_RESERVE(c->uses, nuses + 1);
 }
@@ -349,18 +361,17 @@ sli_prop_index(sli_prop *P)
 	sli_prop_index_fini(P);
 	collect c = {0};
 	reserve(&c, P->m);
+	SL_VEC_PUSH(c.last, SLI_NO_USE);	/* id 0: no value (sli_prop_indexed) */
 	sli_walk(P->m->top, collect_op, &c);
 	if (c.stale)
 		renote_operands(&c);
 	P->ops = c.ops.v;
 	P->nops = (uint32_t)c.ops.n;
-	P->values = c.values.v;
-	P->nvalues = (uint32_t)c.values.n;
+	P->nvalues = (uint32_t)c.last.n;
 	P->bad_shape = c.bad_shape;
-	/* nv and no entries, also for no values or ops */
-	SL_VEC_PUSH(c.last, SLI_NO_USE);
+	/* no entries, also for no ops; a use, also for none */
 	SL_VEC_PUSH(c.uses, (sli_prop_use){0});
-	uint32_t nv = P->nvalues ? P->nvalues : 1, no = P->nops ? P->nops : 1;
+	uint32_t nv = P->nvalues, no = P->nops ? P->nops : 1;
 
 	P->use_last = c.last.v;
 	P->uses = c.uses.v;
@@ -463,7 +474,7 @@ sli_prop_index(sli_prop *P)
 bool
 sli_prop_multi_use(const sli_prop *P, const sl_value *v)
 {
-	if (v->id >= P->nvalues || P->values[v->id] != v)
+	if (!sli_prop_indexed(P, v))
 		return false;
 	uint32_t last = P->use_last[v->id];
 	return last != SLI_NO_USE && P->uses[last].prev != SLI_NO_USE;

@@ -59,7 +59,8 @@ struct sli_prop {
 	sli_arena tabmem;		/* getslot, quiet, cur, stack, queued, group */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
-	sl_value **values;		/* value->id is the position */
+	/* values are numbered 1 .. nvalues - 1 in pre-order (value->id;
+	 * sli_prop_indexed), and per-value tables have nvalues entries */
 	uint32_t nvalues;
 	uint32_t *use_last;		/* per value: its last use in uses, or SLI_NO_USE */
 	sli_prop_use *uses;		/* textual order */
@@ -179,6 +180,19 @@ bool sli_op_priority_idle_class(uint8_t k, int level);
 
 /* (Re)builds the op, value, use, edge, group and call tables. */
 void sli_prop_index(sli_prop *P);
+/*
+ * Whether v was numbered by the index.  Every value of the module is,
+ * from 1 on; a value made since (an inserted sharding constraint's
+ * result, before the pass indexes again) has id 0 from the arena.
+ * Nothing else in the pass writes value ids but the printer, and
+ * sli_prop_dump indexes again after it.  A table of the values to check
+ * against took 8 bytes a value and a miss to memory on every lookup.
+ */
+static inline bool
+sli_prop_indexed(const sli_prop *P, const sl_value *v)
+{
+	return v->id != 0 && v->id < P->nvalues;
+}
 /* Frees them (the caches of the pass stay). */
 void sli_prop_index_fini(sli_prop *P);
 /* The symbol a call names as its callee (0 if none). */

@@ -21,7 +21,7 @@ sli_prop_is_func_arg(const sl_value *v)
 bool
 sli_prop_is_edge_target(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
+	sl_op *e = sli_prop_indexed(P, v) ? sli_prop_edge(P, v->id) : NULL;
 	return e && v != &e->results[0];
 }
 
@@ -47,7 +47,7 @@ computation(const sl_op *op)
 sl_value *
 sli_prop_shardable(sli_prop *P, sl_value *v)
 {
-	sl_op *e = v->id < P->nvalues && P->values[v->id] == v ? sli_prop_edge(P, v->id) : NULL;
+	sl_op *e = sli_prop_indexed(P, v) ? sli_prop_edge(P, v->id) : NULL;
 	if (e)
 		return &e->results[0];
 	if (!v->def && !sli_prop_is_func_arg(v) && !data_flow_block_arg(v))
@@ -59,7 +59,7 @@ sli_prop_shardable(sli_prop *P, sl_value *v)
 static bool
 cacheable(const sli_prop *P, const sl_value *v)
 {
-	if (v->id >= P->nvalues || P->values[v->id] != v)
+	if (!sli_prop_indexed(P, v))
 		return false;
 	return v->def ? !computation(v->def) : !data_flow_block_arg(v);
 }
@@ -85,11 +85,12 @@ enum { GET_UNKNOWN = 0, GET_NONE = -1, GET_LOAD = -2 };
 const sl_sharding *
 sli_prop_get(sli_prop *P, sl_value *v)
 {
-	int32_t *slot = v->id < P->nvalues && P->values[v->id] == v ? &P->getslot[v->id] : NULL;
+	int32_t *slot = sli_prop_indexed(P, v) ? &P->getslot[v->id] : NULL;
 	if (slot && *slot > 0) {
+		/* the slot of v's shardable value: v's own, or an edge's */
 		uint32_t k = (uint32_t)*slot - 1;
 		if (P->cur[k] == P->unloaded)
-			P->cur[k] = load_cached(P, P->values[k]);
+			P->cur[k] = load_cached(P, k == v->id ? v : sli_prop_shardable(P, v));
 		return P->cur[k];
 	}
 	if (slot && *slot == GET_NONE)
@@ -151,7 +152,7 @@ sli_prop_open_like(sl_module *m, const sl_sharding *s, const sl_type *t)
 static void
 wake_value(sli_prop *P, const sl_value *v)
 {
-	if (v->id >= P->nvalues || P->values[v->id] != v)
+	if (!sli_prop_indexed(P, v))
 		return;
 	if (v->def && v->def->id < P->nops && P->ops[v->def->id] == v->def)
 		P->quiet[v->def->id] = 0;
@@ -233,7 +234,7 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	v = sli_prop_shardable(P, v);
 	if (!v)
 		return;
-	if (v->id < P->nvalues && P->values[v->id] == v)
+	if (sli_prop_indexed(P, v))
 		wake(P, v);
 	if (cacheable(P, v))
 		P->cur[v->id] = s;

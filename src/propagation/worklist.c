@@ -51,7 +51,7 @@ edge_for_source(sli_prop *P, sl_op *user, uint32_t k)
 static void
 notify_users(sli_prop *P, sl_value *v, int depth)
 {
-	if (v->id >= P->nvalues || P->values[v->id] != v || depth > 64)
+	if (!sli_prop_indexed(P, v) || depth > 64)
 		return;
 	/* the last use first */
 	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
