@@ -66,6 +66,7 @@ typedef struct collect {
 	SL_VEC(uint32_t) last;		/* per value id: its last use, or SLI_NO_USE;
 					 * its length is the next value id */
 	SL_VEC(sli_prop_use) uses;	/* in op order */
+	SL_VEC(sli_prop_operand_no) use_operands;
 	SL_VEC(uint8_t) opclass;
 	SL_VEC(sl_op *) special;
 	sl_op *bad_shape;
@@ -132,7 +133,11 @@ note_operands(collect *c, uint32_t i, const sl_op *op)
 			c->stale = true;
 			continue;
 		}
-		sli_prop_use u = {i, k, c->last.v[v->id]};
+		sli_prop_use u = {i, c->last.v[v->id]};
+		if (sli_prop_operand_user(op)) {
+			sli_prop_operand_no o = {(uint32_t)c->uses.n, k};
+			SL_VEC_PUSH(c->use_operands, o);
+		}
 		c->last.v[v->id] = (uint32_t)c->uses.n;
 		SL_VEC_PUSH(c->uses, u);
 		mark_multi(c, i, v);
@@ -212,6 +217,7 @@ static void
 renote_operands(collect *c)
 {
 	c->uses.n = 0;
+	c->use_operands.n = 0;
 	for (size_t v = 0; v < c->last.n; v++)
 		c->last.v[v] = SLI_NO_USE;
 	for (size_t i = 0; i < c->ops.n; i++) {
@@ -231,6 +237,7 @@ sli_prop_index_fini(sli_prop *P)
 	free(P->ops);
 	free(P->use_last);
 	free(P->uses);
+	free(P->use_operands);
 	table_free(P->edge);
 	table_free(P->rules);
 	free(P->opclass);
@@ -246,6 +253,8 @@ sli_prop_index_fini(sli_prop *P)
 	P->ops = NULL;
 	P->use_last = NULL;
 	P->uses = NULL;
+	P->use_operands = NULL;
+	P->nuse_operands = 0;
 	P->edge = NULL;
 	P->group = NULL;
 	P->rules = NULL;
@@ -375,6 +384,8 @@ sli_prop_index(sli_prop *P)
 
 	P->use_last = c.last.v;
 	P->uses = c.uses.v;
+	P->use_operands = c.use_operands.v;
+	P->nuse_operands = (uint32_t)c.use_operands.n;
 	SL_VEC_PUSH(c.opclass, 0);	/* no entries, also for no ops */
 	P->opclass = c.opclass.v;
 	/* most programs have no edges, and then no table (sli_prop_edge) */
@@ -478,6 +489,20 @@ sli_prop_multi_use(const sli_prop *P, const sl_value *v)
 		return false;
 	uint32_t last = P->use_last[v->id];
 	return last != SLI_NO_USE && P->uses[last].prev != SLI_NO_USE;
+}
+
+uint32_t
+sli_prop_use_operand(const sli_prop *P, uint32_t use)
+{
+	uint32_t lo = 0, hi = P->nuse_operands;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (P->use_operands[mid].use < use)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return P->use_operands[lo].operand;
 }
 
 const sl_mesh *

@@ -26,17 +26,23 @@ typedef struct sli_prop_mesh {
 typedef struct sli_prop_debug sli_prop_debug;
 
 /*
- * A use of a value in the pass's use lists: the user's op id, the operand
- * number and the value's use before this one (SLI_NO_USE for its
- * first).  Waking the users of a value needs their ids, not the ops
- * themselves; the index links the uses as its one walk over the ops
- * meets them, so that they need no second walk to be grouped by value.
+ * A use of a value in the pass's use lists: the user's op id and the
+ * value's use before this one (SLI_NO_USE for its first).  Waking the
+ * users of a value needs their ids, not the ops themselves; the index
+ * links the uses as its one walk over the ops meets them, so that they
+ * need no second walk to be grouped by value.  The operand number is
+ * kept apart (sli_prop_use_operand), for the few users that need it.
  */
 typedef struct sli_prop_use {
 	uint32_t op;
-	uint32_t index;
 	uint32_t prev;
 } sli_prop_use;
+
+/* The operand number of use `use` (sli_prop.use_operands). */
+typedef struct sli_prop_operand_no {
+	uint32_t use;
+	uint32_t operand;
+} sli_prop_operand_no;
 
 enum { SLI_NO_USE = UINT32_MAX };
 
@@ -64,6 +70,10 @@ struct sli_prop {
 	uint32_t nvalues;
 	uint32_t *use_last;		/* per value: its last use in uses, or SLI_NO_USE */
 	sli_prop_use *uses;		/* textual order */
+	/* the operand numbers of the uses by sli_prop_operand_user ops, by
+	 * use (so in textual order too) */
+	sli_prop_operand_no *use_operands;
+	uint32_t nuse_operands;
 	sl_op **edge;			/* per value: data_flow_edge holding its sharding;
 					 * NULL when the module has none (sli_prop_edge) */
 	int32_t *group;			/* per value: group index, -1 if none;
@@ -205,6 +215,20 @@ sli_prop_edge(const sli_prop *P, uint32_t v)
 }
 /* Whether v has more than one use. */
 bool sli_prop_multi_use(const sli_prop *P, const sl_value *v);
+/*
+ * Whether the worklist reads which operand of op a value is (terminators,
+ * while, case, optimization barriers and calls: notify_users), so that
+ * the index keeps the operand numbers of op's uses.
+ */
+static inline bool
+sli_prop_operand_user(const sl_op *op)
+{
+	return (sli_op_info[op->kind].traits & T_TERM) || op->kind == SL_OP_WHILE ||
+	       op->kind == SL_OP_OPTIMIZATION_BARRIER || op->kind == SL_OP_CASE ||
+	       op->kind == SL_OP_CALL;
+}
+/* The operand number of use `use`, whose user is a sli_prop_operand_user. */
+uint32_t sli_prop_use_operand(const sli_prop *P, uint32_t use);
 /* Resolves the mesh of a sharding (NULL if unknown). */
 const sl_mesh *sli_prop_mesh_of(const sli_prop *P, const sl_sharding *s);
 

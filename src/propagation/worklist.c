@@ -56,7 +56,7 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 	/* the last use first */
 	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
 		sl_op *user = P->ops[P->uses[i].op];
-		uint32_t k = P->uses[i].index;
+		uint32_t k = sli_prop_operand_user(user) ? sli_prop_use_operand(P, i) : 0;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {
 			enqueue(P, e);
