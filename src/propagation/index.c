@@ -261,7 +261,6 @@ sli_prop_index_fini(sli_prop *P)
 	P->sig = NULL;
 	P->opclass = NULL;
 	P->cur = NULL;
-	P->getslot = NULL;
 	P->own = NULL;
 	P->quiet = NULL;
 	P->stack = NULL;
@@ -405,7 +404,6 @@ sli_prop_index(sli_prop *P)
 	P->sig = table_new(no, sizeof *P->sig);
 	static const sl_sharding unloaded;
 	P->unloaded = &unloaded;
-	P->getslot = SL_NEWN(&P->tabmem, int32_t, nv);
 	P->own = table_new(no, sizeof *P->own);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->cur = sli_arena_alloc(&P->tabmem, sizeof *P->cur * nv);

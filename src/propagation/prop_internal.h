@@ -62,7 +62,7 @@ struct sli_prop {
 	sli_arena scratch;		/* reset after every step */
 	bool failed;
 
-	sli_arena tabmem;		/* getslot, quiet, cur, stack, queued, group */
+	sli_arena tabmem;		/* quiet, cur, stack, queued, group */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
 	/* values are numbered 1 .. nvalues - 1 in pre-order (value->id;
@@ -95,9 +95,9 @@ struct sli_prop {
 	uint8_t *opclass;
 	sl_op *bad_shape;		/* the first op with a result of a shape
 					 * propagation rejects, or NULL */
-	/* per value: its sharding as sli_prop_get found it, or P->unloaded;
-	 * sli_prop_set keeps it current (computations' block arguments and
-	 * results are not cached) */
+	/* per value: its sharding as sli_prop_get found it, or P->unloaded,
+	 * or where else to find it (shardings.c); sli_prop_set keeps it
+	 * current (computations' block arguments and results are not cached) */
 	const sl_sharding **cur;
 	const sl_sharding *unloaded;
 	/* per op: the sdy.sharding attribute sli_prop_set made for it, which
@@ -110,8 +110,6 @@ struct sli_prop {
 	 * sees the value it writes.
 	 */
 	uint8_t *quiet;
-	/* per value: where sli_prop_get finds it (GET_* or a value id in cur) */
-	int32_t *getslot;
 
 	SL_VEC(sl_value **) groups;	/* members per group, in id order */
 	SL_VEC(uint32_t) group_sizes;

@@ -79,38 +79,44 @@ load_cached(sli_prop *P, sl_value *v)
 	return s && !s->mesh ? sli_prop_intern(P, s) : s;
 }
 
-/* P->getslot: not looked at yet, no sharding, not cached; else id + 1 */
-enum { GET_UNKNOWN = 0, GET_NONE = -1, GET_LOAD = -2 };
+/*
+ * P->cur of a value whose sharding it does not hold, as sli_prop_get
+ * found it: none (no shardable value), not cached (read from the IR each
+ * time), or on an edge (the edge result's entry holds it).
+ */
+static const sl_sharding slot_none, slot_load, slot_edge;
 
 const sl_sharding *
 sli_prop_get(sli_prop *P, sl_value *v)
 {
-	int32_t *slot = sli_prop_indexed(P, v) ? &P->getslot[v->id] : NULL;
-	if (slot && *slot > 0) {
-		/* the slot of v's shardable value: v's own, or an edge's */
-		uint32_t k = (uint32_t)*slot - 1;
-		if (P->cur[k] == P->unloaded)
-			P->cur[k] = load_cached(P, k == v->id ? v : sli_prop_shardable(P, v));
-		return P->cur[k];
+	if (!sli_prop_indexed(P, v)) {
+		v = sli_prop_shardable(P, v);
+		return v ? load(P, v) : NULL;
 	}
-	if (slot && *slot == GET_NONE)
+	const sl_sharding **c = &P->cur[v->id];
+	if (*c == P->unloaded) {
+		sl_value *w = sli_prop_shardable(P, v);
+		if (!w) {
+			*c = &slot_none;
+			return NULL;
+		}
+		if (!cacheable(P, w)) {
+			*c = &slot_load;
+			return load(P, w);
+		}
+		if (w != v) {
+			*c = &slot_edge;
+			return sli_prop_get(P, w);
+		}
+		return *c = load_cached(P, v);
+	}
+	if (*c == &slot_none)
 		return NULL;
-	v = sli_prop_shardable(P, v);
-	if (!v) {
-		if (slot)
-			*slot = GET_NONE;
-		return NULL;
-	}
-	if (!cacheable(P, v)) {
-		if (slot)
-			*slot = GET_LOAD;
-		return load(P, v);
-	}
-	if (slot)
-		*slot = (int32_t)v->id + 1;
-	if (P->cur[v->id] == P->unloaded)
-		P->cur[v->id] = load_cached(P, v);
-	return P->cur[v->id];
+	if (*c == &slot_load)
+		return load(P, sli_prop_shardable(P, v));
+	if (*c == &slot_edge)
+		return sli_prop_get(P, sli_prop_shardable(P, v));
+	return *c;
 }
 
 /*
