@@ -303,4 +303,29 @@ expect_grep "$tmp/out" 'stablehlo\.add %iterArg_1, %cst_0 ' "a constant of a loo
 checks=$((checks + 1))
 if grep -q 'multiply' "$tmp/out"; then fail "a dead op is left"; else pass "a dead op is erased"; fi
 
+# A module dump between user priorities does not change what propagates:
+# the dump renumbers the values the pass indexed (sli_prop_dump).
+cat >"$tmp/prio.mlir" <<'MLIR'
+sdy.mesh @m = <["x"=2, "y"=2, "z"=2]>
+func.func @f(%a: tensor<16x4xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {"y"}p4]>},
+             %b: tensor<16x4xf32>, %c: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  %0 = stablehlo.multiply %a, %b : tensor<16x4xf32>
+  %1 = stablehlo.subtract %0, %c {sdy.sharding = #sdy.sharding_per_value<[<@m, [{?}, {"z", ?}p1]>]>} : tensor<16x4xf32>
+  return %1 : tensor<16x4xf32>
+}
+MLIR
+run "$SHARDLP_OPT" -sdy-user-priority-propagate "$tmp/prio.mlir"
+expect_rc 0 "user priorities"
+cp "$tmp/out" "$tmp/prio-plain.mlir"
+mkdir -p "$tmp/dumps"
+run "$SHARDLP_OPT" -sdy-user-priority-propagate="module-dump-directory=$tmp/dumps" "$tmp/prio.mlir"
+expect_rc 0 "user priorities with module dumps"
+expect_nonempty "$tmp/dumps/00.propagation_after_user_priority_0.mlir" "a dump after priority 0"
+checks=$((checks + 1))
+if cmp -s "$tmp/out" "$tmp/prio-plain.mlir"; then
+	pass "the dumps change nothing propagated"
+else
+	fail "dumps change the result: $(diff "$tmp/prio-plain.mlir" "$tmp/out" | head -5)"
+fi
+
 finish
