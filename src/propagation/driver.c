@@ -10,7 +10,6 @@
 #include "formats/mlir_printer.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,17 +95,6 @@ sli_prop_dump(sli_prop *P, const char *name)
 	sli_buf_fini(&path);
 }
 
-/*
- * Values from which the end of the pass gives the pages of its freed
- * tables back to the system (about 8 MB of tables).  The heap keeps the
- * pages of memory freed below its top, and on a big module the steps
- * after the pass (export, printing) piled their memory on top of them:
- * the process's peak grew by the size of the tables (issue 17: peak
- * memory).  Small modules keep them: a batch worker keeps its heap
- * between programs on purpose (cmd_batch.c).
- */
-enum { TRIM_VALUES = 1 << 18 };
-
 int
 sli_propagate(sl_module *m, const sli_prop_opts *o)
 {
@@ -162,8 +150,6 @@ done:
 	sli_arena_fini(&P.scratch);
 	sli_arena_fini(&P.rulemem);
 	SL_VEC_FREE(P.rule_list);
-	if (P.nvalues >= TRIM_VALUES)
-		malloc_trim(0);
 	return rc;
 }
 
