@@ -14,10 +14,12 @@
 
 /*
  * Zeroed per-op tables (rules, callers, signatures, own attributes,
- * edges): a big one is mapped from the system, so that its pages stay
- * unmapped until written and go back when freed.  calloc would take
- * them from a heap full of the pass's freed memory and clear every page
- * (issue 17: peak memory).  A header before the table holds its size.
+ * edges) and the per-value shardings: a big one is mapped from the
+ * system, so that its pages stay unmapped until written and go back
+ * when freed.  calloc would take them from a heap full of the pass's
+ * freed memory and clear every page, and the heap keeps the pages it
+ * is given back (issue 17: peak memory).  A header before the table
+ * holds its size.
  */
 enum { TABLE_HDR = 16, TABLE_MAP = 256 * 1024 };
 
@@ -244,6 +246,7 @@ sli_prop_index_fini(sli_prop *P)
 	table_free(P->sig);
 	table_free(P->own);
 	sli_htab_fini(&P->rule_reps);
+	table_free(P->cur);
 	sli_arena_fini(&P->tabmem);
 	for (size_t i = 0; i < P->groups.n; i++)
 		free(P->groups.v[i]);
@@ -406,7 +409,9 @@ sli_prop_index(sli_prop *P)
 	P->unloaded = &unloaded;
 	P->own = table_new(no, sizeof *P->own);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
-	P->cur = sli_arena_alloc(&P->tabmem, sizeof *P->cur * nv);
+	/* the biggest table, filled whole: its pages go back at the end,
+	 * before export and printing pile onto the heap */
+	P->cur = table_new(nv, sizeof *P->cur);
 	for (uint32_t v = 0; v < nv; v++)
 		P->cur[v] = P->unloaded;
 	P->stack = sli_arena_alloc(&P->tabmem, sizeof *P->stack * no);

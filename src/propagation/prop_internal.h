@@ -62,7 +62,7 @@ struct sli_prop {
 	sli_arena scratch;		/* reset after every step */
 	bool failed;
 
-	sli_arena tabmem;		/* quiet, cur, stack, queued, group */
+	sli_arena tabmem;		/* quiet, stack, queued, group */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
 	/* values are numbered 1 .. nvalues - 1 in pre-order (value->id;
