@@ -88,9 +88,15 @@
 #define LAGR_SMALL_PER_COL 8e-6
 #define LAGR_SMALL_SHARE 0.02
 #define LAGR_SMALL_MAX 0.6
-/* The end kept free for what follows the search: this share, at most ... */
+/* The end kept free for what follows the search: this share, plus this
+ * many seconds per strategy and pair of the problem (freeing it, and the
+ * process's exit: L, 4M of them, 0.35 s), at most ... */
 #define MARGIN_SHARE 0.03
+#define MARGIN_PER_ENTRY 1e-7
 #define MARGIN_MAX 5.0
+/* Branch and cut by pseudocosts only on the whole model of at most this
+ * many columns (see run_ilp) */
+#define PCOST_MAX_COLS 100000
 
 void
 sl_iopddl_opts_init(sl_iopddl_opts *o)
@@ -723,8 +729,12 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	/* all columns are binaries: G's root LP in 15% less time, B's in
 	 * the same */
 	lo.long_step = true;
-	/* G's branch and cut: about 1 s less than most fractional first */
-	lo.pcost = true;
+	/* G's branch and cut: about 1 s less than most fractional first; but
+	 * GLPK starts each pseudocost by copying the whole problem and
+	 * refactoring it, twice per fractional binary, without a look at the
+	 * clock (V's sub-models of 10-35k columns overran a 15 s limit by
+	 * 0.8 s in there): only on the whole model, and not a large one */
+	lo.pcost = warm && r->ncols <= PCOST_MAX_COLS;
 	double *start = r->solution ? point(&f, m, r->solution) : NULL;
 	lo.start = start;
 	sli_lp_result lr;
@@ -978,8 +988,10 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	/* what follows the search (decoding, the evaluator, freeing a large
 	 * model, the caller writing the answer) gets a margin of the time */
 	double end = sli_lp_deadline(&lo, t0);
+	double entries = (double)(p->sfirst[p->nnodes] + p->efirst[p->nedges]);
 	if (isfinite(end))
-		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0));
+		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0) +
+		                        MARGIN_PER_ENTRY * entries);
 	memset(r, 0, sizeof *r);
 	r->status = SL_SOLVE_NO_SOLUTION;
 	r->bound = -INFINITY;
@@ -987,10 +999,12 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	r->heuristic_cost = -1;
 
 	sli_iopddl_model m;
-	sli_iopddl_model_init(&m, p);
+	sli_iopddl_model_init(&m, p, end);
 	r->nodes = m.nodes;
 	r->edges = m.edges;
 	int rc = 0;
+	if (m.late)
+		goto out;	/* no time left for a search: no solution */
 	if (m.infeasible) {
 		r->status = SL_SOLVE_INFEASIBLE;
 		snprintf(r->eval.why, sizeof r->eval.why, "%s", m.why);
