@@ -43,6 +43,12 @@ struct sl_iopddl {
  * nodes.costs[3]: ...`, the path into the JSON in the message.
  */
 sl_iopddl *sl_iopddl_read(sl_context *ctx, const char *path);
+/*
+ * As sl_iopddl_read, but gives up once sl_solve_clock() passes deadline
+ * (> 0; <= 0: none): then NULL, *late set and no error reported.
+ */
+sl_iopddl *sl_iopddl_read_until(sl_context *ctx, const char *path,
+                                double deadline, bool *late);
 /* As sl_iopddl_read, from JSON text in memory; name is used in locations. */
 sl_iopddl *sl_iopddl_parse(sl_context *ctx, const char *name, const char *text,
                            size_t len);

@@ -324,9 +324,13 @@ improve(ls *L, double end, bool all)
 		}
 		bool moved = false;
 		if (all) {
-			for (size_t e = 0; e < p->nedges; e++)
+			for (size_t e = 0; e < p->nedges; e++) {
+				/* (a sweep of L's edges takes a second) */
+				if (e % 1024 == 0 && sli_lp_clock() >= end)
+					return;
 				if (m->ealive[e] && edge_move(L, e))
 					moved = true;
+			}
 		} else {
 			for (size_t k = 0, n = L->log.n; k < n; k++) {
 				size_t i = L->log.v[k].node;

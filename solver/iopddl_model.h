@@ -43,11 +43,14 @@ typedef struct sli_iopddl_model {
 	unsigned char *inrow;
 	bool infeasible;
 	char why[192];		/* why it is infeasible */
+	double end;		/* the reductions' deadline (sli_lp_clock) */
+	bool late;		/* they passed it: the model is not usable */
 	size_t nodes, edges;	/* free nodes (two strategies or more), alive edges */
 } sli_iopddl_model;
 
-/* Builds the reduced model of p (never fails: see m->infeasible). */
-void sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p);
+/* Builds the reduced model of p (never fails: see m->infeasible), or
+ * gives up once sli_lp_clock() passes end (m->late; only fini it). */
+void sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p, double end);
 void sli_iopddl_model_fini(sli_iopddl_model *m);
 
 /* a + b, where either at or above SLI_FORBIDDEN stays forbidden. */

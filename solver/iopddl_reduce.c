@@ -12,10 +12,14 @@
  * nodes, over the usage above each node's least; a strategy whose usage
  * alone breaks a row dies (and the reductions run again), and rows that
  * cannot be broken are dropped.
+ * The clock is looked at between rounds and inside the long loops: on L
+ * they take seconds, and a model given up at its deadline is only freed.
  */
 #include "solver/iopddl_model.h"
 
 #include <string.h>
+
+#include "solver/lp.h"
 
 static void
 kill(sli_iopddl_model *m, size_t i, size_t s, bool *changed)
@@ -48,6 +52,15 @@ first_alive(const sli_iopddl_model *m, size_t i)
 	while (!alive(m, i, s))
 		s++;
 	return s;
+}
+
+/* Whether m's deadline has passed (then m is late, and stays so). */
+static bool
+over(sli_iopddl_model *m)
+{
+	if (!m->late && sli_lp_clock() >= m->end)
+		m->late = true;
+	return m->late;
 }
 
 /* Edge e's forbidden pairs kill the strategies that have no allowed one. */
@@ -257,7 +270,7 @@ prune_dominated(sli_iopddl_model *m, bool *changed)
 {
 	const sl_iopddl *p = m->p;
 	compute_adjacency(m);
-	for (size_t i = 0; i < p->nnodes; i++) {
+	for (size_t i = 0; i < p->nnodes && !over(m); i++) {
 		if (m->nalive[i] < 2)
 			continue;
 		for (size_t s = 0; s < p->nstrat[i]; s++) {
@@ -397,7 +410,7 @@ compute_rows(sli_iopddl_model *m, bool *changed)
 	size_t *pos = sli_xmalloc((p->nnodes + 1) * sizeof *pos);
 	size_t nlive = 0;
 	bool grown = false;
-	for (size_t k = 0; k < n && !m->infeasible; k++) {
+	for (size_t k = 0; k < n && !m->infeasible && !over(m); k++) {
 		uint32_t i = ev[k].node;
 		if (ev[k].start) {
 			pos[i] = nlive;
@@ -424,7 +437,7 @@ reduce(sli_iopddl_model *m)
 {
 	const sl_iopddl *p = m->p;
 	bool changed = true, rows_known = false;
-	while (changed && !m->infeasible) {
+	while (changed && !m->infeasible && !over(m)) {
 		changed = false;
 		for (size_t e = 0; e < p->nedges; e++)
 			if (m->ealive[e])
@@ -437,7 +450,7 @@ reduce(sli_iopddl_model *m)
 		merge_parallel(m, &changed);
 		if (!changed)
 			prune_dominated(m, &changed);
-		if (!changed) {
+		if (!changed && !m->late) {
 			compute_rows(m, &changed);
 			/* once more with the rows known: fewer usages matter */
 			if (!rows_known)
@@ -447,10 +460,11 @@ reduce(sli_iopddl_model *m)
 }
 
 void
-sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p)
+sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p, double end)
 {
 	memset(m, 0, sizeof *m);
 	m->p = p;
+	m->end = end;
 	size_t ns = p->sfirst[p->nnodes], ne = p->efirst[p->nedges];
 	m->cost = sli_xmalloc((ns + 1) * sizeof *m->cost);
 	memcpy(m->cost, p->cost, ns * sizeof *m->cost);
@@ -473,6 +487,8 @@ sli_iopddl_model_init(sli_iopddl_model *m, const sl_iopddl *p)
 		}
 	}
 	reduce(m);
+	if (m->late)
+		return;
 	compute_adjacency(m);
 	for (size_t i = 0; i < p->nnodes; i++)
 		m->nodes += m->nalive[i] > 1;

@@ -84,13 +84,20 @@
 #define LNS_SEED 0x9e3779b97f4a7c15ULL
 /* The Lagrangian search before the ILP of a model of at most LS_BIG
  * columns: this many seconds per column, at most this share of the time
- * and LAGR_SMALL_MAX seconds */
-#define LAGR_SMALL_PER_COL 8e-6
+ * and LAGR_SMALL_MAX seconds (G 0.17 s, B 0.23 s; was 0.6 s for both:
+ * it found their optima within 0.15 s at load 4 on 2 cores) */
+#define LAGR_SMALL_PER_COL 1.5e-6
 #define LAGR_SMALL_SHARE 0.02
 #define LAGR_SMALL_MAX 0.6
-/* The end kept free for what follows the search: this share, at most ... */
+/* The end kept free for what follows the search: this share, plus this
+ * many seconds per strategy and pair of the problem (freeing it, and the
+ * process's exit: L, 4M of them, 0.35 s), at most ... */
 #define MARGIN_SHARE 0.03
+#define MARGIN_PER_ENTRY 1e-7
 #define MARGIN_MAX 5.0
+/* Branch and cut by pseudocosts only on the whole model of at most this
+ * many columns (see run_ilp) */
+#define PCOST_MAX_COLS 100000
 
 void
 sl_iopddl_opts_init(sl_iopddl_opts *o)
@@ -723,8 +730,12 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	/* all columns are binaries: G's root LP in 15% less time, B's in
 	 * the same */
 	lo.long_step = true;
-	/* G's branch and cut: about 1 s less than most fractional first */
-	lo.pcost = true;
+	/* G's branch and cut: about 1 s less than most fractional first; but
+	 * GLPK starts each pseudocost by copying the whole problem and
+	 * refactoring it, twice per fractional binary, without a look at the
+	 * clock (V's sub-models of 10-35k columns overran a 15 s limit by
+	 * 0.8 s in there): only on the whole model, and not a large one */
+	lo.pcost = warm && r->ncols <= PCOST_MAX_COLS;
 	double *start = r->solution ? point(&f, m, r->solution) : NULL;
 	lo.start = start;
 	sli_lp_result lr;
@@ -951,9 +962,9 @@ lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 /*
  * The Lagrangian search before the ILP of a small model (sol, of cost
  * cost, < 0: none): its answer seeds the smaller LP (warm_solve) and,
- * when it is the optimum, spares branch and cut.  On G it finds the
- * optimum in 0.1 s (the local search's answer costs 4000x that), on B
- * in 0.5 s.  Its new cost (or cost).
+ * when it is the optimum, spares branch and cut.  On G and B it found
+ * the optimum within 0.15 s (the local search's answer costs 4000x that
+ * on G).  Its new cost (or cost).
  */
 static int64_t
 lagrangian_start(const sli_iopddl_model *m, int64_t *sol, int64_t cost,
@@ -978,8 +989,10 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	/* what follows the search (decoding, the evaluator, freeing a large
 	 * model, the caller writing the answer) gets a margin of the time */
 	double end = sli_lp_deadline(&lo, t0);
+	double entries = (double)(p->sfirst[p->nnodes] + p->efirst[p->nedges]);
 	if (isfinite(end))
-		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0));
+		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0) +
+		                        MARGIN_PER_ENTRY * entries);
 	memset(r, 0, sizeof *r);
 	r->status = SL_SOLVE_NO_SOLUTION;
 	r->bound = -INFINITY;
@@ -987,10 +1000,12 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	r->heuristic_cost = -1;
 
 	sli_iopddl_model m;
-	sli_iopddl_model_init(&m, p);
+	sli_iopddl_model_init(&m, p, end);
 	r->nodes = m.nodes;
 	r->edges = m.edges;
 	int rc = 0;
+	if (m.late)
+		goto out;	/* no time left for a search: no solution */
 	if (m.infeasible) {
 		r->status = SL_SOLVE_INFEASIBLE;
 		snprintf(r->eval.why, sizeof r->eval.why, "%s", m.why);

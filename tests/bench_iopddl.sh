@@ -17,8 +17,10 @@
 # that folded model (not measured here) takes about half its time on G.
 # Instances: asplos-2025-iopddl-NAME.json.gz; BENCH_IOPDDL_ONLY (e.g. "B G")
 # keeps some.  Not part of `make check`: minutes, on one core.
-# Last measured (2026-11-26, load 3-7 on 2 cores, CPU seconds, CBC in the
-# same run): B optimal 5.5 s (CBC 9.0 s), G optimal 2.5 s (CBC 2.2 s).
+# Last measured (2026-11-27, load 4-7 on 2 cores, CPU seconds, mean of 3
+# runs, CBC in the same runs): B optimal 6.5 s (CBC 12.3 s), G optimal
+# 2.25 s (CBC 2.6 s).  Before (2026-11-26, load 3-7): B 5.5 s (CBC 9.0 s),
+# G 2.5 s (CBC 2.2 s).
 # Before the folds of nodes of two edges and the smaller LP: B 8.7 s,
 # G 6.7 s.  Both are mostly GLPK's LP (B's is integral, G's has the
 # optimum as its bound, which the Lagrangian search's answer meets).

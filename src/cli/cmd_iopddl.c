@@ -168,7 +168,13 @@ solve_file(sl_context *ctx, const char *path, args *a, sl_iopddl **pp,
 	/* the time limit counts from here: reading included */
 	if (so.time_limit > 0)
 		so.deadline = sl_solve_clock() + so.time_limit;
-	sl_iopddl *p = *pp = sl_iopddl_read(ctx, path);
+	bool late;
+	sl_iopddl *p = *pp = sl_iopddl_read_until(ctx, path, so.deadline, &late);
+	if (late) {
+		/* the time limit passed while reading: no answer, no error */
+		r->status = SL_SOLVE_NO_SOLUTION;
+		return EXIT_SOLVER;
+	}
 	if (!p)
 		return EXIT_INPUT;
 	char *lptmp = NULL, *mpstmp = NULL;
@@ -229,7 +235,7 @@ run_solve(const char *path, args *a)
 	}
 	if (r.status == SL_SOLVE_INFEASIBLE && r.eval.why[0])
 		fprintf(stderr, "shardlp: %s: infeasible: %s\n", path, r.eval.why);
-	else if (p && !r.solution && r.status == SL_SOLVE_NO_SOLUTION)
+	else if (!r.solution && r.status == SL_SOLVE_NO_SOLUTION)
 		fprintf(stderr, "shardlp: %s: no solution found in the time limit\n", path);
 	if (r.solution) {
 		cli_out o;
@@ -392,8 +398,9 @@ run_bench(const char *dir, args *a)
 		if (st != EXIT_OK && status != EXIT_INPUT)
 			status = st;
 		double bk_cost = best_for(bk, nbest, name);
+		bool late = !p && r.status == SL_SOLVE_NO_SOLUTION;
 		printf("%-28s %7zu %7zu %-9s ", name, p ? p->nnodes : 0,
-		       p ? p->nedges : 0, p ? sl_solve_status_name(r.status) : "error");
+		       p ? p->nedges : 0, p || late ? sl_solve_status_name(r.status) : "error");
 		char cost[32] = "-", bkc[32] = "-", ratio[32] = "-", gap[32] = "-";
 		if (r.solution)
 			snprintf(cost, sizeof cost, "%lld", (long long)r.eval.cost);

@@ -463,7 +463,7 @@ test_lns_sub_models(void)
 		sl_iopddl *p = parse(ctx, text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		sli_iopddl_model m;
-		sli_iopddl_model_init(&m, p);
+		sli_iopddl_model_init(&m, p, INFINITY);
 		int64_t sol[8];
 		if (!m.infeasible && sli_iopddl_heuristic(&m, sol, INFINITY, false, false) >= 0) {
 			sli_iopddl_lns L;
@@ -502,7 +502,7 @@ test_lns_costly_region(void)
 	sl_iopddl *p = parse(ctx, chain);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	sli_iopddl_model m;
-	sli_iopddl_model_init(&m, p);
+	sli_iopddl_model_init(&m, p, INFINITY);
 	CU_ASSERT_FATAL(!m.infeasible && m.nodes == 4);
 	int64_t sol[4] = {0, 0, 0, 0};
 	sli_iopddl_lns L;
@@ -537,7 +537,7 @@ test_lns_unpins(void)
 	sl_iopddl *p = parse(ctx, chain);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	sli_iopddl_model m;
-	sli_iopddl_model_init(&m, p);
+	sli_iopddl_model_init(&m, p, INFINITY);
 	CU_ASSERT_FATAL(!m.infeasible && m.nodes == 3);
 	int64_t sol[3] = {0, 0, 0};
 	sli_iopddl_lns L;
@@ -631,7 +631,7 @@ test_series_fold(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		int64_t want = enumerate(p);
 		sli_iopddl_model m;
-		sli_iopddl_model_init(&m, p);
+		sli_iopddl_model_init(&m, p, INFINITY);
 		if (!m.infeasible) {
 			sli_iopddl_fold f;
 			sli_iopddl_fold_init(&f, &m, true);
