@@ -1061,6 +1061,7 @@ reuse_solutions(dec *d, const klass *k, const double *shape, entry *e, bool *don
 					if (!done[j] && reuse_from(k, p, j, &ch, x, e)) {
 						done[j] = true;
 						left--;
+						d->r->nreuse++;
 					}
 			}
 		}
