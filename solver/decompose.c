@@ -27,8 +27,9 @@
  * objective (weights pinned differently) share one backend session, so
  * every solve but the first starts from an optimal basis.
  *
- * Fewer solves per shape: a solution found under earlier prices is kept
- * where no incoming option got relatively cheaper (reuse_solution); on a
+ * Fewer solves per shape: a solution found under earlier prices, or for
+ * another class of the group, is kept where no option it chose got
+ * relatively dearer (reuse_solutions); on a
  * mesh whose interchangeable axes leave the model and the prices
  * unchanged, one outgoing option per orbit is solved and the others are
  * its images (Symmetry), and a symmetric solve excludes the incoming
@@ -56,6 +57,8 @@ typedef struct entry {
 	double *value;		/* per outgoing option: least cost, or inf */
 	double slack;		/* max over options of value - proven bound */
 	uint32_t *pick;		/* per outgoing option, per local tensor: option */
+	uint32_t *opick;	/* per outgoing option, per local op: option, or
+				 * NONE (an image under a symmetry) */
 } entry;
 
 /*
@@ -909,42 +912,161 @@ fix_orbital(dec *d, klass *k, const double *shape, const bool *ok, uint32_t j,
 }
 
 /*
- * Reuse across prices.  A solution for outgoing option j found under
- * incoming prices p, with incoming option i, stays optimal under prices
- * shape when no incoming option got cheaper relative to i: every
- * solution with incoming option i' costs its old cost plus
- * shape[i'] - p[i'], at least the old optimum plus shape[i] - p[i],
- * which is what the old solution costs now.  Fills value and pick of j
- * from an earlier entry of k where that holds; returns whether one did.
+ * Reuse across prices and classes.  The classes of a group have the same
+ * constraints, so a solution for outgoing option j found in class a
+ * under incoming prices p is a point of class k under prices shape too.
+ * Where the two objectives differ only on one-hot columns (the options
+ * of a tensor or an op), every point costs its old cost plus the sum,
+ * over the one-hot groups, of the change of its chosen column: at least
+ * the old optimum plus the least change the constraints allow in each
+ * group.  So when the old solution chose a least changed column in every
+ * group, it stays optimal, at its old cost plus its changes.  (Within
+ * one class only the incoming prices change: no incoming option got
+ * cheaper relative to the chosen one.)
+ */
+typedef struct change {
+	int32_t *grp;		/* per column: local tensor, nt + local op, or -1 */
+	double *d;		/* per column: cost now - cost then, inf if excluded now */
+	double *least;		/* per group: least d of its columns allowed now */
+} change;
+
+/* The cost of column c of class k under incoming prices shape: inf
+ * where the prices exclude it (sli_lp_opts has no other exclusions). */
+static double
+cost_now(const klass *k, const double *shape, uint32_t c)
+{
+	double v = k->f.lp.obj.v[c];
+	if (k->has_in && c >= k->in_col && c < k->in_col + k->nin)
+		v += shape[c - k->in_col];
+	return v;
+}
+
+static void
+change_init(change *ch, const klass *k)
+{
+	const sli_form *f = &k->f;
+	size_t nc = sli_lp_ncols(&f->lp);
+	ch->grp = sli_xmalloc((nc + 1) * sizeof *ch->grp);
+	ch->d = sli_xmalloc((nc + 1) * sizeof *ch->d);
+	ch->least = sli_xmalloc((f->nt + f->no + 1) * sizeof *ch->least);
+	for (size_t c = 0; c < nc; c++)
+		ch->grp[c] = -1;
+	for (size_t l = 0; l < f->nt; l++)
+		for (size_t i = 0; f->t[l].col != NONE && i < f->t[l].n; i++)
+			ch->grp[f->t[l].col + i] = (int32_t)l;
+	for (size_t l = 0; l < f->no; l++)
+		for (size_t i = 0; f->o[l].col != NONE && i < f->o[l].n; i++)
+			ch->grp[f->o[l].col + i] = (int32_t)(f->nt + l);
+}
+
+static void
+change_fini(change *ch)
+{
+	free(ch->grp);
+	free(ch->d);
+	free(ch->least);
+}
+
+/*
+ * The changes from class a under prices then to class k under prices
+ * now.  False when they cannot be bounded per group: a column outside
+ * the groups changed, or one allowed now was excluded then (the old
+ * optimum was over fewer points).
  */
 static bool
-reuse_solution(const klass *k, const double *shape, size_t j, entry *e)
+compute_change(const klass *k, const double *now, const klass *a,
+               const double *then, change *ch)
 {
-	size_t nt = k->f.nt;
-	for (size_t n = k->entries.n; n-- > 0;) {
-		const entry *p = &k->entries.v[n];
-		if (isinf(p->value[j]))
+	const sli_lp *lp = &k->f.lp;
+	size_t nc = sli_lp_ncols(lp), ng = k->f.nt + k->f.no;
+	for (size_t g = 0; g < ng; g++)
+		ch->least[g] = INFINITY;
+	for (size_t c = 0; c < nc; c++) {
+		double x = cost_now(k, now, (uint32_t)c), y = cost_now(a, then, (uint32_t)c);
+		int32_t g = ch->grp[c];
+		if (isinf(x) || lp->ub.v[c] <= 0) {
+			ch->d[c] = INFINITY;
 			continue;
-		uint32_t i = p->pick[j * nt];
-		if (isinf(shape[i]))
-			continue;
-		double di = shape[i] - p->shape[i];
-		bool ok = true;
-		for (size_t q = 0; q < k->nin && ok; q++) {
-			if (isinf(shape[q]))
-				continue;
-			double dq = shape[q] - p->shape[q];
-			ok = !isinf(p->shape[q]) &&
-			     dq >= di - SHAPE_TOL * fmax(1, fabs(p->shape[q]));
 		}
-		if (!ok)
-			continue;
-		e->value[j] = p->value[j] + di;
-		e->slack = fmax(e->slack, p->slack);
-		memcpy(e->pick + j * nt, p->pick + j * nt, nt * sizeof *e->pick);
-		return true;
+		if (isinf(y) || (g < 0 && x != y))
+			return false;
+		ch->d[c] = x - y;
+		if (g >= 0 && ch->d[c] < ch->least[g])
+			ch->least[g] = ch->d[c];
 	}
-	return false;
+	return true;
+}
+
+/*
+ * Fills value, picks and op picks of outgoing option j from p's
+ * solution (of class a) where it stays optimal under ch; x is scratch
+ * (the columns of k, all 0 on entry and on return).
+ */
+static bool
+reuse_from(const klass *k, const entry *p, size_t j, const change *ch,
+           double *x, entry *e)
+{
+	const sli_form *f = &k->f;
+	size_t nt = f->nt, no = f->no;
+	if (isinf(p->value[j]) || (no && p->opick[j * no] == NONE))
+		return false;
+	double tol = SHAPE_TOL * fmax(1, fabs(p->value[j])), sum = 0;
+	for (size_t g = 0; g < nt + no; g++) {
+		const sli_form_var *v = g < nt ? &f->t[g] : &f->o[g - nt];
+		if (v->col == NONE || !v->n)
+			continue;
+		uint32_t c = v->col + (g < nt ? p->pick[j * nt + g] : p->opick[j * no + g - nt]);
+		/* the outgoing tensor is fixed to j in both */
+		bool out = k->has_out && g == k->has_in;
+		if (isinf(ch->d[c]) || (!out && ch->d[c] > ch->least[g] + tol))
+			return false;
+		sum += ch->d[c];
+	}
+	e->value[j] = p->value[j] + sum;
+	e->slack = fmax(e->slack, p->slack);
+	/* the picks of leaves follow k's folds from the op picks */
+	for (size_t l = 0; l < nt; l++)
+		if (f->t[l].col != NONE && f->t[l].n)
+			x[f->t[l].col + p->pick[j * nt + l]] = 1;
+	for (size_t l = 0; l < no; l++)
+		if (f->o[l].col != NONE && f->o[l].n)
+			x[f->o[l].col + p->opick[j * no + l]] = 1;
+	sli_form_pick(f, x, e->pick + j * nt);
+	memcpy(e->opick + j * no, p->opick + j * no, no * sizeof *e->opick);
+	memset(x, 0, sli_lp_ncols(&f->lp) * sizeof *x);
+	return true;
+}
+
+/*
+ * Marks done the outgoing options of k whose solution an earlier entry
+ * of k's group gives (k's own entries first, the latest first).
+ */
+static void
+reuse_solutions(dec *d, const klass *k, const double *shape, entry *e, bool *done)
+{
+	change ch;
+	change_init(&ch, k);
+	double *x = sli_xcalloc(sli_lp_ncols(&k->f.lp) + 1, sizeof *x);
+	size_t left = k->nout;
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t c = 0; c < d->classes.n && left; c++) {
+			const klass *a = &d->classes.v[c];
+			if (a->group != k->group || (a == k) != !pass)
+				continue;
+			for (size_t n = a->entries.n; n-- > 0 && left;) {
+				const entry *p = &a->entries.v[n];
+				if (!compute_change(k, shape, a, p->shape, &ch))
+					continue;
+				for (size_t j = 0; j < k->nout; j++)
+					if (!done[j] && reuse_from(k, p, j, &ch, x, e)) {
+						done[j] = true;
+						left--;
+						d->r->nreuse++;
+					}
+			}
+		}
+	free(x);
+	change_fini(&ch);
 }
 
 /*
@@ -961,6 +1083,9 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	memset(e, 0, sizeof *e);
 	e->value = sli_xmalloc(k->nout * sizeof *e->value);
 	e->pick = sli_xcalloc(k->nout * nt + 1, sizeof *e->pick);
+	e->opick = sli_xmalloc((k->nout * k->f.no + 1) * sizeof *e->opick);
+	for (size_t i = 0; i < k->nout * k->f.no; i++)
+		e->opick[i] = NONE;
 	if (k->has_in) {
 		e->shape = sli_xmalloc(k->nin * sizeof *e->shape);
 		memcpy(e->shape, shape, k->nin * sizeof *shape);
@@ -998,8 +1123,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	bool *fixed = sli_xcalloc(k->nin + 1, sizeof *fixed);
 	orbits(k, shape, rep, via, ok);
 	bool *done = sli_xcalloc(k->nout + 1, sizeof *done);
-	for (size_t j = 0; k->has_in && j < k->nout; j++)
-		done[j] = reuse_solution(k, shape, j, e);
+	reuse_solutions(d, k, shape, e, done);
 	int rc = 0;
 	/*
 	 * the option fixed at the end of the last solve goes first: after
@@ -1010,14 +1134,32 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	if (g->fixed != NONE && g->fixed < k->nout && rep[g->fixed] == g->fixed &&
 	    !done[g->fixed])
 		first = g->fixed;
+	sli_lp_opts o = *d->o;
+	o.start = NULL;
+	o.time_limit = 0;
+	o.deadline = d->end;
+	/*
+	 * when another option goes first (the fixed one is an image, or
+	 * reused), the relaxation is solved at the fixed one before: from a
+	 * primal feasible basis; the objective and the bound changed at once
+	 * need a first phase, 5x slower on a transformer's attention
+	 */
+	bool left = false;
+	for (size_t j = 0; j < k->nout; j++)
+		left |= rep[j] == j && !done[j];
+	if (left && g->fixed != NONE && first != g->fixed && sli_lp_clock() < d->end) {
+		sli_lp_opts lo = o;
+		sli_lp_result lr;
+		lo.lp_only = true;
+		be->resolve(g->s, &lo, &lr);
+		d->r->nsolves++;
+		free(lr.x);
+		free(lr.dual);
+	}
 	for (size_t jj = 0; jj < k->nout && !rc; jj++) {
 		size_t j = jj == 0 ? first : jj <= first ? jj - 1 : jj;
 		if (rep[j] != j || done[j])
 			continue;
-		sli_lp_opts o = *d->o;
-		o.start = NULL;
-		o.time_limit = 0;
-		o.deadline = d->end;
 		if (sli_lp_clock() >= d->end) {
 			d->r->status = SLI_LP_NO_SOLUTION;
 			rc = -1;
@@ -1042,6 +1184,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			e->value[j] = lr.objective;
 			e->slack = fmax(e->slack, lr.objective - lr.bound);
 			sli_form_pick(&k->f, lr.x, e->pick + j * nt);
+			sli_form_pick_ops(&k->f, lr.x, e->opick + j * k->f.no);
 			free(lr.x);
 			break;
 		case SLI_LP_INFEASIBLE:
@@ -1081,6 +1224,7 @@ entry_free(entry *e)
 	free(e->shape);
 	free(e->value);
 	free(e->pick);
+	free(e->opick);
 }
 
 /*

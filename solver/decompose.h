@@ -19,6 +19,8 @@ typedef struct sli_decomp_result {
 	size_t nblocks;		/* blocks of the chain */
 	size_t nclasses;	/* structurally distinct blocks */
 	size_t nsolves;		/* backend solves */
+	size_t nreuse;		/* solves saved: outgoing options whose
+				 * solution an earlier one stays (Reuse) */
 	size_t nsym;		/* solves saved: outgoing options whose least
 				 * cost and solution are a symmetric one's image */
 	size_t ncols, nrows, nbinaries;	/* summed over the distinct blocks */

@@ -604,6 +604,13 @@ sli_form_pick(const sli_form *f, const double *x, uint32_t *pick)
 }
 
 void
+sli_form_pick_ops(const sli_form *f, const double *x, uint32_t *pick)
+{
+	for (size_t o = 0; o < f->no; o++)
+		pick[o] = f->o[o].n ? (uint32_t)argmax(x, f->o[o].col, f->o[o].n) : 0;
+}
+
+void
 sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q, sli_cost_asg *s)
 {
 	uint32_t *pick = sli_xcalloc(f->nt + 1, sizeof *pick);

@@ -81,6 +81,8 @@ void sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q,
                      sli_cost_asg *s);
 /* The same as option indices: pick[k] for local tensor k, leaves included. */
 void sli_form_pick(const sli_form *f, const double *x, uint32_t *pick);
+/* The chosen assignment of every (local) op, as option indices. */
+void sli_form_pick_ops(const sli_form *f, const double *x, uint32_t *pick);
 /*
  * A point of the model from tensor shardings q (each op takes its
  * cheapest assignment): fills x (sli_lp_ncols entries).  Returns 0, or -1

@@ -95,9 +95,8 @@ typedef struct sli_lp_opts {
 				 * in the dual simplex of the first
 				 * relaxation: faster where most columns
 				 * are boxed (the IOPDDL models) */
-	bool pcost;		/* branch and cut in one pass with the hybrid
-				 * pseudocost rule (else most fractional
-				 * first, then Driebeck and Tomlin's) */
+	bool pcost;		/* branch and cut with the hybrid pseudocost
+				 * rule (else Driebeck and Tomlin's) */
 	bool lp_only;		/* the relaxation alone: x its optimum, dual
 				 * its row duals, status optimal (IOPDDL's
 				 * column generation prices with them) */

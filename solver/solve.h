@@ -38,6 +38,8 @@ typedef struct sli_solve_result {
 	size_t nblocks;		/* blocks of the chain; 0: one whole model */
 	size_t nclasses;	/* structurally distinct blocks */
 	size_t nsolves;		/* backend solves */
+	size_t nreuse;		/* decomposed: solves saved by reuse across
+				 * prices and classes */
 	size_t nsym;		/* decomposed: solves saved by symmetry (the
 				 * image of a solved one taken instead) */
 	bool start_used;	/* the incumbent was a point of the model */

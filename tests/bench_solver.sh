@@ -21,6 +21,13 @@
 # 12 layers 8x8+sub: 4 model axes, 78k binaries, 82 MB (were 8.2M,
 # 2.3 GB), still no solution of its own in 600 s (990 block solves),
 # the greedy incumbent answered, labelled feasible.
+# Step 3 (reuse across the classes of a group, the relaxation first after
+# objective changes, Driebeck-Tomlin branching alone), user s, base and
+# step 3 alternated at a load of 3-4: 96 layers 2x2x2 6.27 -> 5.33
+# (692 -> 558 solves), 4x2 0.82 -> 0.89 (252 -> 179 solves; a tied
+# optimum the evaluator scores 2.15e-3 s instead of 2.25e-3 s), 8x8
+# 46.0 -> 37.3; 12 layers 8x8 37.3 -> 25.9; 12 layers 8x8+sub unchanged
+# (about 920 block solves in 120 s wall, no solution of its own).
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2

@@ -885,6 +885,8 @@ test_decompose_reuse(void)
 	CU_ASSERT_EQUAL(re.nclasses, re.nblocks);
 	CU_ASSERT(rr.nclasses < rr.nblocks);
 	CU_ASSERT(rr.nsolves < re.nsolves);
+	CU_ASSERT(rr.nreuse > 0);
+	CU_ASSERT_EQUAL(re.nreuse, 0);
 }
 
 /*
