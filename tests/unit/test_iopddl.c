@@ -485,6 +485,45 @@ test_lns_sub_models(void)
 
 
 /*
+ * The iterated local search from a local optimum, for a few
+ * milliseconds (threshold accepting: its walk may cross worse answers):
+ * what it returns is feasible, costs what the evaluator says, no more
+ * than its start and no less than the optimum by enumeration.
+ */
+static void
+test_local_search_best(void)
+{
+	char text[8192];
+	unsigned ns[8];
+	int checked = 0;
+	for (int round = 0; round < 200; round++) {
+		random_problem(text, 1 + rnd(7), ns);
+		sl_context *ctx = sl_context_new();
+		sl_iopddl *p = parse(ctx, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		sli_iopddl_model m;
+		sli_iopddl_model_init(&m, p);
+		int64_t sol[8], c0 = -1;
+		if (!m.infeasible)
+			c0 = sli_iopddl_heuristic(&m, sol, INFINITY, false, false);
+		if (c0 >= 0) {
+			int64_t c1 = sli_iopddl_heuristic(&m, sol, sli_lp_clock() + 0.005,
+			                                  true, true);
+			sl_iopddl_eval ev;
+			CU_ASSERT(c1 >= 0 && c1 <= c0);
+			CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, sol, p->nnodes, &ev), 0);
+			CU_ASSERT_EQUAL(ev.cost, c1);
+			CU_ASSERT(c1 >= enumerate(p));
+			checked++;
+		}
+		sli_iopddl_model_fini(&m);
+		sl_iopddl_free(p);
+		sl_context_free(ctx);
+	}
+	CU_ASSERT(checked > 100);
+}
+
+/*
  * A region around a costly edge: of a chain of four nodes, only edge
  * (2, 3) costs anything at the answer; every region of two nodes picked
  * around a costly edge is its two ends.
@@ -676,6 +715,7 @@ CU_TestInfo tests_iopddl[] = {
 	{"solves the example to its optimum", test_solve_example},
 	{"ILP optimum equals brute force", test_brute_force},
 	{"large-neighbourhood sub-models agree with the evaluator", test_lns_sub_models},
+	{"the iterated local search returns the best it met", test_local_search_best},
 	{"a region around the answer's costly edge", test_lns_costly_region},
 	{"a region takes in the neighbour that pins it", test_lns_unpins},
 	{"folds of leaves and of nodes of two edges keep the optimum", test_series_fold},
