@@ -502,7 +502,7 @@ test_local_search_best(void)
 		sl_iopddl *p = parse(ctx, text);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 		sli_iopddl_model m;
-		sli_iopddl_model_init(&m, p);
+		sli_iopddl_model_init(&m, p, INFINITY);
 		int64_t sol[8], c0 = -1;
 		if (!m.infeasible)
 			c0 = sli_iopddl_heuristic(&m, sol, INFINITY, false, false);
