@@ -451,47 +451,16 @@ check_sub(const sli_iopddl_lns *L, const int64_t *sol)
 	}
 }
 
-static void
-test_lns_sub_models(void)
-{
-	char text[8192];
-	unsigned ns[8];
-	int checked = 0;
-	for (int round = 0; round < 200; round++) {
-		random_problem(text, 1 + rnd(7), ns);
-		sl_context *ctx = sl_context_new();
-		sl_iopddl *p = parse(ctx, text);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-		sli_iopddl_model m;
-		sli_iopddl_model_init(&m, p, INFINITY);
-		int64_t sol[8];
-		if (!m.infeasible && sli_iopddl_heuristic(&m, sol, INFINITY, false, false) >= 0) {
-			sli_iopddl_lns L;
-			sli_iopddl_lns_init(&L, &m, (uint64_t)round + 1);
-			for (unsigned mode = 0; mode < SLI_LNS_MODES; mode++) {
-				sli_iopddl_lns_pick(&L, sol, 1 + rnd(6), SIZE_MAX, mode);
-				sli_iopddl_lns_fix(&L, sol);
-				check_sub(&L, sol);
-				checked++;
-			}
-			sli_iopddl_lns_fini(&L);
-		}
-		sli_iopddl_model_fini(&m);
-		sl_iopddl_free(p);
-		sl_context_free(ctx);
-	}
-	CU_ASSERT(checked > 150);
-}
-
-
 /*
- * The iterated local search from a local optimum, for a few
- * milliseconds (threshold accepting: its walk may cross worse answers):
- * what it returns is feasible, costs what the evaluator says, no more
- * than its start and no less than the optimum by enumeration.
+ * Calls check on 200 random problems that have a model and a greedy
+ * answer (sol, of cost c0, in the model's strategy numbering); returns
+ * the sum of what check returns, the number of checks it made.
  */
-static void
-test_local_search_best(void)
+typedef int random_check(const sl_iopddl *p, sli_iopddl_model *m, int64_t *sol,
+                         int64_t c0, int round);
+
+static int
+on_random_models(random_check *check)
 {
 	char text[8192];
 	unsigned ns[8];
@@ -506,21 +475,63 @@ test_local_search_best(void)
 		int64_t sol[8], c0 = -1;
 		if (!m.infeasible)
 			c0 = sli_iopddl_heuristic(&m, sol, INFINITY, false, false);
-		if (c0 >= 0) {
-			int64_t c1 = sli_iopddl_heuristic(&m, sol, sli_lp_clock() + 0.005,
-			                                  true, true);
-			sl_iopddl_eval ev;
-			CU_ASSERT(c1 >= 0 && c1 <= c0);
-			CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, sol, p->nnodes, &ev), 0);
-			CU_ASSERT_EQUAL(ev.cost, c1);
-			CU_ASSERT(c1 >= enumerate(p));
-			checked++;
-		}
+		if (c0 >= 0)
+			checked += check(p, &m, sol, c0, round);
 		sli_iopddl_model_fini(&m);
 		sl_iopddl_free(p);
 		sl_context_free(ctx);
 	}
-	CU_ASSERT(checked > 100);
+	return checked;
+}
+
+/* Each mode's region around the greedy answer: its sub-model is exact. */
+static int
+lns_sub_models(const sl_iopddl *p, sli_iopddl_model *m, int64_t *sol, int64_t c0,
+               int round)
+{
+	(void)p;
+	(void)c0;
+	sli_iopddl_lns L;
+	sli_iopddl_lns_init(&L, m, (uint64_t)round + 1);
+	for (unsigned mode = 0; mode < SLI_LNS_MODES; mode++) {
+		sli_iopddl_lns_pick(&L, sol, 1 + rnd(6), SIZE_MAX, mode);
+		sli_iopddl_lns_fix(&L, sol);
+		check_sub(&L, sol);
+	}
+	sli_iopddl_lns_fini(&L);
+	return SLI_LNS_MODES;
+}
+
+static void
+test_lns_sub_models(void)
+{
+	CU_ASSERT(on_random_models(lns_sub_models) > 150);
+}
+
+/*
+ * The iterated local search from a local optimum, for a few
+ * milliseconds (threshold accepting: its walk may cross worse answers):
+ * what it returns is feasible, costs what the evaluator says, no more
+ * than its start and no less than the optimum by enumeration.
+ */
+static int
+local_search_best(const sl_iopddl *p, sli_iopddl_model *m, int64_t *sol, int64_t c0,
+                  int round)
+{
+	(void)round;
+	int64_t c1 = sli_iopddl_heuristic(m, sol, sli_lp_clock() + 0.005, true, true);
+	sl_iopddl_eval ev;
+	CU_ASSERT(c1 >= 0 && c1 <= c0);
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, sol, p->nnodes, &ev), 0);
+	CU_ASSERT_EQUAL(ev.cost, c1);
+	CU_ASSERT(c1 >= enumerate(p));
+	return 1;
+}
+
+static void
+test_local_search_best(void)
+{
+	CU_ASSERT(on_random_models(local_search_best) > 100);
 }
 
 /*
