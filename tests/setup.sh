@@ -104,6 +104,16 @@ expect_nonempty() {
 	fi
 }
 
+# expect_same FILE EXPECTED WHAT: FILE holds the same bytes as EXPECTED.
+expect_same() {
+	checks=$((checks + 1))
+	if cmp -s "$1" "$2"; then
+		pass "$3"
+	else
+		fail "$3: $(basename "$1") differs from $(basename "$2"): $(diff "$2" "$1" | head -5)"
+	fi
+}
+
 # list_commands: the subcommands `shardlp --help` lists, one per line.  The
 # help lists them after a line ending in "commands:", one per line,
 # indented, name first; a blank or unindented line ends the list.

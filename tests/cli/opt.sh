@@ -12,31 +12,16 @@ cp "$tmp/out" "$tmp/once.mlir"
 
 run_in "$data/mlp.mlir" "$SHARDLP_OPT"
 expect_rc 0 "shardlp-opt < mlp.mlir"
-checks=$((checks + 1))
-if cmp -s "$tmp/out" "$tmp/once.mlir"; then
-	pass "stdin gives the same output"
-else
-	fail "stdin output differs from file output"
-fi
+expect_same "$tmp/out" "$tmp/once.mlir" "stdin gives the same output"
 
 run "$SHARDLP_OPT" "$tmp/once.mlir"
 expect_rc 0 "shardlp-opt on its own output"
-checks=$((checks + 1))
-if cmp -s "$tmp/out" "$tmp/once.mlir"; then
-	pass "print, parse, print is stable"
-else
-	fail "print, parse, print differs: $(diff "$tmp/once.mlir" "$tmp/out" | head -5)"
-fi
+expect_same "$tmp/out" "$tmp/once.mlir" "print, parse, print is stable"
 
 run "$SHARDLP_OPT" -o "$tmp/o.mlir" "$data/mlp.mlir"
 expect_rc 0 "shardlp-opt -o FILE"
 expect_empty "$tmp/out" "-o: nothing on stdout"
-checks=$((checks + 1))
-if cmp -s "$tmp/o.mlir" "$tmp/once.mlir"; then
-	pass "-o FILE holds the output"
-else
-	fail "-o FILE differs from stdout output"
-fi
+expect_same "$tmp/o.mlir" "$tmp/once.mlir" "-o FILE holds the output"
 
 run "$SHARDLP_OPT" -sdy-no-such-pass "$data/mlp.mlir"
 expect_rc 2 "unknown pass flag"
@@ -106,12 +91,7 @@ for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
 	cp "$tmp/out" "$tmp/plain.mlir"
 	SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" --verify-each "$p" "$data/transformer.mlir"
 	expect_rc 0 "--verify-each $p"
-	checks=$((checks + 1))
-	if cmp -s "$tmp/out" "$tmp/plain.mlir"; then
-		pass "--verify-each $p: same output"
-	else
-		fail "--verify-each $p: output differs"
-	fi
+	expect_same "$tmp/out" "$tmp/plain.mlir" "--verify-each $p: same output"
 done
 
 # Inside a manual computation, a body argument's sharding is its
@@ -143,11 +123,9 @@ run "$SHARDLP_OPT" -sdy-add-data-flow-edges -sdy-basic-propagate "$data/while.ml
 cp "$tmp/out" "$tmp/flags.out"
 run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-add-data-flow-edges,func.func(sdy-basic-propagate))' "$data/while.mlir"
 expect_rc 0 "--pass-pipeline=builtin.module(...,func.func(...))"
-checks=$((checks + 1))
-if cmp -s "$tmp/out" "$tmp/flags.out"; then pass "the pipeline runs the passes the flags run"; else fail "--pass-pipeline output differs from the flags'"; fi
+expect_same "$tmp/out" "$tmp/flags.out" "the pipeline runs the passes the flags run"
 run "$SHARDLP_OPT" -pass-pipeline 'builtin.module(sdy-add-data-flow-edges, sdy-basic-propagate)' "$data/while.mlir"
-checks=$((checks + 1))
-if cmp -s "$tmp/out" "$tmp/flags.out"; then pass "-pass-pipeline PIPELINE (a separate argument, spaces)"; else fail "-pass-pipeline as a separate argument"; fi
+expect_same "$tmp/out" "$tmp/flags.out" "-pass-pipeline PIPELINE (a separate argument, spaces)"
 run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-basic-propagate{keep-sharding-rules=true})' "$data/mlp.mlir"
 expect_grep "$tmp/out" 'sdy\.sharding_rule = #sdy\.op_sharding_rule' "per-pass options in braces reach the pass"
 run "$SHARDLP_OPT" --pass-pipeline='builtin.module(sdy-nonexistent)' "$data/mlp.mlir"
@@ -321,11 +299,6 @@ mkdir -p "$tmp/dumps"
 run "$SHARDLP_OPT" -sdy-user-priority-propagate="module-dump-directory=$tmp/dumps" "$tmp/prio.mlir"
 expect_rc 0 "user priorities with module dumps"
 expect_nonempty "$tmp/dumps/00.propagation_after_user_priority_0.mlir" "a dump after priority 0"
-checks=$((checks + 1))
-if cmp -s "$tmp/out" "$tmp/prio-plain.mlir"; then
-	pass "the dumps change nothing propagated"
-else
-	fail "dumps change the result: $(diff "$tmp/prio-plain.mlir" "$tmp/out" | head -5)"
-fi
+expect_same "$tmp/out" "$tmp/prio-plain.mlir" "the dumps change nothing propagated"
 
 finish
