@@ -192,16 +192,55 @@ new_attr(sdyp *S, sl_attr_kind kind, sl_loc loc)
 	return a;
 }
 
+/* Parses one element of a list into OUT, an object of the list's type. */
+typedef int (*elem_fn)(sdyp *S, void *out);
+
+/* A parsed list: n elements in an arena array (NULL when empty). */
+typedef struct {
+	void *v;
+	uint32_t n;
+} list;
+
+/*
+ * list-body -> (elem (',' elem)*)?, empty when the next token is CLOSE
+ * (which is left to the caller); each element is SIZE bytes.
+ */
+static int
+list_body(sdyp *S, sli_tok_kind close, size_t size, elem_fn elem, list *out)
+{
+	SL_VEC(char) v = {0};
+	if (!is(S, close)) {
+		do {
+			SL_VEC_RESERVE(v, v.n + size);
+			if (elem(S, v.v + v.n) < 0) {
+				SL_VEC_FREE(v);
+				return -1;
+			}
+			v.n += size;
+		} while (accept(S, SL_TOK_COMMA));
+	}
+	out->n = (uint32_t)(v.n / size);
+	out->v = arena_copy(S, v.v, out->n, size);
+	SL_VEC_FREE(v);
+	return 0;
+}
+
+/* An integer as a list element. */
+static int
+int_elem(sdyp *S, void *out)
+{
+	return parse_int(S, out);
+}
+
 /* ====================================================================
  * Parsing: axis references, meshes, shardings
  * ==================================================================== */
 
-typedef SL_VEC(sl_axis_ref) axisvec;
-
 /* axis-ref -> string (':' '(' int ')' int)? */
 static int
-axis_ref(sdyp *S, sl_axis_ref *out)
+axis_ref(sdyp *S, void *p)
 {
+	sl_axis_ref *out = p;
 	const char *s;
 	size_t n;
 	memset(out, 0, sizeof *out);
@@ -223,42 +262,19 @@ axis_ref(sdyp *S, sl_axis_ref *out)
 	return 0;
 }
 
-static void
-axes_finish(sdyp *S, axisvec *v, sl_axis_list *out)
-{
-	out->n = (uint32_t)v->n;
-	out->v = arena_copy(S, v->v, v->n, sizeof *v->v);
-	SL_VEC_FREE(*v);
-}
-
-/* axis-list-body -> (axis-ref (',' axis-ref)*)?, up to (not including) '}'. */
+/* axis-list -> '{' (axis-ref (',' axis-ref)*)? '}' */
 static int
-axis_list_body(sdyp *S, sl_axis_list *out)
+braced_axis_list(sdyp *S, void *p)
 {
-	axisvec v = {0};
-	sl_axis_ref r;
-	if (!is(S, SL_TOK_RBRACE)) {
-		do {
-			if (axis_ref(S, &r) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			SL_VEC_PUSH(v, r);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	axes_finish(S, &v, out);
-	return 0;
-}
-
-/* axis-list -> '{' axis-list-body '}' */
-static int
-braced_axis_list(sdyp *S, sl_axis_list *out)
-{
+	sl_axis_list *out = p;
+	list l;
 	if (expect(S, SL_TOK_LBRACE, "'{'") < 0)
 		return -1;
-	if (axis_list_body(S, out) < 0)
+	if (list_body(S, SL_TOK_RBRACE, sizeof(sl_axis_ref), axis_ref, &l) < 0)
 		return err(S, "failed to parse axis list which is expected to be an "
 		           "`ArrayRef<AxisRefAttr>`");
+	out->v = l.v;
+	out->n = l.n;
 	return expect(S, SL_TOK_RBRACE, "'}'");
 }
 
@@ -340,80 +356,62 @@ check_mesh(sdyp *S, const sl_mesh *mesh, sl_loc loc)
  * mesh-axis -> string '=' int
  * Applies the construction rule: iota device ids are dropped.
  */
+/* mesh-axis -> string '=' int */
+static int
+mesh_axis(sdyp *S, void *p)
+{
+	sl_mesh_axis *ax = p;
+	const char *s;
+	size_t n;
+	if (!is(S, SL_TOK_STRING))
+		return err(S, "expected string");
+	if (sli_p_string(S->P, &s, &n) < 0)
+		return -1;
+	ax->name = intern(S, s, n);
+	if (expect(S, SL_TOK_EQUAL, "'='") < 0 || parse_int(S, &ax->size) < 0)
+		return -1;
+	if (ax->size < 1)
+		return err(S, "axis size must be at least 1, got: %" PRId64, ax->size);
+	return 0;
+}
+
 static int
 mesh_body(sdyp *S, sl_mesh *out)
 {
-	SL_VEC(sl_mesh_axis) axes = {0};
-	SL_VEC(int64_t) ids = {0};
+	list axes, ids = {NULL, 0};
 	bool have_ids = false;
-	int r = -1;
 	sl_loc loc = sli_p_loc(S->P);
 	memset(out, 0, sizeof *out);
 	if (expect(S, SL_TOK_LESS, "'<'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
-		goto done;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_mesh_axis ax;
-			const char *s;
-			size_t n;
-			if (!is(S, SL_TOK_STRING)) {
-				err(S, "expected string");
-				goto bad_axes;
-			}
-			if (sli_p_string(S->P, &s, &n) < 0)
-				goto bad_axes;
-			ax.name = intern(S, s, n);
-			if (expect(S, SL_TOK_EQUAL, "'='") < 0 || parse_int(S, &ax.size) < 0)
-				goto bad_axes;
-			if (ax.size < 1) {
-				err(S, "axis size must be at least 1, got: %" PRId64, ax.size);
-				goto bad_axes;
-			}
-			SL_VEC_PUSH(axes, ax);
-		} while (accept(S, SL_TOK_COMMA));
-	}
+		return -1;
+	if (list_body(S, SL_TOK_RSQUARE, sizeof(sl_mesh_axis), mesh_axis, &axes) < 0)
+		return err(S, "failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+		           "`::llvm::ArrayRef<MeshAxisAttr>`");
 	if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
-		goto done;
+		return -1;
 	if (accept(S, SL_TOK_COMMA)) {
 		if (expect_kw(S, "device_ids") < 0 || expect(S, SL_TOK_EQUAL, "'='") < 0 ||
-		    expect(S, SL_TOK_LSQUARE, "'['") < 0)
-			goto done;
+		    expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+		    list_body(S, SL_TOK_RSQUARE, sizeof(int64_t), int_elem, &ids) < 0 ||
+		    expect(S, SL_TOK_RSQUARE, "']'") < 0)
+			return -1;
 		have_ids = true;
-		if (!is(S, SL_TOK_RSQUARE)) {
-			do {
-				int64_t id;
-				if (parse_int(S, &id) < 0)
-					goto done;
-				SL_VEC_PUSH(ids, id);
-			} while (accept(S, SL_TOK_COMMA));
-		}
-		if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
-			goto done;
 	}
 	if (expect(S, SL_TOK_GREATER, "'>'") < 0)
-		goto done;
-	out->naxes = (uint32_t)axes.n;
-	out->axes = arena_copy(S, axes.v, axes.n, sizeof *axes.v);
+		return -1;
+	out->naxes = axes.n;
+	out->axes = axes.v;
 	if (have_ids) {
+		const int64_t *id = ids.v;
 		bool iota = axes.n > 0 && (int64_t)ids.n == mesh_total(out);
-		for (size_t i = 0; iota && i < ids.n; i++)
-			iota = ids.v[i] == (int64_t)i;
+		for (uint32_t i = 0; iota && i < ids.n; i++)
+			iota = id[i] == (int64_t)i;
 		if (!iota) {
-			out->nids = (uint32_t)ids.n;
-			out->ids = arena_copy(S, ids.v, ids.n, sizeof *ids.v);
-			if (!out->ids)
-				out->ids = SL_NEWN(&S->P->m->arena, int64_t, 1);
+			out->nids = ids.n;
+			out->ids = ids.n ? ids.v : SL_NEWN(&S->P->m->arena, int64_t, 1);
 		}
 	}
-	r = check_mesh(S, out, loc);
-	goto done;
-bad_axes:
-	err(S, "failed to parse Sdy_Mesh parameter 'axes' which is to be a "
-	    "`::llvm::ArrayRef<MeshAxisAttr>`");
-done:
-	SL_VEC_FREE(axes);
-	SL_VEC_FREE(ids);
-	return r;
+	return check_mesh(S, out, loc);
 }
 
 /*
@@ -421,9 +419,10 @@ done:
  * priority -> 'p' digits
  */
 static int
-dim_sharding(sdyp *S, sl_dim_sharding *out)
+dim_sharding(sdyp *S, void *p)
 {
-	axisvec v = {0};
+	sl_dim_sharding *out = p;
+	SL_VEC(sl_axis_ref) v = {0};
 	memset(out, 0, sizeof *out);
 	out->priority = SL_NO_PRIORITY;
 	if (expect(S, SL_TOK_LBRACE, "'{'") < 0)
@@ -442,7 +441,9 @@ dim_sharding(sdyp *S, sl_dim_sharding *out)
 			goto fail;
 		SL_VEC_PUSH(v, r);
 	}
-	axes_finish(S, &v, &out->axes);
+	out->axes.n = (uint32_t)v.n;
+	out->axes.v = arena_copy(S, v.v, v.n, sizeof *v.v);
+	SL_VEC_FREE(v);
 	if (is(S, SL_TOK_IDENT)) {
 		const char *p = S->P->tok.p;
 		size_t n = S->P->tok.n;
@@ -496,7 +497,7 @@ named_axis_list(sdyp *S, sl_sharding *s, bool unreduced)
 static int
 sharding_body(sdyp *S, sl_sharding *out)
 {
-	SL_VEC(sl_dim_sharding) dims = {0};
+	list dims;
 	bool seen_rep = false, seen_unred = false;
 	memset(out, 0, sizeof *out);
 	out->loc = sli_p_loc(S->P);
@@ -529,21 +530,12 @@ sharding_body(sdyp *S, sl_sharding *out)
 	}
 	if (expect(S, SL_TOK_COMMA, "','") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_dim_sharding d;
-			if (dim_sharding(S, &d) < 0) {
-				SL_VEC_FREE(dims);
-				return err(S, "failed to parse Sdy_TensorSharding parameter "
-				           "'dim_shardings' which is to be a "
-				           "`::llvm::ArrayRef<DimensionShardingAttr>`");
-			}
-			SL_VEC_PUSH(dims, d);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	out->rank = (uint32_t)dims.n;
-	out->dims = arena_copy(S, dims.v, dims.n, sizeof *dims.v);
-	SL_VEC_FREE(dims);
+	if (list_body(S, SL_TOK_RSQUARE, sizeof(sl_dim_sharding), dim_sharding, &dims) < 0)
+		return err(S, "failed to parse Sdy_TensorSharding parameter "
+		           "'dim_shardings' which is to be a "
+		           "`::llvm::ArrayRef<DimensionShardingAttr>`");
+	out->rank = dims.n;
+	out->dims = dims.v;
 	if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
 	while (accept(S, SL_TOK_COMMA)) {
@@ -589,40 +581,39 @@ sharding_attr(sdyp *S, sl_attr **out)
 
 /* sharding-list -> '[' (sharding (',' sharding)*)? ']'; `chain` adds the
  * message of Shardy's TensorShardingPerValueAttr parser on failure. */
+/* A sharding in a list of them: an arena sharding and a pointer to it. */
+static int
+sharding_elem(sdyp *S, void *p)
+{
+	sl_sharding **out = p;
+	*out = SL_NEW(&S->P->m->arena, sl_sharding);
+	skip_full_prefix(S, "#sdy.sharding");
+	return sharding_body(S, *out);
+}
+
 static int
 sharding_list(sdyp *S, sl_attr **out, bool chain)
 {
-	SL_VEC(sl_sharding *) v = {0};
 	sl_attr *a = new_attr(S, SL_ATTR_SHARDING_PER_VALUE, sli_p_loc(S->P));
+	list l;
 	if (expect(S, SL_TOK_LSQUARE, "'['") < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_sharding *s = SL_NEW(&S->P->m->arena, sl_sharding);
-			skip_full_prefix(S, "#sdy.sharding");
-			if (sharding_body(S, s) < 0) {
-				SL_VEC_FREE(v);
-				if (chain)
-					err(S, "failed to parse Sdy_TensorShardingPerValue parameter "
-					    "'shardings' which is to be a "
-					    "`::llvm::ArrayRef<TensorShardingAttr>`");
-				return -1;
-			}
-			SL_VEC_PUSH(v, s);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	if (expect(S, SL_TOK_RSQUARE, "']'") < 0) {
-		SL_VEC_FREE(v);
+	if (list_body(S, SL_TOK_RSQUARE, sizeof(sl_sharding *), sharding_elem, &l) < 0) {
+		if (chain)
+			err(S, "failed to parse Sdy_TensorShardingPerValue parameter "
+			    "'shardings' which is to be a "
+			    "`::llvm::ArrayRef<TensorShardingAttr>`");
 		return -1;
 	}
-	a->u.spv.n = (uint32_t)v.n;
-	a->u.spv.v = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
+	if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
+		return -1;
+	a->u.spv.n = l.n;
+	a->u.spv.v = l.v;
 	*out = a;
 	return 0;
 }
 
-/* axis-ref-list -> '{' axis-list-body '}' (also for manual axes) */
+/* axis-ref-list -> axis-list (also for manual axes) */
 static int
 axis_list_attr(sdyp *S, sl_attr_kind kind, sl_attr **out)
 {
@@ -641,59 +632,41 @@ axis_list_attr(sdyp *S, sl_attr_kind kind, sl_attr **out)
 static int
 axis_lists_attr(sdyp *S, sl_attr **out)
 {
-	SL_VEC(sl_axis_list) v = {0};
 	sl_attr *a = new_attr(S, SL_ATTR_AXIS_REF_LISTS, sli_p_loc(S->P));
-	if (expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	list l;
+	if (expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_axis_list), braced_axis_list, &l) < 0 ||
+	    expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_axis_list l;
-			if (braced_axis_list(S, &l) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			SL_VEC_PUSH(v, l);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	if (expect(S, SL_TOK_RSQUARE, "']'") < 0) {
-		SL_VEC_FREE(v);
-		return -1;
-	}
-	a->u.lists.n = (uint32_t)v.n;
-	a->u.lists.v = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
+	a->u.lists.n = l.n;
+	a->u.lists.v = l.v;
 	*out = a;
 	return 0;
 }
 
-/* a2a-params -> '[' a2a-param (',' a2a-param)* ']'
- * a2a-param -> axis-list ':' int '->' int */
+/* a2a-param -> axis-list ':' int '->' int */
+static int
+a2a_param(sdyp *S, void *p)
+{
+	sl_a2a_param *out = p;
+	if (braced_axis_list(S, &out->axes) < 0 || expect(S, SL_TOK_COLON, "':'") < 0 ||
+	    parse_int(S, &out->src) < 0 || expect(S, SL_TOK_ARROW, "'->'") < 0)
+		return -1;
+	return parse_int(S, &out->tgt);
+}
+
+/* a2a-params -> '[' a2a-param (',' a2a-param)* ']' */
 static int
 a2a_attr(sdyp *S, sl_attr **out)
 {
-	SL_VEC(sl_a2a_param) v = {0};
 	sl_attr *a = new_attr(S, SL_ATTR_ALL_TO_ALL_PARAMS, sli_p_loc(S->P));
-	if (expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	list l;
+	if (expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_a2a_param), a2a_param, &l) < 0 ||
+	    expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_a2a_param p;
-			if (braced_axis_list(S, &p.axes) < 0 || expect(S, SL_TOK_COLON, "':'") < 0 ||
-			    parse_int(S, &p.src) < 0 || expect(S, SL_TOK_ARROW, "'->'") < 0 ||
-			    parse_int(S, &p.tgt) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			SL_VEC_PUSH(v, p);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	if (expect(S, SL_TOK_RSQUARE, "']'") < 0) {
-		SL_VEC_FREE(v);
-		return -1;
-	}
-	a->u.a2a.n = (uint32_t)v.n;
-	a->u.a2a.v = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
+	a->u.a2a.n = l.n;
+	a->u.a2a.v = l.v;
 	*out = a;
 	return 0;
 }
@@ -780,54 +753,48 @@ clamp_index(int64_t k)
 	return k < 0 || k > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)k;
 }
 
-/* tensor-mapping -> '[' (dim-mapping (',' dim-mapping)*)? ']'
- * dim-mapping -> identifier? (the symbols of its factors, concatenated) */
+/* dim-mapping -> identifier? (the symbols of its factors, concatenated) */
+static int
+dim_mapping(sdyp *S, void *out)
+{
+	sl_dim_mapping *d = out;
+	u32vec f = {0};
+	const char *p = S->P->tok.p;
+	size_t n = S->P->tok.n;
+	d->n = 0;
+	d->factors = NULL;
+	if (!is(S, SL_TOK_IDENT))
+		return 0;
+	while (n) {
+		int64_t k;
+		bool big;
+		if (factor_symbol(S, &p, &n, &k, &big) < 0) {
+			SL_VEC_FREE(f);
+			return err(S, "failed to parse Sdy_TensorMapping parameter 'dim_mappings' "
+			           "which is to be a `::llvm::ArrayRef<DimMappingAttr>`");
+		}
+		SL_VEC_PUSH(f, clamp_index(k));
+	}
+	sli_p_next(S->P);
+	d->n = (uint32_t)f.n;
+	d->factors = arena_copy(S, f.v, f.n, sizeof *f.v);
+	SL_VEC_FREE(f);
+	return 0;
+}
+
+/* tensor-mapping -> '[' (dim-mapping (',' dim-mapping)*)? ']' */
 static int
 tensor_mapping(sdyp *S, sl_tensor_mapping *out)
 {
-	SL_VEC(sl_dim_mapping) dims = {0};
-	int r = -1;
+	list dims;
 	memset(out, 0, sizeof *out);
-	if (expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	if (expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_dim_mapping), dim_mapping, &dims) < 0 ||
+	    expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
-	if (!accept(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_dim_mapping d = {NULL, 0};
-			if (is(S, SL_TOK_IDENT)) {
-				u32vec f = {0};
-				const char *p = S->P->tok.p;
-				size_t n = S->P->tok.n;
-				int bad = 0;
-				while (n && !bad) {
-					int64_t k;
-					bool big;
-					if (factor_symbol(S, &p, &n, &k, &big) < 0)
-						bad = 1;
-					else
-						SL_VEC_PUSH(f, clamp_index(k));
-				}
-				if (bad) {
-					SL_VEC_FREE(f);
-					err(S, "failed to parse Sdy_TensorMapping parameter 'dim_mappings' "
-					    "which is to be a `::llvm::ArrayRef<DimMappingAttr>`");
-					goto done;
-				}
-				sli_p_next(S->P);
-				d.n = (uint32_t)f.n;
-				d.factors = arena_copy(S, f.v, f.n, sizeof *f.v);
-				SL_VEC_FREE(f);
-			}
-			SL_VEC_PUSH(dims, d);
-		} while (accept(S, SL_TOK_COMMA));
-		if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
-			goto done;
-	}
-	out->rank = (uint32_t)dims.n;
-	out->dims = arena_copy(S, dims.v, dims.n, sizeof *dims.v);
-	r = 0;
-done:
-	SL_VEC_FREE(dims);
-	return r;
+	out->rank = dims.n;
+	out->dims = dims.v;
+	return 0;
 }
 
 /* mappings -> '(' tensor-mapping (',' tensor-mapping)* ')' */
@@ -909,43 +876,38 @@ fail:
 	return -1;
 }
 
+/* A single factor symbol, as its index. */
+static int
+factor_elem(sdyp *S, void *out)
+{
+	const char *p = S->P->tok.p;
+	size_t n = S->P->tok.n;
+	bool big;
+	if (!is(S, SL_TOK_IDENT))
+		return err(S, "expected valid keyword");
+	if (factor_symbol(S, &p, &n, out, &big) < 0)
+		return -1;
+	sli_p_next(S->P);
+	return 0;
+}
+
 /* typed-set -> keyword '=' ('{' (symbol (',' symbol)*)? '}')?  (1 when present;
  * without braces the set is empty, as in MLIR's OptionalBraces lists) */
 static int
 typed_set(sdyp *S, const char *kw, sl_factor_list *out)
 {
-	i64vec v = {0};
-	bool braces;
+	list l;
 	if (!accept_kw(S, kw))
 		return 0;
 	if (expect(S, SL_TOK_EQUAL, "'='") < 0)
 		return -1;
-	braces = accept(S, SL_TOK_LBRACE);
-	if (braces && !is(S, SL_TOK_RBRACE)) {
-		do {
-			const char *p = S->P->tok.p;
-			size_t n = S->P->tok.n;
-			int64_t k;
-			bool big;
-			if (!is(S, SL_TOK_IDENT)) {
-				SL_VEC_FREE(v);
-				return err(S, "expected valid keyword");
-			}
-			if (factor_symbol(S, &p, &n, &k, &big) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			sli_p_next(S->P);
-			SL_VEC_PUSH(v, k);
-		} while (accept(S, SL_TOK_COMMA));
+	if (accept(S, SL_TOK_LBRACE)) {
+		if (list_body(S, SL_TOK_RBRACE, sizeof(int64_t), factor_elem, &l) < 0 ||
+		    expect(S, SL_TOK_RBRACE, "'}'") < 0)
+			return -1;
+		out->n = l.n;
+		out->v = l.v;
 	}
-	if (braces && expect(S, SL_TOK_RBRACE, "'}'") < 0) {
-		SL_VEC_FREE(v);
-		return -1;
-	}
-	out->n = (uint32_t)v.n;
-	out->v = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
 	return 1;
 }
 
@@ -996,8 +958,9 @@ rule_attr(sdyp *S, sl_attr **out)
 
 /* edge-ref -> ('operand' | 'result') '-' int */
 static int
-edge_ref(sdyp *S, sl_edge_ref *out)
+edge_ref(sdyp *S, void *p)
 {
+	sl_edge_ref *out = p;
 	if (accept_kw(S, "operand"))
 		out->result = false;
 	else if (accept_kw(S, "result"))
@@ -1011,27 +974,18 @@ edge_ref(sdyp *S, sl_edge_ref *out)
 
 /* edge-entry -> '{' axis-ref '=' edge-ref '->' '[' edge-ref (',' edge-ref)* ']' '}' */
 static int
-edge_entry(sdyp *S, sl_edge_entry *out)
+edge_entry(sdyp *S, void *p)
 {
-	SL_VEC(sl_edge_ref) t = {0};
+	sl_edge_entry *out = p;
+	list l;
 	memset(out, 0, sizeof *out);
 	if (expect(S, SL_TOK_LBRACE, "'{'") < 0 || axis_ref(S, &out->axis) < 0 ||
 	    expect(S, SL_TOK_EQUAL, "'='") < 0 || edge_ref(S, &out->source) < 0 ||
-	    expect(S, SL_TOK_ARROW, "'->'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	    expect(S, SL_TOK_ARROW, "'->'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_edge_ref), edge_ref, &l) < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_edge_ref r;
-			if (edge_ref(S, &r) < 0) {
-				SL_VEC_FREE(t);
-				return -1;
-			}
-			SL_VEC_PUSH(t, r);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	out->ntargets = (uint32_t)t.n;
-	out->targets = arena_copy(S, t.v, t.n, sizeof *t.v);
-	SL_VEC_FREE(t);
+	out->ntargets = l.n;
+	out->targets = l.v;
 	if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
 	return expect(S, SL_TOK_RBRACE, "'}'");
@@ -1039,27 +993,18 @@ edge_entry(sdyp *S, sl_edge_entry *out)
 
 /* edge-step -> '{' 'step' '-' int '=' '[' (edge-entry (',' edge-entry)*)? ']' '}' */
 static int
-edge_step(sdyp *S, sl_edge_step *out)
+edge_step(sdyp *S, void *p)
 {
-	SL_VEC(sl_edge_entry) v = {0};
+	sl_edge_step *out = p;
+	list l;
 	memset(out, 0, sizeof *out);
 	if (expect(S, SL_TOK_LBRACE, "'{'") < 0 || expect_kw(S, "step") < 0 ||
 	    expect(S, SL_TOK_MINUS, "'-'") < 0 || parse_int(S, &out->step) < 0 ||
-	    expect(S, SL_TOK_EQUAL, "'='") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	    expect(S, SL_TOK_EQUAL, "'='") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_edge_entry), edge_entry, &l) < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_edge_entry e;
-			if (edge_entry(S, &e) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			SL_VEC_PUSH(v, e);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	out->n = (uint32_t)v.n;
-	out->entries = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
+	out->n = l.n;
+	out->entries = l.v;
 	if (expect(S, SL_TOK_RSQUARE, "']'") < 0)
 		return -1;
 	return expect(S, SL_TOK_RBRACE, "'}'");
@@ -1069,23 +1014,13 @@ edge_step(sdyp *S, sl_edge_step *out)
 static int
 edges_attr(sdyp *S, sl_attr **out)
 {
-	SL_VEC(sl_edge_step) v = {0};
 	sl_attr *a = new_attr(S, SL_ATTR_PROP_EDGES, sli_p_loc(S->P));
-	if (expect(S, SL_TOK_LESS, "'<'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0)
+	list l;
+	if (expect(S, SL_TOK_LESS, "'<'") < 0 || expect(S, SL_TOK_LSQUARE, "'['") < 0 ||
+	    list_body(S, SL_TOK_RSQUARE, sizeof(sl_edge_step), edge_step, &l) < 0)
 		return -1;
-	if (!is(S, SL_TOK_RSQUARE)) {
-		do {
-			sl_edge_step st;
-			if (edge_step(S, &st) < 0) {
-				SL_VEC_FREE(v);
-				return -1;
-			}
-			SL_VEC_PUSH(v, st);
-		} while (accept(S, SL_TOK_COMMA));
-	}
-	a->u.edges.n = (uint32_t)v.n;
-	a->u.edges.v = arena_copy(S, v.v, v.n, sizeof *v.v);
-	SL_VEC_FREE(v);
+	a->u.edges.n = l.n;
+	a->u.edges.v = l.v;
 	if (expect(S, SL_TOK_RSQUARE, "']'") < 0 || expect(S, SL_TOK_GREATER, "'>'") < 0)
 		return -1;
 	*out = a;
