@@ -3,6 +3,7 @@
 #include "cli_out.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,4 +331,32 @@ cli_parse(sl_context *ctx, const char *name, const char *text, size_t len)
 		m = NULL;
 	}
 	return m;
+}
+
+/*
+ * A non-negative finite number with an optional SI suffix (k M G T P
+ * multiply, m u n divide) into *out.
+ */
+bool
+cli_parse_number(const char *s, double *out)
+{
+	static const struct { char c; double f; } si[] = {
+		{'k', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15},
+		{'m', 1e-3}, {'u', 1e-6}, {'n', 1e-9},
+	};
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s)
+		return false;
+	for (size_t i = 0; *end && i < sizeof si / sizeof si[0]; i++)
+		if (*end == si[i].c) {
+			v *= si[i].f;
+			end++;
+			break;
+		}
+	if (*end || !isfinite(v) || v < 0)
+		return false;
+	*out = v;
+	return true;
 }

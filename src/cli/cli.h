@@ -62,6 +62,12 @@ char *cli_xstrndup(const char *s, size_t n);
  */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, const char *arg);
 
+/*
+ * A non-negative finite number with an optional SI suffix (k M G T P
+ * multiply, m u n divide) into *out; false when S is not one.
+ */
+bool cli_parse_number(const char *s, double *out);
+
 /* Reads a whole file ("-" = stdin); NULL with a message on stderr. */
 char *cli_read(const char *prog, const char *path, size_t *len);
 

@@ -1134,8 +1134,7 @@ cmd_batch(int argc, char **argv)
 			resume = true;
 			break;
 		case OPT_TIME:
-			j.so.time_limit = strtod(optarg, &end);
-			if (*end || end == optarg || !(j.so.time_limit >= 0)) {
+			if (!cli_parse_number(optarg, &j.so.time_limit)) {
 				fprintf(stderr, "shardlp batch: invalid number '%s'\n", optarg);
 				goto usage;
 			}

@@ -279,15 +279,12 @@ cmd_compare(int argc, char **argv)
 		case OPT_DOT:
 			dot = optarg;
 			break;
-		case OPT_TIME: {
-			char *end;
-			so.time_limit = strtod(optarg, &end);
-			if (*end || end == optarg || so.time_limit < 0) {
+		case OPT_TIME:
+			if (!cli_parse_number(optarg, &so.time_limit)) {
 				fprintf(stderr, "shardlp compare: invalid number '%s'\n", optarg);
 				goto usage;
 			}
 			break;
-		}
 		default:
 			goto usage;
 		}

@@ -52,18 +52,6 @@ typedef struct args {
 	bool time_given;
 } args;
 
-static bool
-parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || isnan(v) || v < 0)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* Options after the subcommand; optind left at the first operand. */
 static int
 parse_args(int argc, char **argv, args *a)
@@ -97,7 +85,7 @@ parse_args(int argc, char **argv, args *a)
 		case OPT_VERBOSE: a->so.log = stderr; break;
 		case OPT_TIME:
 		case OPT_GAP:
-			if (!parse_seconds(optarg, &v))
+			if (!cli_parse_number(optarg, &v))
 				return cli_usage_error("shardlp iopddl", usage_short,
 				                       "invalid number '%s'", optarg);
 			if (c == OPT_GAP)

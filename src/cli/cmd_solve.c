@@ -44,34 +44,6 @@ const char cli_cost_help[] =
 	"                        \"x\":(1)2 of \"x\"=4 (primes: finer, far larger)\n"
 	"  numbers take SI suffixes: k M G T P, and m u n for fractions\n";
 
-/*
- * A non-negative finite number with an optional SI suffix (k M G T P
- * multiply, m u n divide) into *out.
- */
-static bool
-parse_si(const char *s, double *out)
-{
-	static const struct { char c; double f; } si[] = {
-		{'k', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15},
-		{'m', 1e-3}, {'u', 1e-6}, {'n', 1e-9},
-	};
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s)
-		return false;
-	for (size_t i = 0; *end && i < sizeof si / sizeof si[0]; i++)
-		if (*end == si[i].c) {
-			v *= si[i].f;
-			end++;
-			break;
-		}
-	if (*end || !isfinite(v) || v < 0)
-		return false;
-	*out = v;
-	return true;
-}
-
 int
 cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 {
@@ -93,7 +65,7 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		/* fall through */
 	case CLI_OPT_FLOPS:
 	case CLI_OPT_HBM:
-		if (!parse_si(arg, &v) || (c == CLI_OPT_FLOPS && v == 0)) {
+		if (!cli_parse_number(arg, &v) || (c == CLI_OPT_FLOPS && v == 0)) {
 			fprintf(stderr, "shardlp: invalid number '%s'%s\n", arg,
 			        c == CLI_OPT_MEMORY_BUDGET ? " (bytes, or none)" : "");
 			return -1;
@@ -143,8 +115,8 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		double lat = -1;
 		if (colon)
 			*colon = 0;
-		bool ok = parse_si(bw, &v) && v > 0 &&
-		          (!colon || parse_si(colon + 1, &lat));
+		bool ok = cli_parse_number(bw, &v) && v > 0 &&
+		          (!colon || cli_parse_number(colon + 1, &lat));
 		free(bw);
 		if (!ok) {
 			fprintf(stderr, "shardlp: --axis wants NAME=BANDWIDTH[:LATENCY] "
@@ -496,7 +468,7 @@ cmd_solve(int argc, char **argv)
 		case OPT_TIME:
 		case OPT_GAP: {
 			double v;
-			if (!parse_si(optarg, &v)) {
+			if (!cli_parse_number(optarg, &v)) {
 				fprintf(stderr, "shardlp solve: invalid number '%s'\n", optarg);
 				goto usage;
 			}

@@ -112,6 +112,14 @@ for w in inf -inf nan 1e999 0; do
 	expect_rc 2 "solve --flops $w"
 	expect_grep "$tmp/err" "invalid number" "--flops $w: says why"
 done
+# every command reads a time limit the same way: finite, not negative
+for w in inf nan 1e999 -1 2x; do
+	for cmd in solve compare batch "iopddl solve"; do
+		run "$SHARDLP" $cmd --time-limit "$w" "$data/mlp.mlir"
+		expect_rc 2 "$cmd --time-limit $w"
+		expect_grep "$tmp/err" "invalid number" "$cmd --time-limit $w: says why"
+	done
+done
 for w in inf x=inf x=-1 x=1G:nan x=0 x=1G:1e999; do
 	run "$SHARDLP" solve --axis "$w" "$data/mlp.mlir"
 	expect_rc 2 "solve --axis $w"
