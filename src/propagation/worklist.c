@@ -9,21 +9,25 @@
 
 #include <string.h>
 
+/* Pushes op id and the ops around it, the current op apart. */
 static void
-push(sli_prop *P, sl_op *op)
+enqueue_id(sli_prop *P, uint32_t id)
 {
-	if (op->id >= P->nops || P->ops[op->id] != op || P->queued[op->id])
-		return;
-	P->queued[op->id] = 1;
-	P->stack[P->nstack++] = op->id;
+	uint32_t current = P->current ? P->current->id : SLI_NO_PARENT;
+	for (; id != SLI_NO_PARENT; id = P->parent[id]) {
+		if (id == current || P->queued[id])
+			continue;
+		P->queued[id] = 1;
+		P->stack[P->nstack++] = id;
+	}
 }
 
+/* enqueue_id of op, nothing for an op made since the index. */
 static void
 enqueue(sli_prop *P, sl_op *op)
 {
-	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op))
-		if (op != P->current)
-			push(P, op);
+	if (op && op->kind != SL_OP_MODULE && op->id < P->nops && P->ops[op->id] == op)
+		enqueue_id(P, op->id);
 }
 
 /* The data_flow_edge op whose source is operand k of user, if any. */
@@ -55,7 +59,19 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 		return;
 	/* the last use first */
 	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
-		sl_op *user = P->ops[P->uses[i].op];
+		/*
+		 * A user with a rule of its own, a barrier or an edge is no
+		 * terminator, call, while, case or optimization barrier: it
+		 * is woken itself, known by its class without a look at it.
+		 */
+		uint32_t id = P->uses[i].op;
+		uint8_t cls = P->opclass[id];
+		if ((cls & (SLI_OPCLASS_GENERIC | SLI_OPCLASS_NO_STEP)) !=
+		    (SLI_OPCLASS_GENERIC | SLI_OPCLASS_NO_STEP)) {
+			enqueue_id(P, id);
+			continue;
+		}
+		sl_op *user = P->ops[id];
 		uint32_t k = sli_prop_operand_user(user) ? sli_prop_use_operand(P, i) : 0;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {
