@@ -165,6 +165,41 @@ visit(sli_prop *P, sl_op *op)
 	scratch_release(P, k);
 }
 
+/*
+ * What run_worklist tells of an op by its class alone, for the level and
+ * strategy of the run: SKIP_CLASS for a generic op that would not step
+ * (without a rule, or idle at this level), else the quiet key of the
+ * class (sli_prop_quiet_key, at most 32; only generic ops are quiet).
+ * Worked out once a class and run (keys[k], NO_KEY until then), not for
+ * every op the sweep passes.
+ */
+enum { SKIP_CLASS = 0, NO_KEY = 255 };
+
+static uint8_t
+class_key(sli_prop *P, uint8_t *keys, uint8_t k)
+{
+	if (keys[k] == NO_KEY)
+		keys[k] = (k & SLI_OPCLASS_NO_STEP) ||
+		          ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level))
+		          ? SKIP_CLASS : sli_prop_quiet_key(P, k);
+	return keys[k];
+}
+
+/* Whether run_worklist passes op id by, known without touching the op. */
+static inline bool
+skipped(sli_prop *P, uint8_t *keys, uint32_t id)
+{
+	uint8_t key = class_key(P, keys, P->opclass[id]), q = P->quiet[id];
+	return key == SKIP_CLASS || q == QUIET_ALWAYS || (q && q == key);
+}
+
+/*
+ * How far ahead of its visits the sweep asks for the ops it will visit:
+ * on a module that outgrows the caches, the first look at an op is a
+ * miss to memory, which then overlaps with the visits before it.
+ */
+enum { SWEEP_AHEAD = 12 };
+
 static void
 run_worklist(sli_prop *P)
 {
@@ -174,22 +209,25 @@ run_worklist(sli_prop *P)
 	 * `next` on, are the bottom of the stack, so that the stack's pages
 	 * hold only what is pushed again.
 	 */
+	uint8_t keys[256];
+	memset(keys, NO_KEY, sizeof keys);
 	memset(P->queued, 1, P->nops);
 	P->nstack = 0;
 	uint32_t next = 0;
 	while (P->nstack || next < P->nops) {
-		uint32_t id = P->nstack ? P->stack[--P->nstack] : next++;
+		uint32_t id;
+		if (P->nstack) {
+			id = P->stack[--P->nstack];
+		} else {
+			id = next++;
+			uint32_t ahead = id + SWEEP_AHEAD;
+			if (ahead < P->nops && !skipped(P, keys, ahead)) {
+				__builtin_prefetch(P->ops[ahead]);
+				__builtin_prefetch((const char *)P->ops[ahead] + 64);
+			}
+		}
 		P->queued[id] = 0;
-		/*
-		 * Generic ops that would not step: without a rule, idle at this
-		 * level, or quiet (only generic ops are quiet; the key is a
-		 * function of the class, so the op is not touched).
-		 */
-		uint8_t k = P->opclass[id], q = P->quiet[id];
-		if ((k & SLI_OPCLASS_NO_STEP) || q == QUIET_ALWAYS ||
-		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
-			continue;
-		if (q && q == sli_prop_quiet_key(P, k))
+		if (skipped(P, keys, id))
 			continue;
 		sl_op *op = P->ops[id];
 		P->current = op;
