@@ -59,9 +59,9 @@ table_free(void *t)
  * What the walk over the ops gathers, so that no second walk streams the
  * ops of a big module through the caches again: the ops in pre-order and
  * the values numbered likewise, every use (each value's uses linked, the
- * last first), the op classes, each op's parent, the ops the index looks at again (edges,
- * calls, groups), the first op whose result has a shape propagation
- * rejects.
+ * last first), the op classes, each op's parent, the ops the index looks
+ * at again (edges, calls, groups), the first op whose result has a shape
+ * propagation rejects.
  */
 typedef struct collect {
 	SL_VEC(sl_op *) ops;

@@ -22,12 +22,17 @@ enqueue_id(sli_prop *P, uint32_t id)
 	}
 }
 
-/* enqueue_id of op, nothing for an op made since the index. */
+/* enqueue_id of op, or of the nearest op around it that the index
+ * numbered (an op made since is not pushed, the ops around it are). */
 static void
 enqueue(sli_prop *P, sl_op *op)
 {
-	if (op && op->kind != SL_OP_MODULE && op->id < P->nops && P->ops[op->id] == op)
-		enqueue_id(P, op->id);
+	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op)) {
+		if (op->id < P->nops && P->ops[op->id] == op) {
+			enqueue_id(P, op->id);
+			return;
+		}
+	}
 }
 
 /* The data_flow_edge op whose source is operand k of user, if any. */
