@@ -59,12 +59,13 @@ table_free(void *t)
  * What the walk over the ops gathers, so that no second walk streams the
  * ops of a big module through the caches again: the ops in pre-order and
  * the values numbered likewise, every use (each value's uses linked, the
- * last first), the op classes, the ops the index looks at again (edges,
- * calls, groups), the first op whose result has a shape propagation
- * rejects.
+ * last first), the op classes, each op's parent, the ops the index looks
+ * at again (edges, calls, groups), the first op whose result has a shape
+ * propagation rejects.
  */
 typedef struct collect {
 	SL_VEC(sl_op *) ops;
+	SL_VEC(uint32_t) parent;
 	SL_VEC(uint32_t) last;		/* per value id: its last use, or SLI_NO_USE;
 					 * its length is the next value id */
 	SL_VEC(sli_prop_use) uses;	/* in op order */
@@ -198,6 +199,11 @@ collect_op(sl_op *op, void *ud)
 	SL_VEC_PUSH(c->opclass, cls);
 	/* before op is in the table, which says its results are numbered */
 	note_operands(c, id, op);
+	/* in pre-order, the parent was numbered before */
+	const sl_op *parent = sli_op_parent(op);
+	SL_VEC_PUSH(c->parent, parent && parent->kind != SL_OP_MODULE &&
+	                       parent->id < c->ops.n && c->ops.v[parent->id] == parent
+	                       ? parent->id : SLI_NO_PARENT);
 	op->id = id;
 	SL_VEC_PUSH(c->ops, op);
 	if (op->kind == SL_OP_SDY_DATA_FLOW_EDGE || op->kind == SL_OP_CALL ||
@@ -237,6 +243,7 @@ sli_prop_index_fini(sli_prop *P)
 			free(P->calls[i]);
 	table_free(P->calls);
 	free(P->ops);
+	free(P->parent);
 	free(P->use_last);
 	free(P->uses);
 	free(P->use_operands);
@@ -254,6 +261,7 @@ sli_prop_index_fini(sli_prop *P)
 	SL_VEC_FREE(P->group_sizes);
 	P->calls = NULL;
 	P->ops = NULL;
+	P->parent = NULL;
 	P->use_last = NULL;
 	P->uses = NULL;
 	P->use_operands = NULL;
@@ -358,6 +366,7 @@ reserve(collect *c, const sl_module *m)
 	if (nuses > 2 * nvalues)
 		nuses = 2 * nvalues;
 	SL_VEC_RESERVE(c->ops, nops);
+	SL_VEC_RESERVE(c->parent, nops);
 	SL_VEC_RESERVE(c->opclass, nops + 1);
 	SL_VEC_RESERVE(c->last, nvalues + 1);
 	SL_VEC_RESERVE(c->uses, nuses + 1);
@@ -377,6 +386,7 @@ sli_prop_index(sli_prop *P)
 	if (c.stale)
 		renote_operands(&c);
 	P->ops = c.ops.v;
+	P->parent = c.parent.v;
 	P->nops = (uint32_t)c.ops.n;
 	P->nvalues = (uint32_t)c.last.n;
 	P->bad_shape = c.bad_shape;

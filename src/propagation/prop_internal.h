@@ -46,6 +46,9 @@ typedef struct sli_prop_operand_no {
 
 enum { SLI_NO_USE = UINT32_MAX };
 
+/* sli_prop.parent of an op directly in a module (or the module itself) */
+enum { SLI_NO_PARENT = UINT32_MAX };
+
 /* Bits of sli_prop.opclass set at indexing (below them, the op-priority
  * traits of op_priority_propagate.c). */
 enum {
@@ -65,6 +68,13 @@ struct sli_prop {
 	sli_arena tabmem;		/* quiet, stack, queued, group */
 	sl_op **ops;			/* pre-order; op->id is the position */
 	uint32_t nops;
+	/*
+	 * per op: the id of the op whose region holds it, SLI_NO_PARENT at
+	 * a module's top level, so that the worklist wakes an op and the
+	 * ops around it without touching them (one miss to memory each on
+	 * a big module)
+	 */
+	uint32_t *parent;
 	/* values are numbered 1 .. nvalues - 1 in pre-order (value->id;
 	 * sli_prop_indexed), and per-value tables have nvalues entries */
 	uint32_t nvalues;

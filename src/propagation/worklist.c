@@ -9,21 +9,30 @@
 
 #include <string.h>
 
+/* Pushes op id and the ops around it, the current op apart. */
 static void
-push(sli_prop *P, sl_op *op)
+enqueue_id(sli_prop *P, uint32_t id)
 {
-	if (op->id >= P->nops || P->ops[op->id] != op || P->queued[op->id])
-		return;
-	P->queued[op->id] = 1;
-	P->stack[P->nstack++] = op->id;
+	uint32_t current = P->current ? P->current->id : SLI_NO_PARENT;
+	for (; id != SLI_NO_PARENT; id = P->parent[id]) {
+		if (id == current || P->queued[id])
+			continue;
+		P->queued[id] = 1;
+		P->stack[P->nstack++] = id;
+	}
 }
 
+/* enqueue_id of op, or of the nearest op around it that the index
+ * numbered (an op made since is not pushed, the ops around it are). */
 static void
 enqueue(sli_prop *P, sl_op *op)
 {
-	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op))
-		if (op != P->current)
-			push(P, op);
+	for (; op && op->kind != SL_OP_MODULE; op = sli_op_parent(op)) {
+		if (op->id < P->nops && P->ops[op->id] == op) {
+			enqueue_id(P, op->id);
+			return;
+		}
+	}
 }
 
 /* The data_flow_edge op whose source is operand k of user, if any. */
@@ -55,7 +64,19 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 		return;
 	/* the last use first */
 	for (uint32_t i = P->use_last[v->id]; i != SLI_NO_USE; i = P->uses[i].prev) {
-		sl_op *user = P->ops[P->uses[i].op];
+		/*
+		 * A user with a rule of its own, a barrier or an edge is no
+		 * terminator, call, while, case or optimization barrier: it
+		 * is woken itself, known by its class without a look at it.
+		 */
+		uint32_t id = P->uses[i].op;
+		uint8_t cls = P->opclass[id];
+		if ((cls & (SLI_OPCLASS_GENERIC | SLI_OPCLASS_NO_STEP)) !=
+		    (SLI_OPCLASS_GENERIC | SLI_OPCLASS_NO_STEP)) {
+			enqueue_id(P, id);
+			continue;
+		}
+		sl_op *user = P->ops[id];
 		uint32_t k = sli_prop_operand_user(user) ? sli_prop_use_operand(P, i) : 0;
 		sl_op *e = edge_for_source(P, user, k);
 		if (e) {
@@ -149,6 +170,41 @@ visit(sli_prop *P, sl_op *op)
 	scratch_release(P, k);
 }
 
+/*
+ * What run_worklist tells of an op by its class alone, for the level and
+ * strategy of the run: SKIP_CLASS for a generic op that would not step
+ * (without a rule, or idle at this level), else the quiet key of the
+ * class (sli_prop_quiet_key, at most 32; only generic ops are quiet).
+ * Worked out once a class and run (keys[k], NO_KEY until then), not for
+ * every op the sweep passes.
+ */
+enum { SKIP_CLASS = 0, NO_KEY = 255 };
+
+static uint8_t
+class_key(sli_prop *P, uint8_t *keys, uint8_t k)
+{
+	if (keys[k] == NO_KEY)
+		keys[k] = (k & SLI_OPCLASS_NO_STEP) ||
+		          ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level))
+		          ? SKIP_CLASS : sli_prop_quiet_key(P, k);
+	return keys[k];
+}
+
+/* Whether run_worklist passes op id by, known without touching the op. */
+static inline bool
+skipped(sli_prop *P, uint8_t *keys, uint32_t id)
+{
+	uint8_t key = class_key(P, keys, P->opclass[id]), q = P->quiet[id];
+	return key == SKIP_CLASS || q == QUIET_ALWAYS || (q && q == key);
+}
+
+/*
+ * How far ahead of its visits the sweep asks for the ops it will visit:
+ * on a module that outgrows the caches, the first look at an op is a
+ * miss to memory, which then overlaps with the visits before it.
+ */
+enum { SWEEP_AHEAD = 12 };
+
 static void
 run_worklist(sli_prop *P)
 {
@@ -158,22 +214,25 @@ run_worklist(sli_prop *P)
 	 * `next` on, are the bottom of the stack, so that the stack's pages
 	 * hold only what is pushed again.
 	 */
+	uint8_t keys[256];
+	memset(keys, NO_KEY, sizeof keys);
 	memset(P->queued, 1, P->nops);
 	P->nstack = 0;
 	uint32_t next = 0;
 	while (P->nstack || next < P->nops) {
-		uint32_t id = P->nstack ? P->stack[--P->nstack] : next++;
+		uint32_t id;
+		if (P->nstack) {
+			id = P->stack[--P->nstack];
+		} else {
+			id = next++;
+			uint32_t ahead = id + SWEEP_AHEAD;
+			if (ahead < P->nops && !skipped(P, keys, ahead)) {
+				__builtin_prefetch(P->ops[ahead]);
+				__builtin_prefetch((const char *)P->ops[ahead] + 64);
+			}
+		}
 		P->queued[id] = 0;
-		/*
-		 * Generic ops that would not step: without a rule, idle at this
-		 * level, or quiet (only generic ops are quiet; the key is a
-		 * function of the class, so the op is not touched).
-		 */
-		uint8_t k = P->opclass[id], q = P->quiet[id];
-		if ((k & SLI_OPCLASS_NO_STEP) || q == QUIET_ALWAYS ||
-		    ((k & SLI_OPCLASS_GENERIC) && sli_op_priority_idle_class(k, P->level)))
-			continue;
-		if (q && q == sli_prop_quiet_key(P, k))
+		if (skipped(P, keys, id))
 			continue;
 		sl_op *op = P->ops[id];
 		P->current = op;
