@@ -535,6 +535,57 @@ test_local_search_best(void)
 }
 
 /*
+ * A search that returns the best it met, not where its walk ended: ten
+ * cliques of six nodes, a clique's edges dear (100) between unlike
+ * strategies, its first node's strategy 1 a unit dearer than its 0.  A
+ * clique all at 1 costs 1 more than at 0 (within the walk's allowance
+ * until its last moments) and no move of one node or of an edge's two
+ * ends leaves it, so the walk from the optimum (all 0) crosses such
+ * answers, and ends at one of them in some clique nearly always.
+ */
+static void
+test_local_search_returns_best(void)
+{
+	enum { CLIQUES = 10, K = 6, N = CLIQUES * K };
+	static char text[16384];
+	char *q = text;
+	q += sprintf(q, "{\"nodes\": {\"intervals\": [");
+	for (int i = 0; i < N; i++)
+		q += sprintf(q, "%s[0, 1]", i ? ", " : "");
+	q += sprintf(q, "], \"costs\": [");
+	for (int i = 0; i < N; i++)
+		q += sprintf(q, "%s[1000, %d]", i ? ", " : "", i % K ? 1000 : 1001);
+	q += sprintf(q, "], \"usages\": [");
+	for (int i = 0; i < N; i++)
+		q += sprintf(q, "%s[1, 1]", i ? ", " : "");
+	q += sprintf(q, "]}, \"edges\": {\"nodes\": [");
+	int ne = 0;
+	for (int c = 0; c < CLIQUES; c++)
+		for (int a = 0; a < K; a++)
+			for (int b = a + 1; b < K; b++)
+				q += sprintf(q, "%s[%d, %d]", ne++ ? ", " : "", c * K + a, c * K + b);
+	q += sprintf(q, "], \"costs\": [");
+	for (int e = 0; e < ne; e++)
+		q += sprintf(q, "%s[0, 100, 100, 0]", e ? ", " : "");
+	sprintf(q, "]}}");
+	sl_context *ctx = sl_context_new();
+	sl_iopddl *p = parse(ctx, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sli_iopddl_model m;
+	sli_iopddl_model_init(&m, p, INFINITY);
+	CU_ASSERT_FATAL(!m.infeasible && m.nodes == N);
+	int64_t sol[N] = {0};
+	int64_t c = sli_iopddl_heuristic(&m, sol, sli_lp_clock() + 0.05, true, true);
+	CU_ASSERT_EQUAL(c, N * 1000);
+	sl_iopddl_eval ev;
+	CU_ASSERT_EQUAL(sl_iopddl_evaluate(p, sol, p->nnodes, &ev), 0);
+	CU_ASSERT_EQUAL(ev.cost, N * 1000);
+	sli_iopddl_model_fini(&m);
+	sl_iopddl_free(p);
+	sl_context_free(ctx);
+}
+
+/*
  * A region around a costly edge: of a chain of four nodes, only edge
  * (2, 3) costs anything at the answer; every region of two nodes picked
  * around a costly edge is its two ends.
@@ -727,6 +778,7 @@ CU_TestInfo tests_iopddl[] = {
 	{"ILP optimum equals brute force", test_brute_force},
 	{"large-neighbourhood sub-models agree with the evaluator", test_lns_sub_models},
 	{"the iterated local search returns the best it met", test_local_search_best},
+	{"the iterated local search returns the best, not its last", test_local_search_returns_best},
 	{"a region around the answer's costly edge", test_lns_costly_region},
 	{"a region takes in the neighbour that pins it", test_lns_unpins},
 	{"folds of leaves and of nodes of two edges keep the optimum", test_series_fold},
