@@ -392,16 +392,18 @@ score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	return rc;
 }
 
-/* Whether the evaluator scores the incumbent q0, in the incumbent's
- * orders, below q. */
-static bool
-prefer_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-             const sli_cost_asg *q, const sli_cost_asg *q0)
+/*
+ * The evaluator's scores of the incumbent q0, in the incumbent's orders,
+ * into *e0 and of q into *e.  Returns 0 or -1.
+ */
+static int
+score_both(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
+           const sli_cost_asg *q, const sli_cost_asg *q0, sli_cost_parts *e,
+           sli_cost_parts *e0)
 {
-	sli_cost_parts p, p0;
-	return score_copy(m, cm, o, q0, o->start, &p0) == 0 &&
-	       score_copy(m, cm, o, q, NULL, &p) == 0 &&
-	       p0.total < p.total - 1e-9 * fabs(p.total);
+	if (score_copy(m, cm, o, q0, o->start, e0))
+		return -1;
+	return score_copy(m, cm, o, q, NULL, e);
 }
 
 /* glpsol's words for the status of a MIP solution. */
@@ -440,6 +442,13 @@ report(const sli_cost_model *cm, const sli_solve_opts *o, const sli_cost_asg *q,
 	return rc;
 }
 
+/* How far the model's price of the answer may be from r->objective. */
+static double
+price_tolerance(const sli_cost_model *cm, const sli_solve_result *r)
+{
+	return 1e-6 * fmax(sli_cost_term_scale(cm), fabs(r->objective));
+}
+
 /*
  * Writes q (or the incumbent q0, when the evaluator scores it less) onto
  * m, runs the checker, and holds the model's score of the annotated
@@ -459,20 +468,38 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	 * point, and is then the answer (the bound holds within the same
 	 * tolerance), so that the ILP is never above its incumbent.
 	 */
-	sli_cost_parts pq, p0;
-	if (q0 && q != q0 && !sli_cost_eval_asg(cm, q, &pq, NULL) &&
-	    !sli_cost_eval_asg(cm, q0, &p0, NULL) && p0.total < pq.total) {
-		q = q0;
-		r->objective = p0.total;
-		if (r->bound > r->objective)
-			r->bound = r->objective;
-		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
+	sli_cost_parts pq, p0, e, e0;
+	/* p0 is the model's price of q0 (when q0 is not the answer) */
+	bool priced0 = q0 && q != q0 && !sli_cost_eval_asg(cm, q0, &p0, NULL);
+	/*
+	 * q's price is r->objective within the tolerance finish checks
+	 * below, so an incumbent dearer than that is not cheaper than q:
+	 * price q only when it may be
+	 */
+	if (priced0 && p0.total < r->objective + price_tolerance(cm, r) &&
+	    !sli_cost_eval_asg(cm, q, &pq, NULL)) {
+		if (p0.total < pq.total) {
+			q = q0;
+			r->objective = p0.total;
+			if (r->bound > r->objective)
+				r->bound = r->objective;
+			r->gap = fmax(0, (r->objective - r->bound) /
+			                 fmax(1e-9, fabs(r->objective)));
+		}
 	}
-	if (q0 && q != q0 && prefer_start(m, cm, o, q, q0)) {
+	/* r->parts holds the evaluator's score of q once scored here */
+	bool scored = false;
+	if (q0 && q != q0 && !score_both(m, cm, o, q, q0, &e, &e0)) {
+		scored = true;
+		r->parts = e;
+	}
+	if (scored && e0.total < e.total - 1e-9 * fabs(e.total)) {
 		/* the incumbent's collectives cost less: it is the answer, at
 		 * its price in the model (the bound stays the model's) */
-		sli_cost_eval_asg(cm, q0, &p0, NULL);
+		if (!priced0)
+			sli_cost_eval_asg(cm, q0, &p0, NULL);
 		q = q0;
+		r->parts = e0;
 		r->objective = p0.total;
 		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
 		r->start_kept = true;
@@ -497,18 +524,18 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	 * The objective is the model's price (terms.h), checked against the
 	 * model's score of the annotated module re-read from scratch; the
 	 * evaluator's score (r->parts) prices the collectives the export
-	 * emits, which the model bounds (shardlp-cost(7), "The ILP's bound").
+	 * emits, which the model bounds (shardlp-cost(7), "The ILP's bound"),
+	 * taken from the choice above where it scored q on a copy of m.
 	 */
 	sli_cost_parts model;
 	sli_buf why;
 	sli_buf_init(&why);
-	if (sli_cost_eval(m, &o->cost, &r->parts, &why) ||
+	if ((!scored && sli_cost_eval(m, &o->cost, &r->parts, &why)) ||
 	    sli_cost_eval_model(m, &o->cost, &model, &why)) {
 		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
 		          sli_buf_cstr(&why));
 		rc = -1;
-	} else if (fabs(model.total - r->objective) >
-	           1e-6 * fmax(sli_cost_term_scale(cm), fabs(r->objective)) &&
+	} else if (fabs(model.total - r->objective) > price_tolerance(cm, r) &&
 	           (r->status == SLI_LP_OPTIMAL || r->from_start)) {
 		sli_error(ctx, sli_loc_none(), "the model's price %.9g us differs "
 		          "from the ILP objective %.9g us (a bug in shardlp)",
