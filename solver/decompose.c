@@ -82,6 +82,16 @@ typedef struct klass {
 	SL_VEC(sym) syms;	/* the symmetries of the model, identity excluded */
 } klass;
 
+/*
+ * The local index of a class's outgoing tensor c_out: the block's tensors
+ * are c_in (when it has one), c_out, then the others by first use.
+ */
+static uint32_t
+out_local(const klass *k)
+{
+	return k->has_in ? 1 : 0;
+}
+
 /* Classes whose lps differ only in their objective: one session. */
 typedef struct group {
 	uint32_t rep;		/* its first class */
@@ -622,8 +632,8 @@ classify(dec *d, bool reuse)
 		} else {
 			k.nin = k.has_in ? k.f.t[0].n : 1;
 			k.in_col = k.has_in ? k.f.t[0].col : 0;
-			k.nout = k.has_out ? k.f.t[k.has_in].n : 1;
-			k.out_col = k.has_out ? k.f.t[k.has_in].col : 0;
+			k.nout = k.has_out ? k.f.t[out_local(&k)].n : 1;
+			k.out_col = k.has_out ? k.f.t[out_local(&k)].col : 0;
 			k.group = (uint32_t)g;
 			if (g == d->groups.n) {
 				group ng = {(uint32_t)c, 0, NULL, NULL, NONE};
@@ -839,7 +849,7 @@ orbits(const klass *k, const double *shape, uint32_t *rep, int *via, bool *ok)
 		}
 	}
 	/* they form a group: an orbit's least member maps onto each other */
-	uint32_t out = k->has_in;
+	uint32_t out = out_local(k);
 	for (size_t j = 0; j < k->nout; j++) {
 		uint32_t r = (uint32_t)j;
 		for (size_t i = 0; i < k->syms.n; i++)
@@ -1017,7 +1027,7 @@ reuse_from(const klass *k, const entry *p, size_t j, const change *ch,
 			continue;
 		uint32_t c = v->col + (g < nt ? p->pick[j * nt + g] : p->opick[j * no + g - nt]);
 		/* the outgoing tensor is fixed to j in both */
-		bool out = k->has_out && g == k->has_in;
+		bool out = k->has_out && g == out_local(k);
 		if (isinf(ch->d[c]) || (!out && ch->d[c] > ch->least[g] + tol))
 			return false;
 		sum += ch->d[c];
