@@ -11,6 +11,7 @@ formats_sources = \
 	%reldir%/mlir_sdy.c \
 	%reldir%/mlir_stablehlo.c \
 	%reldir%/mlir_stablehlo_attrs.c \
+	%reldir%/read.c \
 	%reldir%/xla_sdy.c \
 	%reldir%/xml_report.c
 

@@ -17,10 +17,8 @@
  */
 #include "formats/mlir_parser.h"
 #include "formats/mlir_stablehlo_attrs.h"
-#include "formats/xml_problem.h"
 #include "util/hash.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2473,18 +2471,9 @@ parse_alias(sli_parser *P)
 }
 
 sl_module *
-sl_module_parse(sl_context *ctx, const char *name, const char *text, size_t len)
+sli_mlir_parse_at(sl_context *ctx, const char *name, const char *text, size_t len,
+                  unsigned first_line)
 {
-	return sl_module_parse_at(ctx, name, text, len, 1);
-}
-
-sl_module *
-sl_module_parse_at(sl_context *ctx, const char *name, const char *text, size_t len,
-                   unsigned first_line)
-{
-	/* a sharding problem in XML (shardlp-xml(5)) reads as its program */
-	if (sli_xml_problem_sniff(text, len))
-		return sli_xml_problem_parse(ctx, name, text, len);
 	sl_module *m = sli_xcalloc(1, sizeof *m);
 	m->ctx = ctx;
 	m->input_bytes = len;
@@ -2570,18 +2559,4 @@ sli_parse_attr_text(sl_module *m, sl_sym file, const char *text, size_t len,
 	sli_htab_fini(&tc.index);
 	free(P.aliases);
 	return P.failed ? NULL : a;
-}
-
-sl_module *
-sl_module_parse_file(sl_context *ctx, const char *path)
-{
-	size_t len;
-	char *text = sli_read_file(path, &len);
-	if (!text) {
-		sli_error(ctx, sli_loc_none(), "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	sl_module *m = sl_module_parse(ctx, strcmp(path, "-") ? path : "<stdin>", text, len);
-	free(text);
-	return m;
 }

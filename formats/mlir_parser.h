@@ -169,4 +169,12 @@ void sli_mhlo_generic(sli_parser *P, sli_opstate *st);
 sl_attr *sli_parse_attr_text(sl_module *m, sl_sym file, const char *text, size_t len,
                              unsigned line);
 
+/*
+ * sl_module_parse_at for MLIR text only (formats/read.c adds the XML
+ * problems): what shardlp-opt and the passes' own copies read, so that
+ * they link without the XML reader and libxml2.
+ */
+sl_module *sli_mlir_parse_at(sl_context *ctx, const char *name, const char *text,
+                             size_t len, unsigned first_line);
+
 #endif

@@ -18,6 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "formats/mlir_parser.h"
 #include "formats/mlir_printer.h"
 #include "formats/xml_mesh.h"
 
@@ -437,7 +438,7 @@ sli_xml_problem_parse(sl_context *ctx, const char *name, const char *text,
 		put(&g, "}");
 	}
 	put(&g, " : () -> ()\n");
-	sl_module *m = sl_module_parse_at(ctx, name, g.b.p, g.b.n, 1);
+	sl_module *m = sli_mlir_parse_at(ctx, name, g.b.p, g.b.n, 1);
 	sli_buf_fini(&g.b);
 	free(g.ids);
 	free(g.bol);

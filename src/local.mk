@@ -182,6 +182,7 @@ shardlp_SOURCES = \
 	%reldir%/cli/batch_journal.c \
 	%reldir%/cli/cmd_batch.c \
 	%reldir%/cli/cli_emit.c \
+	%reldir%/cli/cli_load.c \
 	%reldir%/cli/cli_mesh.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/cli_watchdog.c \
@@ -201,4 +202,6 @@ shardlp_opt_SOURCES = \
 	%reldir%/cli/cli.c \
 	%reldir%/cli/cli_out.c \
 	%reldir%/cli/shardlp_opt.c
-shardlp_opt_LDADD = libshardlp.la
+## the core linked in, not the shared library: shardlp-opt then loads
+## neither libshardlp.so nor libxml2 (formats/read.c says why)
+shardlp_opt_LDADD = libshardlp_core.la

@@ -219,54 +219,6 @@ cli_read(const char *prog, const char *path, size_t *len)
 	return p;
 }
 
-/* True when text holds nothing but white space and // comments. */
-static bool
-blank(const char *text, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		char c = text[i];
-		if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				i++;
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * mlir-opt reads an empty file as an empty module; for the user's tool an
- * empty file is almost always a mistake (a wrong path, a failed export).
- */
-char *
-cli_source(cli_sink *sink, const char *path, size_t *len, const char **name)
-{
-	char *text = cli_read("shardlp", path, len);
-	if (!text)
-		return NULL;
-	*name = strcmp(path, "-") ? path : "<stdin>";
-	cli_sink_set_source(sink, *name, text, *len);
-	if (blank(text, *len)) {
-		fprintf(stderr, "%s:1:1: error: empty input: no module or operation\n", *name);
-		cli_sink_set_source(sink, *name, NULL, 0);
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-sl_module *
-cli_load(sl_context *ctx, cli_sink *sink, const char *path, char **text)
-{
-	size_t len;
-	const char *name;
-	*text = cli_source(sink, path, &len, &name);
-	if (!*text)
-		return NULL;
-	return cli_parse(ctx, name, *text, len);
-}
-
 /* Whether the line at p is exactly "// -----" (trailing blanks allowed). */
 static bool
 is_separator(const char *p, const char *e)
@@ -309,28 +261,6 @@ cli_split(const char *name, const char *text, size_t len, bool split, size_t *n)
 		line += lines + 1;
 		p = next;
 	}
-}
-
-sl_module *
-cli_parse_src(sl_context *ctx, const cli_src *s)
-{
-	sl_module *m = sl_module_parse_at(ctx, s->name, s->text, s->len, s->line);
-	if (m && sl_module_verify(m)) {
-		sl_module_free(m);
-		m = NULL;
-	}
-	return m;
-}
-
-sl_module *
-cli_parse(sl_context *ctx, const char *name, const char *text, size_t len)
-{
-	sl_module *m = sl_module_parse(ctx, name, text, len);
-	if (m && sl_module_verify(m)) {
-		sl_module_free(m);
-		m = NULL;
-	}
-	return m;
 }
 
 /*

@@ -74,6 +74,10 @@ char *cli_read(const char *prog, const char *path, size_t *len);
 int cmd_batch(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 /*
+ * cli_source, cli_load, cli_parse and cli_parse_src (cli_load.c): the
+ * inputs of shardlp's commands, MLIR or an XML problem; shardlp-opt, which
+ * reads MLIR only, links none of them.
+ *
  * Reads one file ("-" = stdin) as the source of sink's diagnostics, named
  * *name ("<stdin>" for "-"); the caller frees it.  An empty file is an
  * error.  NULL after a message on stderr.

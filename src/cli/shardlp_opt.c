@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "cli_out.h"
+#include "formats/mlir_parser.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -521,7 +522,7 @@ static int
 process(const opts *o, sl_context *ctx, cli_sink *sink, const char *name,
         const char *text, size_t len, unsigned first_line, FILE *out)
 {
-	sl_module *m = sl_module_parse_at(ctx, name, text, len, first_line);
+	sl_module *m = sli_mlir_parse_at(ctx, name, text, len, first_line);
 	int rc = 0;
 	if (!m || sl_module_verify(m)) {
 		rc = 1;

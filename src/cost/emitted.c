@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "cost/primitives.h"
+#include "formats/mlir_parser.h"
 #include "ir/access.h"
 #include "ir/axis.h"
 #include "ir/stablehlo_attrs.h"
@@ -498,7 +499,7 @@ sli_cost_copy(sl_module *m)
 		free(text);
 		return NULL;
 	}
-	sl_module *c = sl_module_parse(m->ctx, "<copy>", text, len);
+	sl_module *c = sli_mlir_parse_at(m->ctx, "<copy>", text, len, 1);
 	free(text);
 	return c;
 }
