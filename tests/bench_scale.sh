@@ -83,12 +83,21 @@ measure() {
 	[ -z "$base" ] || echo "build=base layers=$1 $(measure1 "$base" "$1")"
 }
 
-printf '%-5s %-6s %8s %7s | %10s %10s %11s %10s | %8s %6s\n' \
-	build layers ops in_MB p+v_MB/s parse_MB/s prop_ops/s print_MB/s rss_MB rss/in
+# footprint BENCH: the peak RSS in KiB of BENCH on an empty module, the
+# tool's own memory (code, C library, tables) before any program's
+footprint() {
+	echo 'module {}' >"$dir/empty.mlir"
+	"$1" "$dir/empty.mlir" 1 | sed -n 's/.* rss_kb=\([0-9]*\).*/\1/p'
+}
+fp_new=$(footprint "$BENCH_SCALE")
+fp_base=${base:+$(footprint "$base")}
+
+printf '%-5s %-6s %8s %7s | %10s %10s %11s %10s | %8s %6s %7s\n' \
+	build layers ops in_MB p+v_MB/s parse_MB/s prop_ops/s print_MB/s rss_MB rss/in grow/in
 for l in $layers; do
 	measure "$l"
 	[ "$l" -lt 32000 ] || rm -f "$dir/tf$l.mlir"
-done | awk '
+done | awk -v fp_new="$fp_new" -v fp_base="${fp_base:-0}" '
 function kv(s,   i, a, n) {
 	n = split(s, a, " ")
 	for (i = 1; i <= n; i++) { split(a[i], p, "="); v[p[1]] = p[2] }
@@ -97,10 +106,12 @@ function per2(a, b) { return (a > 0 && b > 0) ? exp(log(b / a) / d) : 0 }
 {
 	delete v; kv($0)
 	b = v["build"]
+	fp = b == "new" ? fp_new : fp_base
 	mb = v["bytes"] / 1e6; pv = v["parse"] + v["verify"]
-	printf "%-5s %-6d %8d %7.1f | %10.1f %10.1f %11.0f %10.1f | %8.1f %6.2f\n",
+	printf "%-5s %-6d %8d %7.1f | %10.1f %10.1f %11.0f %10.1f | %8.1f %6.2f %7.2f\n",
 	    b, v["layers"], v["ops"], mb, mb / pv, mb / v["parse"], v["ops"] / v["prop"],
-	    v["out"] / 1e6 / v["print"], v["rss_kb"] / 1024, v["rss_kb"] * 1024 / v["bytes"]
+	    v["out"] / 1e6 / v["print"], v["rss_kb"] / 1024, v["rss_kb"] * 1024 / v["bytes"],
+	    (v["rss_kb"] - fp) * 1024 / v["bytes"]
 	if (b in pl) {
 		d = log(v["layers"] / pl[b]) / log(2)
 		printf "%-12s per doubling: parse+verify %.2fx, propagation %.2fx, print %.2fx\n",
@@ -110,7 +121,8 @@ function per2(a, b) { return (a > 0 && b > 0) ? exp(log(b / a) / d) : 0 }
 }'
 echo "p+v: parse + verify; targets: p+v >= 200 MB/s; propagation >= 3M ops/s and"
 echo "  <= 2.1x per doubling from 96 layers; print >= 300 MB/s of output; rss/in <= 4"
-echo "  (CPU time, best of runs)"
+echo "  (CPU time, best of runs); grow/in: the peak RSS beyond the footprint of an"
+echo "  empty module (new ${fp_new} KiB${base:+, base ${fp_base} KiB}) over the input"
 
 if [ "$million" -gt 0 ]; then
 	measure "$million" | awk '
