@@ -40,9 +40,10 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 fi
 
 # The library's C files: every .c named in the src, formats and solver
-# fragments (the core library's source lists), except the programs' own.
+# fragments (the core library's source lists), except the programs' own;
+# comments are not lists.
 sources() {
-	sed 's|%reldir%|'"$1"'|g' "$top/$1/local.mk" |
+	sed -e '/^#/d' -e 's|%reldir%|'"$1"'|g' "$top/$1/local.mk" |
 		tr ' \t\\' '\n\n\n' | grep '\.c$' | grep -v '/cli/'
 }
 srcs=$(for d in src formats solver; do sources "$d"; done | sort -u)
