@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /*
  * Zeroed per-op tables (rules, callers, signatures, own attributes,
@@ -20,19 +21,48 @@
  * freed memory and clear every page, and the heap keeps the pages it
  * is given back (issue 17: peak memory).  A header before the table
  * holds its size.
+ *
+ * A dense table, most of whose entries are written (rules, signatures,
+ * shardings), starts on a huge-page boundary and asks for huge pages:
+ * where the system grants them, such a table of a big module is
+ * faulted in 2 MiB at a time instead of 4 KiB, and the sweeps' lookups
+ * in it miss the TLB less (8,000 layers: 4,591 page faults in
+ * propagation -> 3,058).  The partial huge page at its end keeps small
+ * pages, so it costs no memory a sparse table would not.
  */
-enum { TABLE_HDR = 16, TABLE_MAP = 256 * 1024 };
+enum { TABLE_HDR = 16, TABLE_MAP = 256 * 1024, TABLE_HUGE = 2 * 1024 * 1024 };
+
+/* bytes of zeroed memory from the system, or NULL */
+static char *
+table_map(size_t bytes, bool dense)
+{
+	if (!dense || bytes < TABLE_HUGE) {
+		char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		               -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	/* room to start on a boundary; the pages before and after go back */
+	size_t len = bytes + TABLE_HUGE, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q == MAP_FAILED)
+		return NULL;
+	char *p = q + (TABLE_HUGE - (uintptr_t)q % TABLE_HUGE) % TABLE_HUGE;
+	char *end = p + (bytes + page - 1) / page * page;
+	if (p > q)
+		munmap(q, (size_t)(p - q));
+	if (end < q + len)
+		munmap(end, (size_t)(q + len - end));
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);	/* a hint: refused, small pages do */
+#endif
+	return p;
+}
 
 static void *
-table_new(size_t n, size_t size)
+table_new(size_t n, size_t size, bool dense)
 {
 	size_t bytes = TABLE_HDR + (n ? n : 1) * size;
-	char *p = NULL;
-	if (bytes >= TABLE_MAP) {
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			p = NULL;
-	}
+	char *p = bytes >= TABLE_MAP ? table_map(bytes, dense) : NULL;
 	if (!p) {
 		p = sli_xcalloc(1, bytes);
 		bytes = 0;	/* from the heap */
@@ -74,13 +104,25 @@ typedef struct collect {
 	SL_VEC(sl_op *) special;
 	sl_op *bad_shape;
 	bool stale;			/* an operand not numbered yet */
+	/* P->cur, as long as reserve() expects values (ncur): what the walk
+	 * knows of each value's sharding */
+	const sl_sharding **cur;
+	size_t ncur;
+	const sl_sharding *unloaded;
 } collect;
 
-/* Numbers a value and gives it no uses yet. */
+/*
+ * Numbers a value and gives it no uses yet.  none: v is known to have no
+ * sharding (a result of an op without attributes), so that its entry of
+ * P->cur says so and the first look at the value needs no look at its
+ * op; else the entry is P->unloaded.
+ */
 static void
-collect_value(collect *c, sl_value *v)
+collect_value(collect *c, sl_value *v, bool none)
 {
 	v->id = (uint32_t)c->last.n;
+	if (v->id < c->ncur)
+		c->cur[v->id] = none ? NULL : c->unloaded;
 	SL_VEC_PUSH(c->last, SLI_NO_USE);
 }
 
@@ -211,12 +253,14 @@ collect_op(sl_op *op, void *ud)
 		SL_VEC_PUSH(c->special, op);
 	if (!c->bad_shape && bad_shape(op))
 		c->bad_shape = op;
+	/* without attributes, its results have no sharding of their own
+	 * (shardings.c: load()); an edge may hold one (sli_prop_index) */
 	for (uint32_t i = 0; i < op->nresults; i++)
-		collect_value(c, &op->results[i]);
+		collect_value(c, &op->results[i], !(cls & SLI_OPCLASS_ATTRS));
 	for (uint32_t r = 0; r < op->nregions; r++)
 		for (sl_block *b = op->regions[r].first; b; b = b->next)
 			for (uint32_t i = 0; i < b->nargs; i++)
-				collect_value(c, &b->args[i]);
+				collect_value(c, &b->args[i], false);
 	return 0;
 }
 
@@ -370,6 +414,8 @@ reserve(collect *c, const sl_module *m)
 	SL_VEC_RESERVE(c->opclass, nops + 1);
 	SL_VEC_RESERVE(c->last, nvalues + 1);
 	SL_VEC_RESERVE(c->uses, nuses + 1);
+	c->ncur = nvalues + 1;
+	c->cur = table_new(c->ncur, sizeof *c->cur, true);
 }
 
 void
@@ -379,9 +425,13 @@ sli_prop_index(sli_prop *P)
 	uint32_t old_nops = P->nops;
 	P->rules = NULL;
 	sli_prop_index_fini(P);
+	static const sl_sharding unloaded;
+	P->unloaded = &unloaded;
 	collect c = {0};
+	c.unloaded = P->unloaded;
 	reserve(&c, P->m);
 	SL_VEC_PUSH(c.last, SLI_NO_USE);	/* id 0: no value (sli_prop_indexed) */
+	c.cur[0] = P->unloaded;
 	sli_walk(P->m->top, collect_op, &c);
 	if (c.stale)
 		renote_operands(&c);
@@ -403,27 +453,33 @@ sli_prop_index(sli_prop *P)
 	/* most programs have no edges, and then no table (sli_prop_edge) */
 	for (size_t i = 0; i < c.special.n && !P->edge; i++)
 		if (c.special.v[i]->kind == SL_OP_SDY_DATA_FLOW_EDGE)
-			P->edge = table_new(nv, sizeof *P->edge);
-	P->rules = table_new(no, sizeof *P->rules);
+			P->edge = table_new(nv, sizeof *P->edge, false);
+	P->rules = table_new(no, sizeof *P->rules, true);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
 		if (old_nops == P->nops)
 			memcpy(P->rules, old_rules, sizeof *P->rules * P->nops);
 		table_free(old_rules);
 	}
-	P->calls = table_new(no, sizeof *P->calls);
+	P->calls = table_new(no, sizeof *P->calls, false);
 	/* the pages of the tables most ops never write stay unmapped
 	 * (calls, own), or until the first step that settles (sig) */
-	P->sig = table_new(no, sizeof *P->sig);
-	static const sl_sharding unloaded;
-	P->unloaded = &unloaded;
-	P->own = table_new(no, sizeof *P->own);
+	P->sig = table_new(no, sizeof *P->sig, true);
+	P->own = table_new(no, sizeof *P->own, false);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
 	/* the biggest table, filled whole: its pages go back at the end,
-	 * before export and printing pile onto the heap */
-	P->cur = table_new(nv, sizeof *P->cur);
-	for (uint32_t v = 0; v < nv; v++)
-		P->cur[v] = P->unloaded;
+	 * before export and printing pile onto the heap.  The walk filled
+	 * it, unless there were more values than reserve() expected, or an
+	 * edge holds the sharding of a value it took to have none. */
+	P->cur = c.cur;
+	if (nv > c.ncur || P->edge) {
+		if (nv > c.ncur) {
+			table_free(c.cur);
+			P->cur = table_new(nv, sizeof *P->cur, true);
+		}
+		for (uint32_t v = 0; v < nv; v++)
+			P->cur[v] = P->unloaded;
+	}
 	P->stack = sli_arena_alloc(&P->tabmem, sizeof *P->stack * no);
 	P->queued = SL_NEWN(&P->tabmem, uint8_t, no);
 	P->nstack = 0;

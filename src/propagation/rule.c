@@ -106,7 +106,8 @@ sli_prop_op_rule(sli_prop *P, sl_op *op)
 	 * at the end and no dump can show them, building is enough.
 	 */
 	bool attach = P->o->keep_sharding_rules || (P->o->dump_dir && *P->o->dump_dir);
-	if (!attach && sli_rule_local(op) && !sli_op_rule_attr(op)) {
+	if (!attach && sli_rule_local(op) &&
+	    (!(P->opclass[op->id] & SLI_OPCLASS_ATTRS) || !sli_op_rule_attr(op))) {
 		uint64_t h = op_key_hash(op);
 		sli_hslot *slot = sli_htab_slot(&P->rule_reps, h, op_key_eq, op, 256);
 		if (slot->item) {
