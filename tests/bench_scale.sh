@@ -84,10 +84,13 @@ measure() {
 }
 
 # footprint BENCH: the peak RSS in KiB of BENCH on an empty module, the
-# tool's own memory (code, C library, tables) before any program's
+# tool's own memory (code, C library, tables) before any program's; the
+# median of 9 runs, as one run's varies by 250 KiB with the layout
 footprint() {
 	echo 'module {}' >"$dir/empty.mlir"
-	"$1" "$dir/empty.mlir" 1 | sed -n 's/.* rss_kb=\([0-9]*\).*/\1/p'
+	for i in 1 2 3 4 5 6 7 8 9; do
+		"$1" "$dir/empty.mlir" 1 | sed -n 's/.* rss_kb=\([0-9]*\).*/\1/p'
+	done | sort -n | sed -n 5p
 }
 fp_new=$(footprint "$BENCH_SCALE")
 fp_base=${base:+$(footprint "$base")}
