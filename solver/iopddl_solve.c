@@ -24,8 +24,10 @@
  * A model too large for the ILP in time (V, L: more than LS_BIG columns)
  * gets the local search, the Lagrangian search (iopddl_lagr.c), the
  * local search again from the best answer, the ILP restricted to the
- * strategies the Lagrangian search met, then the large-neighbourhood
- * search (iopddl_lns.c: regions of the model free, the rest fixed).
+ * strategies the Lagrangian search met, both searches again with the
+ * usage fixed where the answer is near the limit (level_search), then
+ * the large-neighbourhood search (iopddl_lns.c: regions of the model
+ * free, the rest fixed).
  * Every answer is scored by the evaluator (iopddl_eval.c) and reported
  * with its cost; an ILP objective that disagrees with it is a bug.
  */
@@ -61,6 +63,12 @@
  * 300 s: 1.055x) */
 #define ILS_SHARE 0.1
 #define ILS_MAX 10.0
+/* ... after the ILP on the strategies the Lagrangian search met, both
+ * again as long (at most this share of the time left), with the usage
+ * of the nodes live where the answer's is within LEVEL_TIGHT of the
+ * limit fixed (level_search) */
+#define LEVEL_TIGHT 0.1
+#define LEVEL_SHARE 0.5
 #define MAX_ROW_ENTRIES 2000000
 /* ... rounds of it with each node's WIDEN_STEP more cheapest strategies
  * against its answer, while it ends proven in time, this much time is
@@ -976,6 +984,82 @@ lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 }
 
 /*
+ * The model mf for the search at fixed levels: the nodes live where the
+ * usage of sol is within LEVEL_TIGHT of the limit keep only the strategies
+ * of sol's usage there (umin follows), the others keep all of theirs.
+ * On V the limit binds at a few times only: there the search, with no
+ * usage to trade, goes on as if the problem had no limit, and finds how
+ * the rest of the program is best sharded around those levels (the
+ * local search alone, limit or not, stays where it is).  mf shares m's
+ * arrays but alive, nalive and umin (free them).
+ */
+static void
+fix_levels(sli_iopddl_model *mf, const sli_iopddl_model *m, const int64_t *sol)
+{
+	const sl_iopddl *p = m->p;
+	size_t ns = p->sfirst[p->nnodes];
+	uint32_t *t0, *t1;
+	size_t nslots = sli_iopddl_slots(p, &t0, &t1);
+	int64_t *load = sli_xcalloc(nslots + 1, sizeof *load);
+	size_t *tight = sli_xcalloc(nslots + 1, sizeof *tight);
+	for (size_t i = 0; i < p->nnodes; i++) {
+		int64_t u = p->usage[p->sfirst[i] + (size_t)sol[i]];
+		load[t0[i]] += u;
+		load[t1[i]] -= u;
+	}
+	/* tight[k]: the slots before k near the limit */
+	int64_t run = 0;
+	for (size_t k = 0; k < nslots; k++) {
+		run += load[k];
+		tight[k + 1] = tight[k] +
+		               ((double)run >= (1 - LEVEL_TIGHT) * (double)p->usage_limit);
+	}
+	*mf = *m;
+	mf->alive = sli_xmalloc(ns + 1);
+	memcpy(mf->alive, m->alive, ns);
+	mf->nalive = sli_xmalloc((p->nnodes + 1) * sizeof *mf->nalive);
+	memcpy(mf->nalive, m->nalive, p->nnodes * sizeof *mf->nalive);
+	mf->umin = sli_xmalloc((p->nnodes + 1) * sizeof *mf->umin);
+	memcpy(mf->umin, m->umin, p->nnodes * sizeof *mf->umin);
+	for (size_t i = 0; i < p->nnodes; i++) {
+		size_t k0 = p->sfirst[i];
+		int64_t u = p->usage[k0 + (size_t)sol[i]];
+		if (t0[i] >= t1[i] || tight[t1[i]] == tight[t0[i]])
+			continue;
+		mf->nalive[i] = 0;
+		for (size_t s = 0; s < p->nstrat[i]; s++) {
+			mf->alive[k0 + s] &= p->usage[k0 + s] == u;
+			mf->nalive[i] += mf->alive[k0 + s];
+		}
+		mf->umin[i] = u;
+	}
+	free(t0);
+	free(t1);
+	free(load);
+	free(tight);
+}
+
+/*
+ * The Lagrangian search and the local search on the model at the
+ * levels of sol (fix_levels), from sol (of cost cost), until end (the
+ * local search its last ils seconds).  The new cost (sol holds the best
+ * answer, one of m's too).
+ */
+static int64_t
+level_search(const sli_iopddl_model *m, int64_t *sol, int64_t cost, double end,
+             double ils)
+{
+	sli_iopddl_model mf;
+	fix_levels(&mf, m, sol);
+	int64_t c = sli_iopddl_lagrangian(&mf, sol, cost, end - ils, NULL);
+	c = sli_iopddl_heuristic(&mf, sol, end, true, c >= 0);
+	free(mf.alive);
+	free(mf.nalive);
+	free(mf.umin);
+	return c >= 0 && c < cost ? c : cost;
+}
+
+/*
  * The Lagrangian search before the ILP of a small model (sol, of cost
  * cost, < 0: none): its answer seeds the smaller LP (warm_solve) and,
  * when it is the optimum, spares branch and cut.  On G and B it found
@@ -1045,12 +1129,13 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	r->heuristic_cost = sli_iopddl_heuristic(&m, sol, ls_end,
 	                                         !isinf(end) && !large, false);
 	unsigned char *cand = NULL;
+	double lagr = 0, ils = 0;	/* (a large model's searches) */
 	if (large && !isinf(end)) {
 		/* the local search goes on from the best answer (or, when
 		 * there is none, from a new start) */
 		cand = sli_xcalloc(p->sfirst[p->nnodes] + 1, 1);
-		double lagr = fmin(LAGR_SHARE * left, LAGR_MAX);
-		double ils = fmin(ILS_SHARE * left, ILS_MAX);
+		lagr = fmin(LAGR_SHARE * left, LAGR_MAX);
+		ils = fmin(ILS_SHARE * left, ILS_MAX);
 		int64_t c = sli_iopddl_lagrangian(&m, sol, r->heuristic_cost,
 		                                  now + lagr, cand);
 		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, now + lagr + ils,
@@ -1070,6 +1155,12 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		rc = run_ilp(ctx, &m, o, end, r, true);
 	if (!rc && cand && r->solution && !o->local_search_only) {
 		rc = restricted_ilp(ctx, &m, cand, o, end, now + WIDEN_SHARE * left, r);
+		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
+		double lt = fmin(lagr + ils, LEVEL_SHARE * (end - sli_lp_clock()));
+		if (!rc && p->has_limit && lt > 0 &&
+		    level_search(&m, sol, r->eval.cost, sli_lp_clock() + lt,
+		                 lt * ils / (lagr + ils)) < r->eval.cost)
+			offer(p, r, sol);
 		if (!rc)
 			rc = lns(ctx, &m, o, end, r);
 		/* time left (the ILP ended): the local search from its answer */
