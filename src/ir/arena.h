@@ -13,7 +13,9 @@ typedef struct sli_chunk sli_chunk;
 
 typedef struct sli_arena {
 	sli_chunk *head;
-	char *cur, *end;
+	char *cur, *end;	/* free space of the head chunk, up to... */
+	char *lim;	/* ...its end: `end` stops short of it where the
+			   memory made resident so far ends (arena.c) */
 	size_t total;	/* bytes obtained from malloc, for memory reports */
 	size_t next;	/* size of the next chunk, 0 for the first */
 } sli_arena;
