@@ -1808,7 +1808,7 @@ define_args(sli_parser *P, sl_block *b, const sli_argdef *args, uint32_t n)
 		sl_value *v = &b->args[i];
 		v->type = args[i].type;
 		sli_arg_set_attrs(P->m, v, args[i].attrs, args[i].nattrs);
-		v->loc = args[i].loc;
+		sli_arg_set_loc(P->m, v, args[i].loc);
 		sli_value_set_locattr(P->m, v, args[i].locattr);
 		if (args[i].name.n && bind(P, &args[i].name, v, 1))
 			return -1;
@@ -2310,12 +2310,11 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 	                       (uint32_t)st->regions.n);
 	op->kind = st->kind;
 	op->loc = st->loc;
+	op->result_locs = 1;
 	if (st->operands.n)
 		memcpy(op->operands, st->operands.v, sizeof *op->operands * st->operands.n);
-	for (uint32_t i = 0; i < nres; i++) {
+	for (uint32_t i = 0; i < nres; i++)
 		op->results[i].type = st->result_types.v[i];
-		op->results[i].loc = st->loc;
-	}
 	for (uint32_t i = 0; i < op->nregions; i++) {
 		op->regions[i] = *st->regions.v[i];
 		op->regions[i].parent = op;

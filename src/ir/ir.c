@@ -135,6 +135,18 @@ sli_arg_set_attrs(sl_module *m, sl_value *v, sl_named_attr *attrs, uint32_t n)
 }
 
 void
+sli_arg_set_loc(sl_module *m, sl_value *v, sl_loc loc)
+{
+	sl_block *b = v->block;
+	if (!b->arglocs) {
+		if (!loc.line)
+			return;
+		b->arglocs = SL_NEWN(&m->arena, sl_loc, b->nargs);
+	}
+	b->arglocs[v->index] = loc;
+}
+
+void
 sli_block_append(sl_region *r, sl_block *b)
 {
 	b->parent = r;
