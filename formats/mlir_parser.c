@@ -1769,6 +1769,21 @@ dup_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
 	return out;
 }
 
+/*
+ * An op's attribute list: the module's shared one when it is a single
+ * shared attribute (dims = [0, 1] of thousands of ops), which
+ * sli_op_set_attr copies before it writes; else dup_named.
+ */
+static sl_named_attr *
+op_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
+{
+	if (v->n == 1 && v->v[0].attr->shared) {
+		*n = 1;
+		return sli_named1_share(P->m, v->v[0].name, v->v[0].attr);
+	}
+	return dup_named(P, v, n);
+}
+
 int
 sli_p_arg_list(sli_parser *P, sli_argvec *out, bool allow_attrs)
 {
@@ -2321,8 +2336,8 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 		for (sl_block *blk = op->regions[i].first; blk; blk = blk->next)
 			blk->parent = &op->regions[i];
 	}
-	op->attrs = dup_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
-	op->props = dup_named(P, (sli_namedvec *)&st->props, &op->nprops);
+	op->attrs = op_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
+	op->props = op_named(P, (sli_namedvec *)&st->props, &op->nprops);
 	if (op->kind == SL_OP_FUNC && op->nregions && op->regions[0].first) {
 		/* generic func.func: argument attributes belong on the arguments */
 		sl_attr *aa = sli_op_prop(op, SLS_arg_attrs);
