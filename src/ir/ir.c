@@ -90,7 +90,7 @@ sl_op *
 sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
            uint32_t nregions)
 {
-	sl_op *op = SL_NEW(&m->oparena, sl_op);
+	sl_op *op = sli_arena_zalloc(&m->oparena, sizeof *op + sizeof *op->regions * nregions);
 	op->name = name;
 	op->kind = sli_op_kind_of(m->ctx, name);
 	op->noperands = noperands;
@@ -102,7 +102,6 @@ sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
 		op->results[i].def = op;
 		op->results[i].index = i;
 	}
-	op->regions = nregions ? SL_NEWN(&m->arena, sl_region, nregions) : NULL;
 	for (uint32_t i = 0; i < nregions; i++)
 		op->regions[i].parent = op;
 	return op;

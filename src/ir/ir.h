@@ -102,9 +102,10 @@ struct sl_block {
 };
 
 /*
- * Fields ordered for no padding: 104 bytes an op (kind and the count of
- * regions in 16 bits each; the parser refuses more regions).  A big
- * program is mostly ops: each 8 bytes less is 2-3% of its peak memory.
+ * Fields ordered for no padding: 96 bytes an op (kind and the count of
+ * regions in 16 bits each; the parser refuses more regions), its regions
+ * after it.  A big program is mostly ops: each 8 bytes less is 2-3% of
+ * its peak memory.
  */
 struct sl_op {
 	sl_op *prev, *next;
@@ -121,10 +122,12 @@ struct sl_op {
 	uint32_t id;		/* scratch for passes */
 	sl_value **operands;
 	sl_value *results;
-	sl_region *regions;
 	sl_named_attr *attrs;	/* discardable attributes, sorted by name */
 	sl_named_attr *props;	/* inherent attributes <{...}> of the generic form */
 	/* the trailing loc(...): sli_op_locattr (locattr.c) */
+	/* allocated with the op: most ops have none, and a pointer to
+	 * them was 8 bytes an op */
+	sl_region regions[];
 };
 
 struct sl_module {
