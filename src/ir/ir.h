@@ -102,8 +102,8 @@ struct sl_block {
 };
 
 /*
- * Fields ordered for no padding: 96 bytes an op (kind and the count of
- * regions in 16 bits each; the parser refuses more regions), its regions
+ * Fields ordered for no padding: 96 bytes an op (kind in 15 bits, the
+ * count of regions in 16; the parser refuses more regions), its regions
  * after it.  A big program is mostly ops: each 8 bytes less is 2-3% of
  * its peak memory.
  */
