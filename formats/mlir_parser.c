@@ -1769,6 +1769,21 @@ dup_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
 	return out;
 }
 
+/*
+ * An op's attribute list: the module's shared one when it is a single
+ * shared attribute (dims = [0, 1] of thousands of ops), which
+ * sli_op_set_attr copies before it writes; else dup_named.
+ */
+static sl_named_attr *
+op_named(sli_parser *P, sli_namedvec *v, uint32_t *n)
+{
+	if (v->n == 1 && v->v[0].attr->shared) {
+		*n = 1;
+		return sli_named1_share(P->m, v->v[0].name, v->v[0].attr);
+	}
+	return dup_named(P, v, n);
+}
+
 int
 sli_p_arg_list(sli_parser *P, sli_argvec *out, bool allow_attrs)
 {
@@ -1808,7 +1823,7 @@ define_args(sli_parser *P, sl_block *b, const sli_argdef *args, uint32_t n)
 		sl_value *v = &b->args[i];
 		v->type = args[i].type;
 		sli_arg_set_attrs(P->m, v, args[i].attrs, args[i].nattrs);
-		v->loc = args[i].loc;
+		sli_arg_set_loc(P->m, v, args[i].loc);
 		sli_value_set_locattr(P->m, v, args[i].locattr);
 		if (args[i].name.n && bind(P, &args[i].name, v, 1))
 			return -1;
@@ -2310,20 +2325,19 @@ build_op(sli_parser *P, sli_opstate *st, sl_block *b, result_name *rn, size_t nr
 	                       (uint32_t)st->regions.n);
 	op->kind = st->kind;
 	op->loc = st->loc;
+	op->result_locs = 1;
 	if (st->operands.n)
 		memcpy(op->operands, st->operands.v, sizeof *op->operands * st->operands.n);
-	for (uint32_t i = 0; i < nres; i++) {
+	for (uint32_t i = 0; i < nres; i++)
 		op->results[i].type = st->result_types.v[i];
-		op->results[i].loc = st->loc;
-	}
 	for (uint32_t i = 0; i < op->nregions; i++) {
 		op->regions[i] = *st->regions.v[i];
 		op->regions[i].parent = op;
 		for (sl_block *blk = op->regions[i].first; blk; blk = blk->next)
 			blk->parent = &op->regions[i];
 	}
-	op->attrs = dup_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
-	op->props = dup_named(P, (sli_namedvec *)&st->props, &op->nprops);
+	op->attrs = op_named(P, (sli_namedvec *)&st->attrs, &op->nattrs);
+	op->props = op_named(P, (sli_namedvec *)&st->props, &op->nprops);
 	if (op->kind == SL_OP_FUNC && op->nregions && op->regions[0].first) {
 		/* generic func.func: argument attributes belong on the arguments */
 		sl_attr *aa = sli_op_prop(op, SLS_arg_attrs);

@@ -567,6 +567,9 @@ static void
 print_block_args(sli_printer *pr, const sl_block *b, bool with_attrs)
 {
 	for (uint32_t i = 0; i < b->nargs; i++) {
+		/* a function of a big program has thousands of arguments: the
+		 * buffer would hold megabytes before its first op (issue 17) */
+		sli_pr_maybe_flush(pr);
 		if (i)
 			sli_pr_puts(pr, ", ");
 		sli_pr_value(pr, &b->args[i]);

@@ -1894,15 +1894,15 @@ build_compact_body(sli_parser *P, sli_opstate *st, sl_sym inner, sl_type *input,
 	sl_block *b = sli_block_new(m, 2);
 	for (int i = 0; i < 2; i++) {
 		b->args[i].type = t;
-		b->args[i].loc = loc;
+		sli_arg_set_loc(m, &b->args[i], loc);
 	}
 	sli_block_append(r, b);
 	sl_op *op = sli_op_new(m, inner, 2, 1, 0);
 	op->operands[0] = &b->args[0];
 	op->operands[1] = &b->args[1];
 	op->results[0].type = t;
-	op->results[0].loc = loc;
 	op->loc = loc;
+	op->result_locs = 1;
 	sli_op_append(b, op);
 	sl_op *ret = sli_op_new(m, sli_p_sym(P, "stablehlo.return"), 1, 0, 0);
 	ret->operands[0] = &op->results[0];

@@ -227,7 +227,7 @@ sli_check(sl_module *m, const sli_check_snap *before)
 	for (size_t i = 0; i < v.n; i++) {
 		const sl_sharding *in = before->v[i];
 		const sl_sharding *out = sli_cost_value_sharding(v.v[i]);
-		sl_loc loc = v.v[i]->def ? v.v[i]->def->loc : v.v[i]->loc;
+		sl_loc loc = v.v[i]->def ? v.v[i]->def->loc : sli_value_loc(v.v[i]);
 		if (in && !out) {
 			sli_error(ctx, loc, "check: a user sharding was dropped");
 			bad++;

@@ -263,7 +263,7 @@ add_tensors(sli_form *f, const sli_form_part *p)
 		}
 		if (!v->n) {
 			const sli_cost_tensor *ct = &cm->tensors.v[t];
-			sli_error(ctx, ct->pin.any ? ct->pin.loc : ct->v->loc,
+			sli_error(ctx, ct->pin.any ? ct->pin.loc : sli_value_loc(ct->v),
 			          "infeasible: the user sharding admits no valid sharding "
 			          "of this tensor (manual axes or divisibility)");
 			rc = -1;

@@ -80,7 +80,7 @@ name_cols(sli_form *f, uint32_t *var_of)
 		const sli_cost_tensor *ct = &cm->tensors.v[i];
 		for (size_t j = 0; v->col != UINT32_MAX && j < v->n; j++) {
 			b.n = 0;
-			sli_buf_printf(&b, "t%zu.%zu_L%u", i, j, ct->v->loc.line);
+			sli_buf_printf(&b, "t%zu.%zu_L%u", i, j, sli_value_loc(ct->v).line);
 			put_slots(&b, cm, &v->opt[j], ct->rank, 'd');
 			sli_lp_name_col(&f->lp, v->col + (uint32_t)j, sli_buf_cstr(&b));
 			var_of[v->col + j] = (uint32_t)i;

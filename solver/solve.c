@@ -830,7 +830,7 @@ read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
 				break;
 		free(opt);
 		if (k == n) {
-			sl_loc l = cm->tensors.v[t].v->loc;
+			sl_loc l = sli_value_loc(cm->tensors.v[t].v);
 			snprintf(note, cap, "the sharding of the value at %u:%u is "
 			         "none of its options in the model (a pin it breaks, "
 			         "sub-axes)", l.line, l.col);
@@ -897,12 +897,12 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
 		for (size_t k = 0; k < cm.ties.n && in[i]; k++) {
 			const sli_cost_tie *t = &cm.ties.v[k];
 			if (memcmp(&q[t->a], &q[t->b], sizeof q[t->a])) {
+				sl_loc la = sli_value_loc(cm.tensors.v[t->a].v);
+				sl_loc lb = sli_value_loc(cm.tensors.v[t->b].v);
 				in[i] = 0;
 				snprintf(why[i], sizeof why[i], "tied values at %u:%u and "
-				         "%u:%u differ (%s)", cm.tensors.v[t->a].v->loc.line,
-				         cm.tensors.v[t->a].v->loc.col,
-				         cm.tensors.v[t->b].v->loc.line,
-				         cm.tensors.v[t->b].v->loc.col, t->why ? t->why : "a tie");
+				         "%u:%u differ (%s)", la.line, la.col, lb.line, lb.col,
+				         t->why ? t->why : "a tie");
 			}
 		}
 		free(q);

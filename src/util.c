@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static sl_fatal_fn *fatal_hook;
 
@@ -197,7 +198,16 @@ sli_read_file(const char *path, size_t *len)
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f)
 		return NULL;
+	/*
+	 * A regular file is read into one block of its size (and room to
+	 * see its end): grown by doubling, the copies left behind stayed in
+	 * the heap, as much again as a small program's text (issue 17).
+	 */
 	size_t cap = 1 << 16, n = 0;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX / 2)
+		cap = (size_t)st.st_size + 2;
 	char *p = sli_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {

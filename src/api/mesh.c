@@ -245,7 +245,7 @@ sl_module_pin_args(sl_module *m, const char *spec, char *err, size_t errlen)
 			why = "the dimension does not divide by the axes' size";
 		if (why) {
 			/* a named argument is the user's mistake; one of many, a note */
-			sli_diag(m->ctx, p.lo == p.hi ? SL_DIAG_WARNING : SL_DIAG_REMARK, v->loc,
+			sli_diag(m->ctx, p.lo == p.hi ? SL_DIAG_WARNING : SL_DIAG_REMARK, sli_value_loc(v),
 			         "--pin %s: argument %u not pinned: %s", spec, i, why);
 			continue;
 		}

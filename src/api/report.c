@@ -34,7 +34,7 @@ tensors(sl_module *m, const sli_cost_params *p, sli_buf *text,
 	for (size_t t = 0; t < n; t++) {
 		const sl_value *v = cm.tensors.v[t].v;
 		const sl_sharding *s = sli_cost_value_sharding(v);
-		sl_loc loc = v->def ? v->def->loc : v->loc;
+		sl_loc loc = v->def ? v->def->loc : sli_value_loc(v);
 		x[t].line = loc.line;
 		x[t].col = loc.col;
 		x[t].result = v->def != NULL;

@@ -132,7 +132,7 @@ add_tensor(builder *b, sl_value *v, uint32_t forbidden, bool pinnable)
 	if (!ty || !sli_type_is_static(ty))
 		return SLI_COST_NO_TENSOR;
 	if (ty->rank > SLI_COST_MAX_RANK) {
-		sli_error(b->ctx, v->loc, "tensor of rank %u: the cost model takes "
+		sli_error(b->ctx, sli_value_loc(v), "tensor of rank %u: the cost model takes "
 		          "rank %d at most", ty->rank, SLI_COST_MAX_RANK);
 		b->failed = 1;
 		return SLI_COST_NO_TENSOR;

@@ -221,7 +221,7 @@ sli_cost_reads_exactly(const sli_cost_model *cm, sl_loc *where)
 		sli_cost_asg q;
 		if (s && sli_cost_from_sharding(cm, s, ct->rank, &q, NULL) !=
 		         SLI_COST_SH_EXACT) {
-			*where = ct->v->loc;
+			*where = sli_value_loc(ct->v);
 			return false;
 		}
 	}

@@ -148,7 +148,8 @@ typedef struct sl_named_attr {
 } sl_named_attr;
 
 struct sl_attr {
-	sl_attr_kind kind;
+	sl_attr_kind kind : 8;
+	unsigned shared : 1;	/* the module's one such (sli_attr_share) */
 	sl_loc loc;
 	union {
 		bool b;

@@ -90,7 +90,7 @@ sl_op *
 sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
            uint32_t nregions)
 {
-	sl_op *op = SL_NEW(&m->oparena, sl_op);
+	sl_op *op = sli_arena_zalloc(&m->oparena, sizeof *op + sizeof *op->regions * nregions);
 	op->name = name;
 	op->kind = sli_op_kind_of(m->ctx, name);
 	op->noperands = noperands;
@@ -102,7 +102,6 @@ sli_op_new(sl_module *m, sl_sym name, uint32_t noperands, uint32_t nresults,
 		op->results[i].def = op;
 		op->results[i].index = i;
 	}
-	op->regions = nregions ? SL_NEWN(&m->arena, sl_region, nregions) : NULL;
 	for (uint32_t i = 0; i < nregions; i++)
 		op->regions[i].parent = op;
 	return op;
@@ -132,6 +131,18 @@ sli_arg_set_attrs(sl_module *m, sl_value *v, sl_named_attr *attrs, uint32_t n)
 	}
 	b->argattrs[v->index].v = attrs;
 	b->argattrs[v->index].n = n;
+}
+
+void
+sli_arg_set_loc(sl_module *m, sl_value *v, sl_loc loc)
+{
+	sl_block *b = v->block;
+	if (!b->arglocs) {
+		if (!loc.line)
+			return;
+		b->arglocs = SL_NEWN(&m->arena, sl_loc, b->nargs);
+	}
+	b->arglocs[v->index] = loc;
 }
 
 void

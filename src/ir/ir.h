@@ -59,15 +59,20 @@ extern const sl_op_info sli_op_info[SL_OP__COUNT];
  * the passes' tests for erasable ops start. */
 bool sli_op_format_pure(const sl_op *op);
 
+/*
+ * 32 bytes a value: a big program has more values than ops, and its
+ * peak memory is mostly ops and values (issue 17).  So a value's source
+ * position is not kept in it: a result's is its op's (sli_value_loc).
+ */
 struct sl_value {
 	sl_type *type;
 	sl_op *def;		/* defining op, NULL for a block argument */
 	sl_block *block;	/* owning block of a block argument */
 	uint32_t index;		/* result or argument number */
 	uint32_t id;		/* scratch: printer numbering, pass marks */
-	sl_loc loc;
-	/* a block argument's attributes: sli_arg_attrs (sl_block.argattrs);
-	 * its loc(...): sli_value_locattr (locattr.c) */
+	/* a block argument's position and attributes: sli_value_loc,
+	 * sli_arg_attrs (sl_block.arglocs, argattrs); its loc(...):
+	 * sli_value_locattr (locattr.c) */
 };
 
 /* The attribute list of one block argument (sl_block.argattrs). */
@@ -93,17 +98,22 @@ struct sl_block {
 	 * 8 bytes a value is 2% of a big program's peak memory.
 	 */
 	sl_arg_attrs *argattrs;
+	sl_loc *arglocs;	/* per argument, its position; NULL when none has one */
 };
 
 /*
- * Fields ordered for no padding: 112 bytes an op (kind and the count of
- * regions in 16 bits each; the parser refuses more regions).  A big
- * program is mostly ops: each 8 bytes less is 2-3% of its peak memory.
+ * Fields ordered for no padding: 96 bytes an op (kind in 15 bits, the
+ * count of regions in 16; the parser refuses more regions), its regions
+ * after it.  A big program is mostly ops: each 8 bytes less is 2-3% of
+ * its peak memory.
  */
 struct sl_op {
 	sl_op *prev, *next;
 	sl_block *parent;
-	sl_op_kind kind : 16;
+	sl_op_kind kind : 15;
+	/* whether its results are located at loc (sli_value_loc): those of
+	 * a parsed op are, those that passes create have no position */
+	unsigned result_locs : 1;
 	uint32_t nregions : 16;
 	sl_sym name;		/* full name, e.g. "stablehlo.add" */
 	uint32_t noperands, nresults;
@@ -112,10 +122,12 @@ struct sl_op {
 	uint32_t id;		/* scratch for passes */
 	sl_value **operands;
 	sl_value *results;
-	sl_region *regions;
 	sl_named_attr *attrs;	/* discardable attributes, sorted by name */
 	sl_named_attr *props;	/* inherent attributes <{...}> of the generic form */
 	/* the trailing loc(...): sli_op_locattr (locattr.c) */
+	/* allocated with the op: most ops have none, and a pointer to
+	 * them was 8 bytes an op */
+	sl_region regions[];
 };
 
 struct sl_module {
@@ -153,6 +165,18 @@ sli_arg_attrs(const sl_value *v, uint32_t *n)
 }
 /* Gives block argument v the n attributes at attrs. */
 void sli_arg_set_attrs(sl_module *m, sl_value *v, sl_named_attr *attrs, uint32_t n);
+
+/* Where value v was written: its op's position for a result of an op
+ * with result_locs, its own for a block argument; line 0 if none. */
+static inline sl_loc
+sli_value_loc(const sl_value *v)
+{
+	if (v->def)
+		return v->def->result_locs ? v->def->loc : sli_loc_none();
+	return v->block && v->block->arglocs ? v->block->arglocs[v->index] : sli_loc_none();
+}
+/* Gives block argument v the position loc. */
+void sli_arg_set_loc(sl_module *m, sl_value *v, sl_loc loc);
 
 /* Construction (arena-backed). */
 sl_op *sli_op_new(sl_module *m, sl_sym name, uint32_t noperands,

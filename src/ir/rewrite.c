@@ -79,7 +79,7 @@ sli_region_clone_into(sl_module *m, const sl_region *from, sl_region *to, sli_vm
 			uint32_t n;
 			sl_named_attr *attrs = sli_arg_attrs(&b->args[i], &n);
 			sli_arg_set_attrs(m, a, attrs, n);
-			a->loc = b->args[i].loc;
+			sli_arg_set_loc(m, a, sli_value_loc(&b->args[i]));
 			sli_value_set_locattr(m, a, sli_value_locattr(m, &b->args[i]));
 			sli_vmap_set(map, &b->args[i], a);
 		}
@@ -97,11 +97,11 @@ sli_op_clone(sl_module *m, const sl_op *op, sli_vmap *map)
 	sl_op *c = sli_op_new(m, op->name, op->noperands, op->nresults, op->nregions);
 	c->kind = op->kind;
 	sli_op_copy_loc(m, c, op);
+	c->result_locs = op->result_locs;
 	for (uint32_t i = 0; i < op->noperands; i++)
 		c->operands[i] = sli_vmap_lookup(map, op->operands[i]);
 	for (uint32_t i = 0; i < op->nresults; i++) {
 		c->results[i].type = op->results[i].type;
-		c->results[i].loc = op->results[i].loc;
 		sli_vmap_set(map, &op->results[i], &c->results[i]);
 	}
 	c->nattrs = op->nattrs;

@@ -71,6 +71,7 @@ sli_attr_share(sl_module *m, const sl_attr *a)
 	if (!slot->item) {
 		sl_attr *c = sli_arena_alloc(&m->arena, size);
 		memcpy(c, a, size);
+		c->shared = 1;
 		sli_htab_fill(&m->shared_attrs, slot, h, c);
 	}
 	return slot->item;

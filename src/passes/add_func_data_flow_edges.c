@@ -14,7 +14,7 @@ static sl_op *
 new_edge(sl_module *m, sl_value *v, const sl_sharding *s, sl_loc loc)
 {
 	sl_op *e = sli_op_create(m, SL_OP_SDY_FUNC_DATA_FLOW_EDGE, &v, 1, &v->type, 1, 0);
-	e->loc = v->loc.line ? v->loc : loc;
+	e->loc = sli_value_loc(v).line ? sli_value_loc(v) : loc;
 	if (s) {
 		sl_sharding *c = (sl_sharding *)s;
 		sli_result_set_spv(m, e, sli_attr_spv(m, &c, 1));

@@ -90,7 +90,8 @@ add_edge(sl_module *m, sl_value *owner, const sl_sharding *s, sl_op *after, sl_b
 	if (!sli_type_is_static(owner->type))
 		return;
 	sl_op *e = sli_op_create(m, SL_OP_SDY_DATA_FLOW_EDGE, &owner, 1, &owner->type, 1, 0);
-	e->loc = owner->loc.line ? owner->loc : (after ? after->loc : b->parent->parent->loc);
+	sl_loc at = sli_value_loc(owner);
+	e->loc = at.line ? at : (after ? after->loc : b->parent->parent->loc);
 	if (s)
 		sli_result_set_sharding(m, e, 0, s);
 	if (defer)

@@ -189,6 +189,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 	uint32_t n = (uint32_t)(ins->n - first);
 	sl_value *na = SL_NEWN(&m->valarena, sl_value, n);
 	sl_arg_attrs *naa = SL_NEWN(&m->arena, sl_arg_attrs, n);
+	sl_loc *nl = b->arglocs ? SL_NEWN(&m->arena, sl_loc, n) : NULL;
 	sl_value **leaves = SL_NEWN(&m->arena, sl_value *, n);
 	size_t k = 0;
 	for (uint32_t i = 0; i < b->nargs; i++) {
@@ -200,7 +201,8 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 			na[k].type = one.v[j];
 			na[k].block = b;
 			na[k].index = (uint32_t)k;
-			na[k].loc = old->loc;
+			if (nl)
+				nl[k] = sli_value_loc(old);
 			leaves[k] = &na[k];
 		}
 		SL_VEC_FREE(one);
@@ -215,7 +217,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 		}
 		sl_attr **d = SL_NEWN(&m->arena, sl_attr *, k - from);
 		if (!spread_attrs(m, attrs, nattrs, (uint32_t)(k - from), d))
-			sli_diag(m->ctx, SL_DIAG_WARNING, old->loc, "the attributes of tuple "
+			sli_diag(m->ctx, SL_DIAG_WARNING, sli_value_loc(old), "the attributes of tuple "
 			         "argument %u are dropped: its elements become arguments", i);
 		for (size_t j = from; j < k; j++) {
 			naa[j].v = d[j - from]->u.dict.v;
@@ -227,6 +229,7 @@ flatten_args(sl_module *m, sl_op *f, sl_block *b, sli_vmap *map, typevec *ins)
 	b->args = na;
 	b->nargs = n;
 	b->argattrs = naa;
+	b->arglocs = nl;
 }
 
 /*

@@ -74,7 +74,7 @@ value_loc(const sl_value *v)
 		return v->def->loc;
 	if (v->block && v->block->parent && v->block->parent->parent)
 		return v->block->parent->parent->loc;
-	return v->loc;
+	return sli_value_loc(v);
 }
 
 /* "<sharding> on argument 1 of @f (3:17)" and the like, for messages. */
@@ -82,7 +82,9 @@ static void
 describe(sli_prop *P, sli_buf *b, const sl_value *v, const sl_sharding *s)
 {
 	sli_print_sharding(b, P->ctx, s, false);
-	sl_loc l = v->loc.line ? v->loc : value_loc(v);
+	sl_loc l = sli_value_loc(v);
+	if (!l.line)
+		l = value_loc(v);
 	if (v->def) {
 		sli_buf_printf(b, " on result %u of '%s'", v->index,
 		               sl_sym_str(P->ctx, v->def->name));

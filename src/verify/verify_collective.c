@@ -83,7 +83,7 @@ verify_collective_common(verifier *v, sl_op *op, coll *c)
 			v->note.n = 0;
 			sli_buf_puts(&v->note, "operand mesh: ");
 			sli_verify_put_mesh(v, &v->note, in_mesh);
-			sli_verify_emit_note(v, op->operands[0]->loc);
+			sli_verify_emit_note(v, sli_value_loc(op->operands[0]));
 			return -1;
 		}
 	}
@@ -299,7 +299,7 @@ verify_collective_permute(verifier *v, sl_op *op, const coll *c)
 		v->note.n = 0;
 		sli_buf_puts(&v->note, "operand mesh: ");
 		sli_verify_put_mesh(v, &v->note, in_mesh);
-		sli_verify_emit_note(v, op->operands[0]->loc);
+		sli_verify_emit_note(v, sli_value_loc(op->operands[0]));
 		return -1;
 	}
 	for (uint32_t d = 0; d < c->operand->rank && d < c->out->rank; d++) {
