@@ -1091,6 +1091,18 @@ level_search(const sli_iopddl_model *m, int64_t *sol, int64_t cost, double end,
 	return c >= 0 && c < cost ? c : cost;
 }
 
+/* With a log: the best cost after a stage of the search, with the work
+ * and the time (seconds) so far. */
+static void
+progress(const sl_iopddl_opts *o, const sli_iopddl_clock *clk, double t0,
+         const char *stage, int64_t cost)
+{
+	if (o->log)
+		fprintf(o->log, "shardlp: after the %s: cost %lld, work %.2f s, "
+		        "%.2f s\n", stage, (long long)cost, clk->spent,
+		        sli_lp_clock() - t0);
+}
+
 /*
  * The time the searches get on their clock (sli_iopddl_clock), whose
  * hard end is end on the wall clock: the time limit, less the margin
@@ -1200,6 +1212,7 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		ils = fmin(ILS_SHARE * left, ILS_MAX);
 		int64_t c = sli_iopddl_lagrangian(&m, sol, r->heuristic_cost,
 		                                  now + lagr, cand);
+		progress(o, &clk, t0, "Lagrangian search", c);
 		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, now + lagr + ils,
 		                                         true, c >= 0);
 	}
@@ -1216,15 +1229,19 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	if (!r->ilp_skipped || o->write_lp || o->write_mps)
 		rc = run_ilp(ctx, &m, o, end, r, true);
 	if (!rc && cand && r->solution && !o->local_search_only) {
+		progress(o, &clk, t0, "local search", r->heuristic_cost);
 		rc = restricted_ilp(ctx, &m, cand, o, end, now + WIDEN_SHARE * left, r);
+		progress(o, &clk, t0, "restricted ILP", r->eval.cost);
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
 		double lt = fmin(lagr + ils, LEVEL_SHARE * (end - sli_iopddl_now(&m)));
 		if (!rc && p->has_limit && lt > 0 &&
 		    level_search(&m, sol, r->eval.cost, sli_iopddl_now(&m) + lt,
 		                 lt * ils / (lagr + ils)) < r->eval.cost)
 			offer(p, r, sol);
+		progress(o, &clk, t0, "search at fixed levels", r->eval.cost);
 		if (!rc)
 			rc = lns(ctx, &m, o, end, r);
+		progress(o, &clk, t0, "large-neighbourhood search", r->eval.cost);
 		/* time left (the ILP ended): the local search from its answer */
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
 		if (!rc && sli_iopddl_now(&m) < end - 0.5 &&
