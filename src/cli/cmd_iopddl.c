@@ -372,8 +372,9 @@ run_bench(const char *dir, args *a)
 		a->so.time_limit = 60;
 	printf("# shardlp iopddl bench %s: time limit %g s per instance; costs in the "
 	       "contest's units (dimensionless)\n", dir, a->so.time_limit);
-	printf("%-28s %7s %7s %-9s %14s %14s %8s %8s %8s\n", "instance", "nodes",
-	       "edges", "status", "cost", "best_known", "ratio", "gap", "seconds");
+	printf("%-28s %7s %7s %-9s %14s %14s %8s %8s %8s %8s\n", "instance", "nodes",
+	       "edges", "status", "cost", "best_known", "ratio", "gap", "seconds",
+	       "work_s");
 	int status = EXIT_OK;
 	for (size_t k = 0; k < nfiles; k++) {
 		size_t len = strlen(dir) + strlen(files[k]) + 2;
@@ -407,7 +408,7 @@ run_bench(const char *dir, args *a)
 		if (r.solution && isfinite(r.gap))
 			snprintf(gap, sizeof gap, "%.2g", r.gap);
 		printf("%14s %14s %8s %8s", cost, bkc, ratio, gap);
-		printf(" %8.2f\n", r.seconds);
+		printf(" %8.2f %8.2f\n", r.seconds, r.work);
 		fflush(stdout);
 		sl_iopddl_result_fini(&r);
 		sl_iopddl_free(p);
