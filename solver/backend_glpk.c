@@ -182,11 +182,34 @@ expired(double end)
 	return sli_lp_clock() >= end;
 }
 
+/*
+ * The iterations left of o's work limit (GLPK's it_lim) once P has made
+ * it_cnt - it0 of them and branch and cut nodes of its nodes:
+ * INT32_MAX when there is none, 0 when it is used up.
+ */
+static int
+its_left_after(const sli_lp_opts *o, glp_prob *P, int it0, double nodes)
+{
+	if (o->it_limit <= 0)
+		return INT32_MAX;
+	double used = glp_get_it_cnt(P) - it0 + o->node_its * nodes;
+	return (int)fmax(0, fmin(o->it_limit - used, INT32_MAX));
+}
+
+static int
+its_left(const sli_lp_opts *o, glp_prob *P, int it0)
+{
+	return its_left_after(o, P, it0, 0);
+}
+
 typedef struct cbdata {
 	const double *start;	/* 1-based incumbent, or NULL */
 	bool given;
 	double bound;
 	double end;		/* deadline */
+	const sli_lp_opts *o;	/* its work limit */
+	int it0;		/* P's iteration count at the start */
+	int nodes;		/* the tree's nodes so far */
 	bool stopped;		/* glp_ios_terminate was called */
 } cbdata;
 
@@ -194,7 +217,9 @@ static void
 callback(glp_tree *T, void *info)
 {
 	cbdata *d = info;
-	if (!d->stopped && expired(d->end)) {
+	glp_ios_tree_size(T, NULL, NULL, &d->nodes);
+	if (!d->stopped && (expired(d->end) ||
+	                    !its_left_after(d->o, glp_ios_get_prob(T), d->it0, d->nodes))) {
 		d->stopped = true;
 		glp_ios_terminate(T);
 		return;
@@ -329,7 +354,7 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	pp.presolve = GLP_OFF;
 	pp.msg_lev = GLP_MSG_OFF;
 	pp.meth = GLP_PRIMAL;	/* the basis stays primal feasible */
-	pp.tm_lim = ms_left(end);
+	pp.tm_lim = ms_left(end);	/* (it_lim: the caller's) */
 	bool ok = !glp_simplex(P, &pp) && glp_get_status(P) == GLP_OPT &&
 	          integral(P, nc, binary);
 	for (size_t e = 0; e < n; e++)
@@ -365,11 +390,12 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	 * warm start after bound changes keeps a dual feasible basis; after
 	 * objective changes the basis stays primal feasible instead */
 	sp.meth = primal ? GLP_PRIMAL : GLP_DUALP;
-	int rc = 0;
-	if (nc && expired(end))
+	int rc = 0, it0 = glp_get_it_cnt(P);
+	if (nc && (expired(end) || !its_left(o, P, it0)))
 		rc = GLP_ETMLIM;
 	else if (nc) {
 		sp.tm_lim = ms_left(end);
+		sp.it_lim = its_left(o, P, it0);
 		sp.presolve = o->presolve && !primal ? GLP_ON : GLP_OFF;
 		if (o->long_step && !primal)
 			sp.r_test = GLP_RT_FLIP;
@@ -377,12 +403,16 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		sp.presolve = GLP_OFF;
 		sp.r_test = GLP_RT_HAR;
 		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
-		    !expired(end)) {
+		    !expired(end) && its_left(o, P, it0)) {
 			glp_adv_basis(P, 0);
 			sp.tm_lim = ms_left(end);
+			sp.it_lim = its_left(o, P, it0);
 			rc = glp_simplex(P, &sp);
 		}
+		if (rc == GLP_EITLIM)
+			rc = GLP_ETMLIM;	/* the limit of work, as of time */
 	}
+	r->iterations = glp_get_it_cnt(P) - it0;
 	int st = nc ? glp_get_status(P) : GLP_OPT;
 	if (rc == GLP_ENOPFS || (rc == 0 && (st == GLP_NOFEAS || st == GLP_INFEAS))) {
 		r->status = SLI_LP_INFEASIBLE;
@@ -405,8 +435,11 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	}
 
 	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
-	if (!done && !expired(end))
+	if (!done && !expired(end) && its_left(o, P, it0)) {
+		sp.it_lim = its_left(o, P, it0);
 		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp, end);
+	}
+	r->iterations = glp_get_it_cnt(P) - it0;
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
@@ -432,16 +465,18 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 			rp.msg_lev = GLP_MSG_OFF;
 			rp.meth = GLP_PRIMAL;
 			rp.tm_lim = ms_left(end);
+			rp.it_lim = INT32_MAX;
 			glp_simplex(P, &rp);
+			r->iterations = glp_get_it_cnt(P) - it0;
 		}
 		return;
 	}
-	if (expired(end)) {
+	if (expired(end) || !its_left(o, P, it0)) {
 		r->status = SLI_LP_NO_SOLUTION;
 		return;
 	}
 
-	cbdata cb = {start, false, r->bound, end, false};
+	cbdata cb = {start, false, r->bound, end, o, it0, 0, false};
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = o->log ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -462,8 +497,10 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	ip.br_tech = o->pcost ? GLP_BR_PCH : GLP_BR_DTH;
 	ip.tm_lim = ms_left(end);
 	rp.tm_lim = ms_left(end);
+	rp.it_lim = its_left(o, P, it0);
 	if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
-		if (expired(end)) {
+		r->iterations = glp_get_it_cnt(P) - it0;
+		if (expired(end) || !its_left(o, P, it0)) {
 			r->status = SLI_LP_NO_SOLUTION;
 			return;
 		}
@@ -473,6 +510,8 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		return;
 	}
 	rc = glp_intopt(P, &ip);
+	r->iterations = glp_get_it_cnt(P) - it0;
+	r->nodes = cb.nodes;
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
 		r->bound = cb.bound;

@@ -37,6 +37,10 @@
 #define ACCEPT 0.01
 /* The repair's time to clear forbidden pairs, at most (seconds) */
 #define CLEAN_MAX 2.0
+/* The work of the search on the model's clock: costs of a node at a
+ * strategy, or of a pair, looked at (each with a node's edges: an entry
+ * of a cost table) at this many a second */
+#define LS_RATE 4.5e8
 
 typedef struct undo {
 	uint32_t node;
@@ -56,12 +60,29 @@ typedef struct ls {
 	SL_VEC(uint32_t) queue;	/* nodes to look at again */
 	unsigned char *queued;
 	uint64_t rng;
+	double work;		/* entries looked at, not yet on the clock */
 } ls;
 
 static int64_t
 pen(int64_t c)
 {
 	return c >= SLI_FORBIDDEN ? PENALTY : c;
+}
+
+/* The entries that the costs of node i at each strategy look at. */
+static double
+node_work(const sli_iopddl_model *m, size_t i)
+{
+	return (double)m->p->nstrat[i] * (double)(1 + m->afirst[i + 1] - m->afirst[i]);
+}
+
+/* Whether m's clock, L's work put on it, reads end or later. */
+static bool
+past(ls *L, double end)
+{
+	sli_iopddl_spend(L->m, L->work, LS_RATE);
+	L->work = 0;
+	return sli_iopddl_now(L->m) >= end;
 }
 
 static uint64_t
@@ -274,6 +295,8 @@ edge_move(ls *L, size_t e)
 	if (u == v || m->nalive[u] < 2 || m->nalive[v] < 2)
 		return false;
 	size_t au = (size_t)L->sol[u], bv = (size_t)L->sol[v];
+	L->work += node_work(m, u) + node_work(m, v) +
+	           (double)p->nstrat[u] * (double)p->nstrat[v];
 	int64_t now = local(L, u, au) + local(L, v, bv) - edge_at(L, e, u, au);
 	int64_t bestc = now;
 	size_t ba = au, bb = bv;
@@ -326,16 +349,17 @@ improve(ls *L, double end, bool all)
 			L->queued[i] = 0;
 			int64_t gain;
 			size_t s = best(L, i, &gain);
+			L->work += node_work(m, i);
 			if (gain > 0)
 				move(L, i, s, true);
-			if (++steps % 1024 == 0 && sli_lp_clock() >= end)
+			if (++steps % 1024 == 0 && past(L, end))
 				return;
 		}
 		bool moved = false;
 		if (all) {
 			for (size_t e = 0; e < p->nedges; e++) {
 				/* (a sweep of L's edges takes a second) */
-				if (e % 1024 == 0 && sli_lp_clock() >= end)
+				if (e % 1024 == 0 && past(L, end))
 					return;
 				if (m->ealive[e] && edge_move(L, e))
 					moved = true;
@@ -348,7 +372,7 @@ improve(ls *L, double end, bool all)
 						moved = true;
 			}
 		}
-		if (!moved || sli_lp_clock() >= end)
+		if (!moved || past(L, end))
 			return;
 	}
 }
@@ -503,17 +527,23 @@ allowed(const ls *L, size_t i, size_t s, bool monotone)
 /*
  * The cheapest strategies of T's nodes with every other node as it is
  * (min-sum over the tree, leaves first), into T->pick.  Monotone: no
- * node's usage grows, so every row still holds.
+ * node's usage grows, so every row still holds.  Returns the entries it
+ * looked at (its work).
  */
-static void
+static double
 solve_tree(const ls *L, tree *T, bool monotone)
 {
 	const sli_iopddl_model *m = L->m;
 	const sl_iopddl *p = m->p;
 	size_t n = T->node.n;
+	double work = 0;
 	T->moff.n = T->aoff.n = T->msg.n = T->arg.n = 0;
 	for (size_t t = 0; t < n; t++) {
 		size_t i = T->node.v[t];
+		work += node_work(m, i);
+		if (t)
+			work += (double)p->nstrat[i] *
+			        (double)p->nstrat[T->node.v[T->parent.v[t]]];
 		SL_VEC_PUSH(T->moff, T->msg.n);
 		for (size_t s = 0; s < p->nstrat[i]; s++) {
 			int64_t c = INF;
@@ -563,6 +593,7 @@ solve_tree(const ls *L, tree *T, bool monotone)
 			best = T->msg.v[s], T->pick.v[0] = (uint32_t)s;
 	for (size_t t = 1; t < n; t++)
 		T->pick.v[t] = T->arg.v[T->aoff.v[t] + T->pick.v[T->parent.v[t]]];
+	return work;
 }
 
 /* Whether the usage limit holds over node i's interval. */
@@ -660,13 +691,13 @@ iterate(ls *L, double end, bool clean)
 	const sl_iopddl *p = m->p;
 	L->log.n = 0;
 	int64_t best_total = L->total;
-	double accept = clean ? 0 : ACCEPT, start = sli_lp_clock();
+	double accept = clean ? 0 : ACCEPT, start = sli_iopddl_now(m);
 	int64_t *best = sli_xmalloc((p->nnodes + 1) * sizeof *best);
 	memcpy(best, L->sol, p->nnodes * sizeof *best);
 	tree T = {0};
 	SL_VEC(uint32_t) bad = {0};	/* edges at a forbidden pair */
 	T.pos = sli_xcalloc(p->nnodes + 1, sizeof *T.pos);
-	for (unsigned long it = 0; sli_lp_clock() < end; it++) {
+	for (unsigned long it = 0; !past(L, end); it++) {
 		int64_t cur = L->total;
 		if (it % 4 == 3) {
 			perturb(L);
@@ -674,6 +705,7 @@ iterate(ls *L, double end, bool clean)
 			/* now and then a tree at a forbidden pair, to repair it */
 			if (it % 64 == 0) {
 				bad.n = 0;
+				L->work += L->total >= PENALTY ? (double)p->nedges : 0;
 				for (size_t e = 0; e < p->nedges && L->total >= PENALTY; e++)
 					if (m->ealive[e] && edge_at(L, e, p->eu[e],
 					                            (size_t)L->sol[p->eu[e]]) >= PENALTY)
@@ -687,7 +719,7 @@ iterate(ls *L, double end, bool clean)
 			if (m->nalive[root] < 2)
 				continue;
 			grow(L, &T, root, 2 + next_rand(L) % (it % 8 == 0 ? 400 : 40));
-			solve_tree(L, &T, it % 2);
+			L->work += solve_tree(L, &T, it % 2);
 			bool ok = apply_tree(L, &T);
 			for (size_t t = 0; t < T.node.n; t++)
 				T.pos[T.node.v[t]] = 0;
@@ -696,7 +728,7 @@ iterate(ls *L, double end, bool clean)
 		}
 		improve(L, end, false);
 		/* the allowance: a share of the best, down to 0 at end */
-		double frac = (sli_lp_clock() - start) / fmax(1e-9, end - start);
+		double frac = (sli_iopddl_now(m) - start) / fmax(1e-9, end - start);
 		double allow = best_total < PENALTY && isfinite(end)
 		             ? accept * (double)best_total * fmax(0, 1 - frac) : 0;
 		if (L->total < best_total) {
@@ -741,6 +773,7 @@ sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
 	improve(&L, end, true);
 	if (use_all_time)
 		iterate(&L, end, false);
+	past(&L, end);
 	return ls_fini(&L);
 }
 
@@ -808,10 +841,13 @@ sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end)
 	}
 	free(g);
 	free(target);
+	/* (the passes above: a few per strategy and edge) */
+	L.work += 4 * (double)p->sfirst[p->nnodes] + (double)p->nedges;
 	improve(&L, end, true);
 	/* forbidden pairs left (the answer's, or from the moves above):
 	 * the search's repairs, briefly */
 	if (L.total >= PENALTY)
-		iterate(&L, fmin(end, sli_lp_clock() + CLEAN_MAX), true);
+		iterate(&L, fmin(end, sli_iopddl_now(m) + CLEAN_MAX), true);
+	past(&L, end);
 	return ls_fini(&L);
 }

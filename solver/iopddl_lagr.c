@@ -29,6 +29,9 @@
 #define THETA 0.02
 #define THETA_MIN (THETA / 256)
 #define PATIENCE 8
+/* Its work on the model's clock: entries of edge matrices and node costs
+ * that the messages and the prices go over, this many a second */
+#define MP_RATE 8e8
 
 typedef struct mp {
 	const sli_iopddl_model *m;
@@ -45,6 +48,8 @@ typedef struct mp {
 	uint32_t *t0, *t1;
 	double *lambda, *prefix;
 	int64_t *load;
+	double sweep_work;	/* entries a sweep goes over */
+	double price_work;	/* ... and a new price, the decoding */
 } mp;
 
 static size_t
@@ -130,6 +135,7 @@ mp_init(mp *M, const sli_iopddl_model *m)
 			total += p->efirst[e + 1] - p->efirst[e];
 	}
 	M->cost = sli_xmalloc((total + 1) * sizeof *M->cost);
+	M->sweep_work = (double)total;
 	for (size_t e = 0; e < p->nedges; e++)
 		for (size_t k = 0; m->ealive[e] && k < p->efirst[e + 1] - p->efirst[e]; k++) {
 			int64_t c = m->ecost[p->efirst[e] + k];
@@ -141,6 +147,7 @@ mp_init(mp *M, const sli_iopddl_model *m)
 		for (size_t k = m->afirst[i]; k < m->afirst[i + 1]; k++)
 			other_end(p, m->aedge[k], i) < i ? before++ : after++;
 		M->gamma[i] = 1.0 / (double)(before > after ? before : after ? after : 1);
+		M->sweep_work += (double)p->nstrat[i] * (double)(1 + before + after);
 		if (p->nstrat[i] > maxk)
 			maxk = p->nstrat[i];
 	}
@@ -150,6 +157,7 @@ mp_init(mp *M, const sli_iopddl_model *m)
 	M->lambda = sli_xcalloc(M->nslots + 1, sizeof *M->lambda);
 	M->prefix = sli_xcalloc(M->nslots + 1, sizeof *M->prefix);
 	M->load = sli_xcalloc(M->nslots + 1, sizeof *M->load);
+	M->price_work = 2 * (double)ns + (double)p->nedges + (double)M->nslots;
 }
 
 static void
@@ -333,13 +341,15 @@ sli_iopddl_lagrangian(const sli_iopddl_model *m, int64_t *sol, int64_t ub,
 	double theta = THETA, best_lv = -INFINITY;
 	unsigned stale = 0;
 	price(&M);
-	for (bool first = true; sli_lp_clock() < end; first = false) {
+	for (bool first = true; sli_iopddl_now(m) < end; first = false) {
 		for (int k = 0; k < (first ? FIRST_SWEEPS : SWEEPS) &&
-		                sli_lp_clock() < end; k++) {
+		                sli_iopddl_now(m) < end; k++) {
 			sweep(&M, true);
 			sweep(&M, false);
+			sli_iopddl_spend(m, 2 * M.sweep_work, MP_RATE);
 		}
 		decode(&M, x);
+		sli_iopddl_spend(m, 2 * M.price_work, MP_RATE);
 		double norm2, lv = lagrangian(&M, x, &norm2);
 		mark(m, x, cand, 1);
 		int64_t c = sli_iopddl_repair(m, x, end);

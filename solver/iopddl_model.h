@@ -14,7 +14,10 @@
 #ifndef SL_SOLVER_IOPDDL_MODEL_H
 #define SL_SOLVER_IOPDDL_MODEL_H
 
+#include <math.h>
+
 #include "solver/iopddl.h"
+#include "solver/lp.h"
 #include "util.h"
 
 #define SLI_FORBIDDEN SL_IOPDDL_FORBIDDEN
@@ -23,6 +26,21 @@ typedef struct sli_iopddl_row {
 	size_t first, n;	/* its nodes: rnode[first .. first + n) */
 	int64_t rhs;		/* bound on the sum of usage - umin */
 } sli_iopddl_row;
+
+/*
+ * The searches' clock.  The searches run for shares of the time limit;
+ * on the wall clock their answers depended on the machine's speed and
+ * load (V's answer changed with the way the binary was linked: 1,632,051
+ * or 1,754,133 at 30 s).  They read this clock instead: the work done,
+ * counted in the searches' own steps and GLPK's simplex iterations, each
+ * priced in seconds of a reference machine (the benchmark's: one core of
+ * a 2-core Xeon), so that one problem and one time limit give one
+ * answer.  The wall clock still stops every search at hard_end.
+ */
+typedef struct sli_iopddl_clock {
+	double spent;		/* the work done, in reference seconds */
+	double hard_end;	/* sli_lp_clock() instant ending every search */
+} sli_iopddl_clock;
 
 typedef struct sli_iopddl_model {
 	const sl_iopddl *p;
@@ -46,7 +64,31 @@ typedef struct sli_iopddl_model {
 	double end;		/* the reductions' deadline (sli_lp_clock) */
 	bool late;		/* they passed it: the model is not usable */
 	size_t nodes, edges;	/* free nodes (two strategies or more), alive edges */
+	/* the searches' clock (shared by the models derived from this
+	 * one), or NULL: they read the wall clock (sli_lp_clock) */
+	sli_iopddl_clock *clock;
 } sli_iopddl_model;
+
+/*
+ * The time on m's clock: its work done, or INFINITY once the wall clock
+ * passed its hard end (every search stops); without one, the wall clock.
+ */
+static inline double
+sli_iopddl_now(const sli_iopddl_model *m)
+{
+	double wall = sli_lp_clock();
+	if (!m->clock)
+		return wall;
+	return wall >= m->clock->hard_end ? INFINITY : m->clock->spent;
+}
+
+/* Adds work to m's clock: units at rate units a reference second. */
+static inline void
+sli_iopddl_spend(const sli_iopddl_model *m, double units, double rate)
+{
+	if (m->clock)
+		m->clock->spent += units / rate;
+}
 
 /* Builds the reduced model of p (never fails: see m->infeasible), or
  * gives up once sli_lp_clock() passes end (m->late; only fini it). */
@@ -90,7 +132,7 @@ size_t sli_iopddl_slots(const sl_iopddl *p, uint32_t **t0, uint32_t **t1);
  * within the usage limit, from a greedy start (or from sol, when
  * from_sol: then it must be within the limit) improved by moves of one
  * node and of both ends of an edge until none helps or end
- * (sli_lp_clock) passes, then, with use_all_time, by tree moves and
+ * (sli_iopddl_now) passes, then, with use_all_time, by tree moves and
  * perturbations until end (the best kept).
  * Returns its cost on the model (constant included), or -1 when it found
  * none without a forbidden pair.

@@ -113,6 +113,23 @@
 #define MARGIN_SHARE 0.03
 #define MARGIN_PER_ENTRY 1e-7
 #define MARGIN_MAX 5.0
+/* The time that reading a problem and its reductions take, estimated per
+ * strategy and pair (search_time) */
+#define START_PER_ENTRY 1e-6
+/* ... and of the rest, this share: the work the clock does not count
+ * (decoding answers, the evaluator, GLPK's work outside the simplex
+ * method) takes time, and the wall clock must not end a search first */
+#define SEARCH_SHARE 0.9
+/* The work of an ILP on the searches' clock (sli_iopddl_clock), in
+ * seconds: per simplex iteration and column of the model, and per
+ * iteration and row (V's restricted models: 0.1-0.5 ms an iteration);
+ * per node of branch and cut and product of its columns and rows (its
+ * cuts and refactoring: 30-90 ms a node on V's restricted models of 12k
+ * columns and 6k rows); per column and entry of the model built */
+#define ILP_IT_SECONDS 4.5e-9
+#define ILP_ROW_IT_SECONDS 1.3e-7
+#define ILP_NODE_SECONDS 1e-9
+#define ILP_BUILD_SECONDS 1e-7
 /* Branch and cut by pseudocosts only on the whole model of at most this
  * many columns (see run_ilp) */
 #define PCOST_MAX_COLS 100000
@@ -688,6 +705,7 @@ warm_solve(ilp *f, const sli_lp_opts *o, const double *start, sli_lp_result *r)
 	sli_lp_opts lo = *o;
 	lo.lp_only = true;
 	int rc = sli_lp_glpk.resolve(s, &lo, r);
+	double its = r->iterations;
 	if (!rc && r->status == SLI_LP_OPTIMAL) {
 		drop_relaxation(r);
 		for (size_t j = 0; j < n; j++)
@@ -695,6 +713,7 @@ warm_solve(ilp *f, const sli_lp_opts *o, const double *start, sli_lp_result *r)
 			                    lp->ub.v[j]);
 		lo.presolve = false;	/* from the small LP's basis */
 		rc = sli_lp_glpk.resolve(s, &lo, r);
+		its += r->iterations;
 	}
 	if (!rc && r->status == SLI_LP_OPTIMAL) {
 		double c = objective_of(lp, start), z = r->objective;
@@ -708,9 +727,11 @@ warm_solve(ilp *f, const sli_lp_opts *o, const double *start, sli_lp_result *r)
 		} else {
 			lo.lp_only = false;
 			rc = sli_lp_glpk.resolve(s, &lo, r);
+			its += r->iterations;
 		}
 	}
 	sli_lp_glpk.close(s);
+	r->iterations = its;
 	return rc;
 }
 
@@ -740,7 +761,16 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 		return 0;
 	}
 	sli_lp_opts lo = {0};
-	lo.deadline = end;
+	lo.deadline = m->clock ? m->clock->hard_end : end;
+	/* the time to end, as work: simplex iterations of this model's size */
+	double per_it = ILP_IT_SECONDS * (double)r->ncols +
+	                ILP_ROW_IT_SECONDS * (double)r->nrows;
+	double per_node = ILP_NODE_SECONDS * (double)r->ncols * (double)r->nrows;
+	double left = end - sli_iopddl_now(m);
+	if (m->clock && isfinite(end)) {
+		lo.it_limit = fmax(1, floor(left / per_it));
+		lo.node_its = per_node / per_it;
+	}
 	lo.gap = o->gap;
 	lo.log = o->log;
 	/* GLPK's presolver is not timed: only where it takes seconds at most */
@@ -759,6 +789,8 @@ run_ilp(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	sli_lp_result lr;
 	int rc = warm && start ? warm_solve(&f, &lo, start, &lr)
 	                         : sli_lp_glpk.solve(&f.lp, &lo, &lr);
+	sli_iopddl_spend(m, lr.iterations * per_it + lr.nodes * per_node +
+	                 ILP_BUILD_SECONDS * (double)(r->ncols + f.lp.idx.n), 1);
 	free(start);
 	if (rc) {
 		sli_error(ctx, sli_loc_none(), "the ILP solver failed: %s", lr.message);
@@ -933,7 +965,7 @@ restricted_ilp(sl_context *ctx, const sli_iopddl_model *m, const unsigned char *
 	for (size_t extra = 0; fits && !rc; ) {
 		bool done = false;
 		rc = sub_ilp(ctx, &mr, o, end, r, &done);
-		if (!done || sli_lp_clock() >= fmin(widen_end, end - WIDEN_MIN_LEFT))
+		if (!done || sli_iopddl_now(m) >= fmin(widen_end, end - WIDEN_MIN_LEFT))
 			break;
 		extra += WIDEN_STEP;
 		fits = restrict_model(&mr, m, cand, bits, extra, r->solution);
@@ -957,26 +989,26 @@ lns(sl_context *ctx, const sli_iopddl_model *m, const sl_iopddl_opts *o,
 	sli_iopddl_lns L;
 	sli_iopddl_lns_init(&L, m, LNS_SEED);
 	double k = LNS_K0, cap = fmin(LNS_IT_MAX, fmax(LNS_IT_MIN,
-	                              LNS_IT_SHARE * (end - sli_lp_clock())));
+	                              LNS_IT_SHARE * (end - sli_iopddl_now(m))));
 	int rc = 0;
-	double start = sli_lp_clock(), last = start;
-	for (unsigned it = 0; !rc && sli_lp_clock() < end - LNS_MIN_LEFT; it++) {
-		if (sli_lp_clock() - last > fmax(LNS_STALE_MIN, LNS_STALE_SHARE * (end - start)))
+	double start = sli_iopddl_now(m), last = start;
+	for (unsigned it = 0; !rc && sli_iopddl_now(m) < end - LNS_MIN_LEFT; it++) {
+		if (sli_iopddl_now(m) - last > fmax(LNS_STALE_MIN, LNS_STALE_SHARE * (end - start)))
 			break;	/* the local search gets the rest */
 		size_t n = sli_iopddl_lns_pick(&L, r->solution, (size_t)k,
 		                               LNS_MAX_COLS, it % SLI_LNS_MODES);
 		sli_iopddl_lns_fix(&L, r->solution);
-		double t = sli_lp_clock();
+		double t = sli_iopddl_now(m);
 		bool done = false;
 		int64_t was = r->eval.cost;
 		rc = sub_ilp(ctx, &L.sub, o, fmin(end, t + cap), r, &done);
 		if (r->eval.cost < was)
-			last = sli_lp_clock();
+			last = sli_iopddl_now(m);
 		if (done && n >= m->nodes)
 			break;	/* the whole model, solved */
 		if (!done)
 			k = fmax(LNS_KMIN, k / LNS_SHRINK);
-		else if (sli_lp_clock() - t < LNS_GROW_BELOW * cap)
+		else if (sli_iopddl_now(m) - t < LNS_GROW_BELOW * cap)
 			k = fmin((double)m->nodes, k * LNS_GROW);
 	}
 	sli_iopddl_lns_fini(&L);
@@ -1059,6 +1091,42 @@ level_search(const sli_iopddl_model *m, int64_t *sol, int64_t cost, double end,
 	return c >= 0 && c < cost ? c : cost;
 }
 
+/* With a log: the best cost after a stage of the search, with the work
+ * and the time (seconds) so far. */
+static void
+progress(const sl_iopddl_opts *o, const sli_iopddl_clock *clk, double t0,
+         const char *stage, int64_t cost)
+{
+	if (o->log)
+		fprintf(o->log, "shardlp: after the %s: cost %lld, work %.2f s, "
+		        "%.2f s\n", stage, (long long)cost, clk->spent,
+		        sli_lp_clock() - t0);
+}
+
+/*
+ * The time the searches get on their clock (sli_iopddl_clock), whose
+ * hard end is end on the wall clock: the time limit, less the margin
+ * kept for what follows the search and an estimate of the time that
+ * reading the problem and its reductions took (entries: its strategies
+ * and pairs); with a deadline alone, the time left to it.  The same on
+ * every machine, so that the searches give the same answer (where the
+ * hard end does not stop them first).
+ */
+static double
+search_time(const sl_iopddl_opts *o, double entries, double end)
+{
+	if (o->work_limit > 0)
+		return o->work_limit;
+	if (isinf(end))
+		return INFINITY;
+	if (o->time_limit <= 0)
+		return fmax(0, end - sli_lp_clock());
+	double margin = fmin(MARGIN_MAX, MARGIN_SHARE * o->time_limit +
+	                                 MARGIN_PER_ENTRY * entries);
+	return fmax(0, SEARCH_SHARE * (o->time_limit - margin) -
+	               START_PER_ENTRY * entries);
+}
+
 /*
  * The Lagrangian search before the ILP of a small model (sol, of cost
  * cost, < 0: none): its answer seeds the smaller LP (warm_solve) and,
@@ -1070,7 +1138,7 @@ static int64_t
 lagrangian_start(const sli_iopddl_model *m, int64_t *sol, int64_t cost,
                  size_t ncols, double end)
 {
-	double now = sli_lp_clock();
+	double now = sli_iopddl_now(m);
 	double t = fmin(LAGR_SMALL_MAX, LAGR_SMALL_PER_COL * (double)ncols);
 	if (isfinite(end))
 		t = fmin(t, LAGR_SMALL_SHARE * (end - now));
@@ -1119,7 +1187,13 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	bool large = r->ilp_skipped || ncols > LS_BIG;
 	if (large)
 		r->ilp_skipped = true;
-	double now = sli_lp_clock(), left = end - now;
+	/* from here the searches read their clock (sli_iopddl_clock): the
+	 * work done, from 0 to the search time; the wall clock's end stays
+	 * the hard one */
+	sli_iopddl_clock clk = {0, end};
+	m.clock = &clk;
+	end = search_time(o, entries, end);
+	double now = 0, left = end;
 	double ls_end = large ? end
 	              : now + fmin(fmin(LS_MAX, LS_SHARE * left),
 	                           LS_PER_COL * (double)ncols);
@@ -1138,6 +1212,7 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 		ils = fmin(ILS_SHARE * left, ILS_MAX);
 		int64_t c = sli_iopddl_lagrangian(&m, sol, r->heuristic_cost,
 		                                  now + lagr, cand);
+		progress(o, &clk, t0, "Lagrangian search", c);
 		r->heuristic_cost = sli_iopddl_heuristic(&m, sol, now + lagr + ils,
 		                                         true, c >= 0);
 	}
@@ -1154,21 +1229,26 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	if (!r->ilp_skipped || o->write_lp || o->write_mps)
 		rc = run_ilp(ctx, &m, o, end, r, true);
 	if (!rc && cand && r->solution && !o->local_search_only) {
+		progress(o, &clk, t0, "local search", r->heuristic_cost);
 		rc = restricted_ilp(ctx, &m, cand, o, end, now + WIDEN_SHARE * left, r);
+		progress(o, &clk, t0, "restricted ILP", r->eval.cost);
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
-		double lt = fmin(lagr + ils, LEVEL_SHARE * (end - sli_lp_clock()));
+		double lt = fmin(lagr + ils, LEVEL_SHARE * (end - sli_iopddl_now(&m)));
 		if (!rc && p->has_limit && lt > 0 &&
-		    level_search(&m, sol, r->eval.cost, sli_lp_clock() + lt,
+		    level_search(&m, sol, r->eval.cost, sli_iopddl_now(&m) + lt,
 		                 lt * ils / (lagr + ils)) < r->eval.cost)
 			offer(p, r, sol);
+		progress(o, &clk, t0, "search at fixed levels", r->eval.cost);
 		if (!rc)
 			rc = lns(ctx, &m, o, end, r);
+		progress(o, &clk, t0, "large-neighbourhood search", r->eval.cost);
 		/* time left (the ILP ended): the local search from its answer */
 		memcpy(sol, r->solution, p->nnodes * sizeof *sol);
-		if (!rc && sli_lp_clock() < end - 0.5 &&
+		if (!rc && sli_iopddl_now(&m) < end - 0.5 &&
 		    sli_iopddl_heuristic(&m, sol, end, true, true) >= 0 && offer(p, r, sol))
 			r->from_heuristic = true;
 	}
+	r->work = clk.spent;
 	free(cand);
 	free(sol);
 	if (r->solution && r->status != SL_SOLVE_OPTIMAL)

@@ -100,6 +100,12 @@ typedef struct sli_lp_opts {
 	bool lp_only;		/* the relaxation alone: x its optimum, dual
 				 * its row duals, status optimal (IOPDDL's
 				 * column generation prices with them) */
+	/* the work allowed (0: no limit), in simplex iterations, each node
+	 * of branch and cut counting as node_its of them: a limit of work,
+	 * not time, so that a solve stopped by it ends at the same point on
+	 * any machine; it ends as at the time limit */
+	double it_limit;
+	double node_its;
 } sli_lp_opts;
 
 typedef struct sli_lp_result {
@@ -108,6 +114,8 @@ typedef struct sli_lp_result {
 	double bound;		/* proven lower bound */
 	double gap;		/* (objective - bound) / max(1e-9, |objective|) */
 	double seconds;
+	double iterations;	/* simplex iterations made */
+	double nodes;		/* nodes of branch and cut made */
 	double *x;		/* column values (heap, caller frees) or NULL */
 	double *dual;		/* lp_only: row duals (heap, caller frees) */
 	size_t ndual;

@@ -447,6 +447,9 @@ typedef struct sl_iopddl_opts {
 	double time_limit;	/* seconds from the call; <= 0: none */
 	double deadline;	/* an sl_solve_clock() instant; <= 0: none */
 	double gap;		/* relative optimality gap to stop at */
+	/* the searches' work, in seconds of the reference machine (the
+	 * same answer on any machine and load); <= 0: from the time limit */
+	double work_limit;
 	FILE *log;		/* the solver's log, or NULL */
 	const char *write_lp, *write_mps;	/* export the model there */
 	bool local_search_only;	/* no ILP: the heuristic's answer */
@@ -463,6 +466,7 @@ typedef struct sl_iopddl_result {
 	sl_iopddl_eval eval;	/* the evaluator's verdict on solution */
 	double objective;	/* = eval.cost when there is a solution */
 	double bound, gap, seconds;
+	double work;		/* the searches' work, in reference seconds */
 	size_t nodes, edges;	/* left after the reductions */
 	size_t ncols, nrows, nbinaries;	/* of the ILP; 0 when not built */
 	int64_t heuristic_cost;	/* of the local search's answer; -1: none */

@@ -18,8 +18,9 @@
 
 static const char usage_short[] =
 	"usage: shardlp iopddl eval PROBLEM SOLUTION\n"
-	"       shardlp iopddl solve [-o SOLUTION] [--time-limit S] [--gap G]\n"
-	"                            [--write-lp F] [--write-mps F] [--local-search]\n"
+	"       shardlp iopddl solve [-o SOLUTION] [--time-limit S] [--work-limit S]\n"
+	"                            [--gap G] [--write-lp F] [--write-mps F]\n"
+	"                            [--local-search]\n"
 	"                            [--verbose] [-q] PROBLEM\n"
 	"       shardlp iopddl bench [--time-limit S] [--gap G] DIR\n";
 
@@ -36,6 +37,9 @@ static const char help_text[] =
 	"  -o, --output F       write the solution to F (default standard output)\n"
 	"  --time-limit S       end within S seconds, reading included (bench:\n"
 	"                       per instance, default 60)\n"
+	"  --work-limit S       the searches' work, in seconds of the reference\n"
+	"                       machine: the same answer on any machine and\n"
+	"                       load (default: 90%% of what --time-limit leaves)\n"
 	"  --gap G              stop at relative optimality gap G\n"
 	"  --write-lp F         write the reduced model in CPLEX LP format to F\n"
 	"  --write-mps F        write the reduced model in free MPS format to F\n"
@@ -43,7 +47,7 @@ static const char help_text[] =
 	"  --verbose            the solver log, on standard error\n"
 	"  -q, --quiet          no summary on standard error\n";
 
-enum { OPT_TIME = 1000, OPT_GAP, OPT_LP, OPT_MPS, OPT_LS, OPT_VERBOSE };
+enum { OPT_TIME = 1000, OPT_WORK, OPT_GAP, OPT_LP, OPT_MPS, OPT_LS, OPT_VERBOSE };
 
 typedef struct args {
 	sl_iopddl_opts so;
@@ -60,6 +64,7 @@ parse_args(int argc, char **argv, args *a)
 		{"help", no_argument, NULL, 'h'},
 		{"output", required_argument, NULL, 'o'},
 		{"time-limit", required_argument, NULL, OPT_TIME},
+		{"work-limit", required_argument, NULL, OPT_WORK},
 		{"gap", required_argument, NULL, OPT_GAP},
 		{"write-lp", required_argument, NULL, OPT_LP},
 		{"write-mps", required_argument, NULL, OPT_MPS},
@@ -84,12 +89,15 @@ parse_args(int argc, char **argv, args *a)
 		case OPT_LS: a->so.local_search_only = true; break;
 		case OPT_VERBOSE: a->so.log = stderr; break;
 		case OPT_TIME:
+		case OPT_WORK:
 		case OPT_GAP:
 			if (!cli_parse_number(optarg, &v))
 				return cli_usage_error("shardlp iopddl", usage_short,
 				                       "invalid number '%s'", optarg);
 			if (c == OPT_GAP)
 				a->so.gap = v;
+			else if (c == OPT_WORK)
+				a->so.work_limit = v;
 			else
 				a->so.time_limit = v, a->time_given = true;
 			break;
@@ -207,9 +215,9 @@ run_solve(const char *path, args *a)
 			        (long long)r.eval.peak);
 		fputs(", bound ", stderr);
 		print_num(stderr, r.bound);
-		fprintf(stderr, ", gap %.2g, %.2f s; %zu of %zu nodes and %zu of %zu "
-		        "edges after reductions", r.gap, r.seconds, r.nodes, p->nnodes,
-		        r.edges, p->nedges);
+		fprintf(stderr, ", gap %.2g, %.2f s (work %.2f s); %zu of %zu nodes "
+		        "and %zu of %zu edges after reductions", r.gap, r.seconds,
+		        r.work, r.nodes, p->nnodes, r.edges, p->nedges);
 		if (r.ncols)
 			fprintf(stderr, ", %zu columns (%zu binaries), %zu rows",
 			        r.ncols, r.nbinaries, r.nrows);
@@ -364,8 +372,9 @@ run_bench(const char *dir, args *a)
 		a->so.time_limit = 60;
 	printf("# shardlp iopddl bench %s: time limit %g s per instance; costs in the "
 	       "contest's units (dimensionless)\n", dir, a->so.time_limit);
-	printf("%-28s %7s %7s %-9s %14s %14s %8s %8s %8s\n", "instance", "nodes",
-	       "edges", "status", "cost", "best_known", "ratio", "gap", "seconds");
+	printf("%-28s %7s %7s %-9s %14s %14s %8s %8s %8s %8s\n", "instance", "nodes",
+	       "edges", "status", "cost", "best_known", "ratio", "gap", "seconds",
+	       "work_s");
 	int status = EXIT_OK;
 	for (size_t k = 0; k < nfiles; k++) {
 		size_t len = strlen(dir) + strlen(files[k]) + 2;
@@ -399,7 +408,7 @@ run_bench(const char *dir, args *a)
 		if (r.solution && isfinite(r.gap))
 			snprintf(gap, sizeof gap, "%.2g", r.gap);
 		printf("%14s %14s %8s %8s", cost, bkc, ratio, gap);
-		printf(" %8.2f\n", r.seconds);
+		printf(" %8.2f %8.2f\n", r.seconds, r.work);
 		fflush(stdout);
 		sl_iopddl_result_fini(&r);
 		sl_iopddl_free(p);

@@ -1046,6 +1046,42 @@ test_time_limit_keeps_best(void)
 	sli_lp_fini(&lp);
 }
 
+/*
+ * A limit of work instead of time: branch and cut on the market split
+ * problem (hours) stops once its simplex iterations, each node counted
+ * as node_its of them, reach it_limit, with the best point it found, and
+ * at the same point in two solves (the limit counts no time).
+ */
+static void
+test_work_limit(void)
+{
+	sli_lp lp;
+	double start[MS_COLS + 2 * MS_ROWS] = {0};
+	market_split(&lp, start);
+	sli_lp_opts o = {0};
+	o.it_limit = 3000;
+	o.node_its = 20;
+	o.time_limit = 20;	/* (without the work limit: stopped here) */
+	o.start = start;
+	sli_lp_result r[2];
+	for (int k = 0; k < 2; k++) {
+		sli_lp_glpk.solve(&lp, &o, &r[k]);
+		CU_ASSERT_EQUAL(r[k].status, SLI_LP_FEASIBLE);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r[k].x);
+		CU_ASSERT_TRUE(sli_lp_feasible(&lp, r[k].x, 1e-6));
+		CU_ASSERT(r[k].nodes > 0);
+		/* the callback looks between nodes: one node's LP past it */
+		CU_ASSERT(r[k].iterations + o.node_its * r[k].nodes >= o.it_limit);
+		CU_ASSERT(r[k].iterations + o.node_its * (r[k].nodes - 1) < o.it_limit + 500);
+	}
+	CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
+	CU_ASSERT_EQUAL(r[0].nodes, r[1].nodes);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].objective, r[1].objective, 0);
+	free(r[0].x);
+	free(r[1].x);
+	sli_lp_fini(&lp);
+}
+
 static void
 test_deadline(void)
 {
@@ -1079,6 +1115,7 @@ CU_TestInfo tests_solver[] = {
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
+	{"a limit of work stops branch and cut at one point", test_work_limit},
 	{"a time limit and a deadline: the earlier holds", test_deadline},
 	CU_TEST_INFO_NULL,
 };
