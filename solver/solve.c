@@ -776,6 +776,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	case SLI_LP_FEASIBLE:
 		r->objective = dr.objective;
 		r->gap = dr.gap;
+		sli_cost_tidy(cm, q);
 		rc = finish(m, cm, o, q, q0, r);
 		break;
 	case SLI_LP_NO_SOLUTION:
@@ -1034,6 +1035,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	sli_form_decode(&f, lr.x, q, NULL);
 	free(lr.x);
+	sli_cost_tidy(&cm, q);
 	rc = finish(m, &cm, o, q, q0, r);
 	free(q);
 out:

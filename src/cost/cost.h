@@ -313,6 +313,15 @@ size_t sli_cost_op_options(const sli_cost_model *cm, uint32_t o,
  */
 int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
                       sli_cost_parts *out, sli_cost_asg *chosen);
+/*
+ * Breaks the model's ties in q as the export would have them: where an
+ * op's edge keeps an axis on its dim behind other axes than the tensor
+ * has (the model charges nothing, the export gathers it), the tensor
+ * takes the op's sharding when the model's price stays the same or
+ * falls, fewer of its edges do so, the budget holds, and the tensor is
+ * neither tied nor fixed (shardlp-cost(7), "Ties").
+ */
+void sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q);
 
 /*
  * Reads the sharding of every tensor of the model from the module

@@ -115,6 +115,39 @@ op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 	return c;
 }
 
+/*
+ * Op o's least local cost given q, with its compute part and the
+ * assignment that makes it; false when the op has none.
+ */
+static bool
+op_best(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *q,
+        double *cost, double *compute, sli_cost_asg *chosen)
+{
+	sli_cost_asg *opts;
+	size_t n = sli_cost_op_options(cm, o, &opts);
+	double best = INFINITY, bestcomp = 0;
+	size_t bi = 0;
+	edge_memo em;
+	memo_init(&em, &cm->ops.v[o]);
+	for (size_t k = 0; k < n; k++) {
+		double comp;
+		double c = op_local(cm, o, &opts[k], q, &comp, NULL, &em);
+		if (k == 0 || c < best - 1e-12 * fabs(best)) {
+			best = c;
+			bestcomp = comp;
+			bi = k;
+		}
+	}
+	memo_fini(&em);
+	if (n) {
+		*cost = best;
+		*compute = bestcomp;
+		*chosen = opts[bi];
+	}
+	free(opts);
+	return n > 0;
+}
+
 int
 sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
                   sli_cost_parts *out, sli_cost_asg *chosen)
@@ -124,36 +157,130 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 	out->budget = cm->budget;
 	int rc = 0;
 	for (size_t o = 0; o < cm->ops.n; o++) {
-		sli_cost_asg *opts;
-		size_t n = sli_cost_op_options(cm, (uint32_t)o, &opts);
-		double best = INFINITY, bestcomp = 0;
-		size_t bi = 0;
-		edge_memo em;
-		memo_init(&em, &cm->ops.v[o]);
-		for (size_t k = 0; k < n; k++) {
-			double comp;
-			double c = op_local(cm, (uint32_t)o, &opts[k], q, &comp, NULL, &em);
-			if (k == 0 || c < best - 1e-12 * fabs(best)) {
-				best = c;
-				bestcomp = comp;
-				bi = k;
-			}
-		}
-		memo_fini(&em);
-		if (n == 0) {
+		double best, comp;
+		sli_cost_asg s;
+		if (!op_best(cm, (uint32_t)o, q, &best, &comp, &s)) {
 			rc = -1;
-		} else {
-			out->compute += bestcomp;
-			out->communication += best - bestcomp;
-			op_local(cm, (uint32_t)o, &opts[bi], q, NULL, out, NULL);	/* tally */
-			if (chosen)
-				chosen[o] = opts[bi];
+			continue;
 		}
-		free(opts);
+		out->compute += comp;
+		out->communication += best - comp;
+		op_local(cm, (uint32_t)o, &s, q, NULL, out, NULL);	/* tally */
+		if (chosen)
+			chosen[o] = s;
 	}
 	out->total = out->communication + out->compute;
 	return rc;
 }
+
+/* {====================================================================
+ * Ties broken as the export runs them (sli_cost_tidy)
+ * ===================================================================== */
+
+/*
+ * The edge of op o (assignment s) to its operand or result i, tensor x:
+ * whether its reshard keeps an axis behind other axes than before
+ * (sli_cost_reorders), and the projection of s on it into r.
+ */
+static bool
+edge_reorders(const sli_cost_model *cm, uint32_t o, bool result, uint32_t i,
+              const sli_cost_asg *s, const sli_cost_asg *q, sli_cost_asg *r)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	uint32_t x = result ? co->results[i] : co->operands[i];
+	if (x == SLI_COST_NO_TENSOR || (!result && co->ropt && co->ropt[i]))
+		return false;
+	sli_cost_op_project(cm, o, result, i, s, r);
+	return result ? sli_cost_reorders(cm, r, &q[x]) : sli_cost_reorders(cm, &q[x], r);
+}
+
+/*
+ * The model's price of the ops next to tensor t (its definition and its
+ * uses) given q, and into *n how many of their edges on t reorder axes;
+ * INFINITY when one of them has no assignment.
+ */
+static double
+near_price(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q, uint32_t *n)
+{
+	double c = 0;
+	*n = 0;
+	for (uint32_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		bool near = false;
+		for (uint32_t e = 0; e < co->noperands + co->nresults && !near; e++)
+			near = (e < co->noperands ? co->operands[e]
+			                          : co->results[e - co->noperands]) == t;
+		double oc, comp;
+		sli_cost_asg s, r;
+		if (!near)
+			continue;
+		if (!op_best(cm, o, q, &oc, &comp, &s))
+			return INFINITY;
+		c += oc;
+		for (uint32_t e = 0; e < co->noperands + co->nresults; e++) {
+			bool res = e >= co->noperands;
+			uint32_t i = res ? e - co->noperands : e;
+			if ((res ? co->results[i] : co->operands[i]) == t &&
+			    edge_reorders(cm, o, res, i, &s, q, &r))
+				(*n)++;
+		}
+	}
+	return c;
+}
+
+/*
+ * Moves tensor t to sharding want when that is one of its options, costs
+ * the model no more, reorders fewer axes on its edges and keeps within
+ * the budget.
+ */
+static void
+try_move(const sli_cost_model *cm, sli_cost_asg *q, uint32_t t,
+         const sli_cost_asg *want)
+{
+	sli_cost_asg *opts;
+	size_t n = sli_cost_tensor_options(cm, t, &opts);
+	bool valid = false;
+	for (size_t k = 0; k < n && !valid; k++)
+		valid = !memcmp(&opts[k], want, sizeof *want);
+	free(opts);
+	if (!valid)
+		return;
+	uint32_t n0, n1;
+	sli_cost_asg old = q[t];
+	double before = near_price(cm, t, q, &n0);
+	q[t] = *want;
+	double after = near_price(cm, t, q, &n1);
+	bool ok = after <= before + 1e-9 * fmax(1, fabs(before)) && n1 < n0 &&
+	          (cm->budget <= 0 || sli_cost_peak_bytes(cm, q, NULL) <= cm->budget);
+	if (!ok)
+		q[t] = old;
+}
+
+void
+sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
+{
+	bool *tied = sli_xcalloc(cm->tensors.n + 1, 1);
+	for (size_t k = 0; k < cm->ties.n; k++)
+		tied[cm->ties.v[k].a] = tied[cm->ties.v[k].b] = true;
+	for (uint32_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		double c, comp;
+		sli_cost_asg s, r;
+		if (!op_best(cm, o, q, &c, &comp, &s))
+			continue;
+		for (uint32_t e = 0; e < co->noperands + co->nresults; e++) {
+			bool res = e >= co->noperands;
+			uint32_t i = res ? e - co->noperands : e;
+			uint32_t x = res ? co->results[i] : co->operands[i];
+			if (edge_reorders(cm, o, res, i, &s, q, &r) && !tied[x] &&
+			    !cm->tensors.v[x].fixed)
+				try_move(cm, q, x, &r);
+		}
+	}
+	free(tied);
+}
+
+/* }==================================================================== */
 
 /* sli_cost_eval and sli_cost_eval_model: with or without the export. */
 static int

@@ -107,6 +107,28 @@ sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
 	return c;
 }
 
+/* The axes q puts before axis a on a's dim, as a mask of axis indices. */
+static uint32_t
+prefix(const sli_cost_asg *q, uint32_t a)
+{
+	uint32_t p = 0;
+	for (uint32_t b = 0; b < a; b++)
+		if (q->a[b] == q->a[a])
+			p |= 1u << b;
+	return p;
+}
+
+bool
+sli_cost_reorders(const sli_cost_model *cm, const sli_cost_asg *from,
+                  const sli_cost_asg *to)
+{
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (from->a[a] >= 0 && to->a[a] == from->a[a] &&
+		    prefix(from, a) != prefix(to, a))
+			return true;
+	return false;
+}
+
 /* }==================================================================== */
 
 /* {====================================================================

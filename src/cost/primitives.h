@@ -43,6 +43,14 @@ double sli_cost_all_reduce(const sli_cost_model *cm, uint32_t axis, double bytes
  */
 double sli_cost_reshard(const sli_cost_model *cm, const sli_cost_asg *from,
                         double bytes, const sli_cost_asg *to, sli_cost_parts *t);
+/*
+ * Whether resharding from `from` to `to` keeps an axis on its dim behind
+ * other axes than before (in the model's order): sli_cost_reshard charges
+ * it nothing, the export gathers it and slices it again (shardlp-cost(7),
+ * "Ties").
+ */
+bool sli_cost_reorders(const sli_cost_model *cm, const sli_cost_asg *from,
+                       const sli_cost_asg *to);
 
 /*
  * The mapping of operand i (result: false) or result i (true) in the

@@ -369,6 +369,82 @@ test_peak_is_live(void)
 	sl_context_free(ctx);
 }
 
+/*
+ * A broadcast of a scalar, %0, used by an add on [{"a", "b"}, {}] (mesh
+ * a=2, b=2): on [{"b"}, {}] or on [{"a", "b"}, {}] it costs the model
+ * the same (the add keeps "b" on dim 0), while the export gathers "b"
+ * from the first; sli_cost_tidy moves %0 to the second (in the model of
+ * the second: a written sharding pins %0 to its own).
+ */
+static void
+tidy_text(char *buf, size_t n, const char *s)
+{
+	snprintf(buf, n, "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%%arg0: " T88 " {sdy.sharding = #sdy.sharding<@mesh, "
+		"[{\"a\", \"b\"}, {}]>}, %%arg1: tensor<f32>) -> " T88 " {\n"
+		"  %%0 = stablehlo.broadcast_in_dim %%arg1, dims = [] {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, [%s, {}]>]>} : (tensor<f32>) -> "
+		T88 "\n"
+		"  %%1 = stablehlo.add %%arg0, %%0 {sdy.sharding = #sdy.sharding_per_value"
+		"<[<@mesh, [{\"a\", \"b\"}, {}]>]>} : " T88 "\n"
+		"  return %%1 : " T88 "\n}\n", s);
+}
+
+/* The model and the shardings read from text; the tensors' count. */
+static size_t
+read_q(sl_context *ctx, const char *text, sl_module **m, sli_cost_model *cm,
+       sli_cost_asg **q)
+{
+	sli_cost_params cp;
+	unit_cluster(&cp);
+	*m = test_parse(ctx, text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*m);
+	CU_ASSERT_FATAL(sli_cost_model_build(*m, &cp, cm) == 0);
+	*q = calloc(cm->tensors.n + 1, sizeof **q);
+	CU_ASSERT_FATAL(sli_cost_read(cm, *q, NULL) == 0);
+	return cm->tensors.n;
+}
+
+static void
+test_tidy_reorder(void)
+{
+	char behind[2048], front[2048];
+	tidy_text(behind, sizeof behind, "{\"b\"}");
+	tidy_text(front, sizeof front, "{\"a\", \"b\"}");
+	CU_ASSERT_DOUBLE_EQUAL(score(behind, NULL).total, score(front, NULL).total, 1e-12);
+	CU_ASSERT(score_as(behind, NULL, true).communication >
+	          score_as(front, NULL, true).communication + 1);
+
+	/* the model of the second (where %0 may take it), at the point of
+	 * the first: they differ in %0 alone */
+	sl_context *ctx = sl_context_new();
+	sl_module *m, *m2;
+	sli_cost_model cm, cm2;
+	sli_cost_asg *q, *q2;
+	size_t n = read_q(ctx, behind, &m, &cm, &q);
+	CU_ASSERT_EQUAL_FATAL(read_q(ctx, front, &m2, &cm2, &q2), n);
+	size_t differ = 0;
+	for (size_t t = 0; t < n; t++)
+		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
+	CU_ASSERT_EQUAL(differ, 1);
+	sli_cost_parts before, after;
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
+	sli_cost_tidy(&cm2, q);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
+	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
+	/* a tidy point stays as it is */
+	sli_cost_tidy(&cm2, q2);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	free(q);
+	free(q2);
+	sli_cost_model_fini(&cm);
+	sli_cost_model_fini(&cm2);
+	sl_module_free(m);
+	sl_module_free(m2);
+	sl_context_free(ctx);
+}
+
 /* {====================================================================
  * The evaluator: the collectives the export emits
  * ===================================================================== */
@@ -521,6 +597,7 @@ CU_TestInfo tests_cost[] = {
 	{"an all-reduce costs 2 (n - 1) (lat + p / n / bw)", test_all_reduce},
 	{"compute is the per-device flops at the device's FLOP/s", test_compute},
 	{"the ILP's edge terms add up to the reshard", test_terms_match_reshard},
+	{"ties broken where the export reorders axes", test_tidy_reorder},
 	{"a data-flow edge is its owner's tensor", test_edge_is_its_owner},
 	{"a loop's operand is resharded into its carried value",
 	 test_loop_operand_reshards},
