@@ -682,17 +682,26 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	result_init(r);
 	if (session_lost(s, r))
 		return -1;
+	/* 1-based, as the callback gives it to GLPK */
+	double *volatile start = NULL;
+	if (o->start) {
+		start = sli_xmalloc((s->nc + 1) * sizeof *start);
+		start[0] = 0;
+		memcpy(start + 1, o->start, s->nc * sizeof *start);
+	}
 	log_to(o->log);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
+		free(start);
 		r->status = SLI_LP_ERROR;
 		r->seconds = sli_lp_clock() - t0;
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
 	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
-	         s->solved && s->obj_changed, NULL, sli_lp_deadline(o, t0), r);
+	         s->solved && s->obj_changed, start, sli_lp_deadline(o, t0), r);
+	free(start);
 	unscale(r, s->k);
 	s->obj_changed = false;
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||

@@ -34,6 +34,8 @@
  * unchanged, one outgoing option per orbit is solved and the others are
  * its images (Symmetry), and a symmetric solve excludes the incoming
  * options that are not the least of their orbits (fix_orbital).
+ * A large block's solve starts branch and cut from the group's last
+ * solution, moved to the outgoing option at hand (start_for).
  */
 #include "solver/decompose.h"
 
@@ -49,6 +51,12 @@
 #define NONE UINT32_MAX
 /* most ops in one block, unless no cut comes sooner */
 #define MAX_BLOCK_OPS 400
+/*
+ * blocks of fewer columns solve without a first point (start_for): their
+ * relaxations are mostly integral, and a first point can change which of
+ * tied optima a solve returns
+ */
+#define START_MIN_COLS 10000
 /* incoming prices equal to this (relative) tolerance share a cache entry */
 #define SHAPE_TOL 1e-10
 
@@ -99,6 +107,7 @@ typedef struct group {
 	sli_lp_session *s;
 	double *obj;		/* the objective now in the session */
 	uint32_t fixed;		/* outgoing option fixed to 1 now, or NONE */
+	double *sol;		/* the last solution found in the session */
 } group;
 
 typedef struct block {
@@ -636,7 +645,7 @@ classify(dec *d, bool reuse)
 			k.out_col = k.has_out ? k.f.t[out_local(&k)].col : 0;
 			k.group = (uint32_t)g;
 			if (g == d->groups.n) {
-				group ng = {(uint32_t)c, 0, NULL, NULL, NONE};
+				group ng = {(uint32_t)c, 0, NULL, NULL, NONE, NULL};
 				SL_VEC_PUSH(d->groups, ng);
 				d->r->ncols += sli_lp_ncols(&k.f.lp);
 				d->r->nrows += k.f.lp.rows.n;
@@ -1080,6 +1089,33 @@ reuse_solutions(dec *d, const klass *k, const double *shape, entry *e, bool *don
 }
 
 /*
+ * A first point for the solve of outgoing option j, into x: the group's
+ * last solution with c_out moved to j and the refunds redone, when that
+ * is a point of the model as the session bounds it now (fixed[q]: c_in's
+ * option q is excluded).  Branch and cut takes it as its incumbent: on
+ * the attention blocks of a transformer on an 8x8 mesh with sub-axes
+ * (24k columns) the relaxation is within 0.3% of the optimum, and most
+ * of a solve went into finding a first integral point: 14-76 s wall
+ * each without, 3-6 s with, the point often optimal already.
+ */
+static bool
+start_for(const klass *k, const group *g, const double *shape,
+          const bool *fixed, uint32_t j, double *x)
+{
+	const sli_lp *lp = &k->f.lp;
+	if (!g->sol || !k->has_out || sli_lp_ncols(lp) < START_MIN_COLS)
+		return false;
+	memcpy(x, g->sol, sli_lp_ncols(lp) * sizeof *x);
+	for (size_t q = 0; q < k->nout; q++)
+		x[k->out_col + q] = q == j;
+	for (size_t q = 0; k->has_in && q < k->nin; q++)
+		if (x[k->in_col + q] > 0.5 && (isinf(shape[q]) || fixed[q]))
+			return false;
+	sli_form_fill_refunds(&k->f, x);
+	return sli_lp_feasible(lp, x, 1e-9);
+}
+
+/*
  * Solves class k for the incoming prices shape, once per outgoing
  * option, into a new entry.  Returns 0, or -1 when a solve ended without
  * a proven answer (time limit, solver error: r->status says which).
@@ -1166,6 +1202,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		free(lr.x);
 		free(lr.dual);
 	}
+	double *sx = sli_xmalloc((nc + 1) * sizeof *sx);
 	for (size_t jj = 0; jj < k->nout && !rc; jj++) {
 		size_t j = jj == 0 ? first : jj <= first ? jj - 1 : jj;
 		if (rep[j] != j || done[j])
@@ -1185,6 +1222,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			g->fixed = (uint32_t)j;
 		}
 		fix_orbital(d, k, shape, ok, (uint32_t)j, fixed);
+		o.start = start_for(k, g, shape, fixed, (uint32_t)j, sx) ? sx : NULL;
 		sli_lp_result lr;
 		be->resolve(g->s, &o, &lr);
 		d->r->nsolves++;
@@ -1195,7 +1233,8 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			e->slack = fmax(e->slack, lr.objective - lr.bound);
 			sli_form_pick(&k->f, lr.x, e->pick + j * nt);
 			sli_form_pick_ops(&k->f, lr.x, e->opick + j * k->f.no);
-			free(lr.x);
+			free(g->sol);
+			g->sol = lr.x;
 			break;
 		case SLI_LP_INFEASIBLE:
 			e->value[j] = INFINITY;
@@ -1209,6 +1248,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	}
 	fix_orbital(d, k, shape, ok, NONE, fixed);
 	free(fixed);
+	free(sx);
 	/* the other members of each orbit: images of its solved one */
 	for (size_t j = 0; j < k->nout && !rc; j++) {
 		if (rep[j] == j || done[j])
@@ -1401,6 +1441,7 @@ out:
 		if (d.groups.v[g].s)
 			be->close(d.groups.v[g].s);
 		free(d.groups.v[g].obj);
+		free(d.groups.v[g].sol);
 	}
 	SL_VEC_FREE(d.groups);
 	for (size_t c = 0; c < d.classes.n; c++) {

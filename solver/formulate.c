@@ -625,6 +625,28 @@ sli_form_decode(const sli_form *f, const double *x, sli_cost_asg *q, sli_cost_as
 				s[o] = f->o[o].opt[argmax(x, f->o[o].col, f->o[o].n)];
 }
 
+void
+sli_form_fill_refunds(const sli_form *f, double *x)
+{
+	const sli_lp *lp = &f->lp;
+	for (size_t i = 0; i < f->refunds.n; i++)
+		x[f->refunds.v[i]] = 0;
+	double *act = sli_xcalloc(lp->rows.n + 1, sizeof *act);
+	for (size_t r = 0; r < lp->rows.n; r++)
+		for (size_t e = 0; e < lp->rows.v[r].n; e++)
+			act[r] += lp->val.v[lp->rows.v[r].first + e] *
+			          x[lp->idx.v[lp->rows.v[r].first + e]];
+	for (size_t i = 0; i < f->refunds.n; i++) {
+		uint32_t r1 = f->refund_rows.v[2 * i], r2 = f->refund_rows.v[2 * i + 1];
+		if (act[r1] <= -1 + 1e-9 && act[r2] <= -1 + 1e-9) {
+			x[f->refunds.v[i]] = 1;
+			act[r1] += 1;
+			act[r2] += 1;
+		}
+	}
+	free(act);
+}
+
 int
 sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x)
 {
@@ -664,20 +686,6 @@ sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x)
 		if (f->bytes_col[t] != UINT32_MAX)
 			x[f->bytes_col[t]] = sli_cost_term_bytes(cm, (uint32_t)t, &q[t]) /
 			                     cm->budget;
-	/* refunds: as large as their two rows let them be */
-	double *act = sli_xcalloc(lp->rows.n + 1, sizeof *act);
-	for (size_t r = 0; r < lp->rows.n; r++)
-		for (size_t e = 0; e < lp->rows.v[r].n; e++)
-			act[r] += lp->val.v[lp->rows.v[r].first + e] *
-			          x[lp->idx.v[lp->rows.v[r].first + e]];
-	for (size_t i = 0; i < f->refunds.n; i++) {
-		uint32_t r1 = f->refund_rows.v[2 * i], r2 = f->refund_rows.v[2 * i + 1];
-		if (act[r1] <= -1 + 1e-9 && act[r2] <= -1 + 1e-9) {
-			x[f->refunds.v[i]] = 1;
-			act[r1] += 1;
-			act[r2] += 1;
-		}
-	}
-	free(act);
+	sli_form_fill_refunds(f, x);
 	return 0;
 }

@@ -89,6 +89,12 @@ void sli_form_pick_ops(const sli_form *f, const double *x, uint32_t *pick);
  * when some q[t] is not an option of its tensor (the model cannot hold it).
  */
 int sli_form_encode(const sli_form *f, const sli_cost_asg *q, double *x);
+/*
+ * Sets the refund columns of x, whose option columns are integral, as
+ * large as their two rows let them be: at an integral point, their
+ * values in the model's price of that point.
+ */
+void sli_form_fill_refunds(const sli_form *f, double *x);
 
 /*
  * Names f's columns and rows after the tensors, ops, options and mesh

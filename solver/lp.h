@@ -143,7 +143,8 @@ typedef struct sli_lp_backend {
 	 * Incremental solving; open may be NULL (no sessions: call solve).
 	 * open copies lp (NULL on failure, message in err); set_col changes
 	 * a column's objective coefficient and bounds; resolve solves the
-	 * current model as solve does (o->start is ignored); close frees it.
+	 * current model as solve does (o->start, when given, a point of the
+	 * model with its current bounds); close frees it.
 	 */
 	sli_lp_session *(*open)(const sli_lp *lp, char *err, size_t errlen);
 	void (*set_col)(sli_lp_session *s, uint32_t col, double obj, double lb,
