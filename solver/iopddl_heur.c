@@ -40,7 +40,7 @@
 /* The work of the search on the model's clock: costs of a node at a
  * strategy, or of a pair, looked at (each with a node's edges: an entry
  * of a cost table) at this many a second */
-#define LS_RATE 4.5e8
+#define LS_RATE 2.7e8
 
 typedef struct undo {
 	uint32_t node;

@@ -125,10 +125,12 @@
  * iteration and row (V's restricted models: 0.1-0.5 ms an iteration);
  * per node of branch and cut and product of its columns and rows (its
  * cuts and refactoring: 30-90 ms a node on V's restricted models of 12k
- * columns and 6k rows); per column and entry of the model built */
-#define ILP_IT_SECONDS 4.5e-9
-#define ILP_ROW_IT_SECONDS 1.3e-7
-#define ILP_NODE_SECONDS 1e-9
+ * columns and 6k rows, at load 4-7); per column and entry of the model
+ * built.  On a quiet machine V's restricted ILP took 107 s for 114 s of
+ * work, its Lagrangian search 24 s for 35 (L's: 40 s for 35) */
+#define ILP_IT_SECONDS 2.5e-9
+#define ILP_ROW_IT_SECONDS 7e-8
+#define ILP_NODE_SECONDS 5.5e-10
 #define ILP_BUILD_SECONDS 1e-7
 /* Branch and cut by pseudocosts only on the whole model of at most this
  * many columns (see run_ilp) */
