@@ -188,18 +188,12 @@ expired(double end)
  * INT32_MAX when there is none, 0 when it is used up.
  */
 static int
-its_left_after(const sli_lp_opts *o, glp_prob *P, int it0, double nodes)
+its_left(const sli_lp_opts *o, glp_prob *P, int it0, double nodes)
 {
 	if (o->it_limit <= 0)
 		return INT32_MAX;
 	double used = glp_get_it_cnt(P) - it0 + o->node_its * nodes;
 	return (int)fmax(0, fmin(o->it_limit - used, INT32_MAX));
-}
-
-static int
-its_left(const sli_lp_opts *o, glp_prob *P, int it0)
-{
-	return its_left_after(o, P, it0, 0);
 }
 
 typedef struct cbdata {
@@ -219,7 +213,7 @@ callback(glp_tree *T, void *info)
 	cbdata *d = info;
 	glp_ios_tree_size(T, NULL, NULL, &d->nodes);
 	if (!d->stopped && (expired(d->end) ||
-	                    !its_left_after(d->o, glp_ios_get_prob(T), d->it0, d->nodes))) {
+	                    !its_left(d->o, glp_ios_get_prob(T), d->it0, d->nodes))) {
 		d->stopped = true;
 		glp_ios_terminate(T);
 		return;
@@ -378,9 +372,9 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
  * best integral point found, if any (SLI_LP_FEASIBLE).
  */
 static void
-optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-         double obj_const, const sli_lp_opts *o, bool primal,
-         const double *start, double end, sli_lp_result *r)
+optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
+              const groups *g, double obj_const, const sli_lp_opts *o,
+              bool primal, const double *start, double end, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
@@ -390,12 +384,12 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	 * warm start after bound changes keeps a dual feasible basis; after
 	 * objective changes the basis stays primal feasible instead */
 	sp.meth = primal ? GLP_PRIMAL : GLP_DUALP;
-	int rc = 0, it0 = glp_get_it_cnt(P);
-	if (nc && (expired(end) || !its_left(o, P, it0)))
+	int rc = 0;
+	if (nc && (expired(end) || !its_left(o, P, it0, 0)))
 		rc = GLP_ETMLIM;
 	else if (nc) {
 		sp.tm_lim = ms_left(end);
-		sp.it_lim = its_left(o, P, it0);
+		sp.it_lim = its_left(o, P, it0, 0);
 		sp.presolve = o->presolve && !primal ? GLP_ON : GLP_OFF;
 		if (o->long_step && !primal)
 			sp.r_test = GLP_RT_FLIP;
@@ -403,16 +397,15 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		sp.presolve = GLP_OFF;
 		sp.r_test = GLP_RT_HAR;
 		if ((rc == GLP_EBADB || rc == GLP_ESING || rc == GLP_ECOND) &&
-		    !expired(end) && its_left(o, P, it0)) {
+		    !expired(end) && its_left(o, P, it0, 0)) {
 			glp_adv_basis(P, 0);
 			sp.tm_lim = ms_left(end);
-			sp.it_lim = its_left(o, P, it0);
+			sp.it_lim = its_left(o, P, it0, 0);
 			rc = glp_simplex(P, &sp);
 		}
 		if (rc == GLP_EITLIM)
 			rc = GLP_ETMLIM;	/* the limit of work, as of time */
 	}
-	r->iterations = glp_get_it_cnt(P) - it0;
 	int st = nc ? glp_get_status(P) : GLP_OPT;
 	if (rc == GLP_ENOPFS || (rc == 0 && (st == GLP_NOFEAS || st == GLP_INFEAS))) {
 		r->status = SLI_LP_INFEASIBLE;
@@ -435,11 +428,10 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	}
 
 	bool lp_integral = !nc || integral(P, nc, binary), done = lp_integral;
-	if (!done && !expired(end) && its_left(o, P, it0)) {
-		sp.it_lim = its_left(o, P, it0);
+	if (!done && !expired(end) && its_left(o, P, it0, 0)) {
+		sp.it_lim = its_left(o, P, it0, 0);
 		done = perturb(P, nc, binary, g, obj_const, r->bound, &sp, end);
 	}
-	r->iterations = glp_get_it_cnt(P) - it0;
 	if (done) {
 		/* an integral point at the LP bound: proven optimal */
 		r->status = SLI_LP_OPTIMAL;
@@ -467,11 +459,10 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 			rp.tm_lim = ms_left(end);
 			rp.it_lim = INT32_MAX;
 			glp_simplex(P, &rp);
-			r->iterations = glp_get_it_cnt(P) - it0;
 		}
 		return;
 	}
-	if (expired(end) || !its_left(o, P, it0)) {
+	if (expired(end) || !its_left(o, P, it0, 0)) {
 		r->status = SLI_LP_NO_SOLUTION;
 		return;
 	}
@@ -497,10 +488,9 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	ip.br_tech = o->pcost ? GLP_BR_PCH : GLP_BR_DTH;
 	ip.tm_lim = ms_left(end);
 	rp.tm_lim = ms_left(end);
-	rp.it_lim = its_left(o, P, it0);
+	rp.it_lim = its_left(o, P, it0, 0);
 	if (glp_simplex(P, &rp) || glp_get_status(P) != GLP_OPT) {
-		r->iterations = glp_get_it_cnt(P) - it0;
-		if (expired(end) || !its_left(o, P, it0)) {
+		if (expired(end) || !its_left(o, P, it0, 0)) {
 			r->status = SLI_LP_NO_SOLUTION;
 			return;
 		}
@@ -510,7 +500,6 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 		return;
 	}
 	rc = glp_intopt(P, &ip);
-	r->iterations = glp_get_it_cnt(P) - it0;
 	r->nodes = cb.nodes;
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
@@ -539,6 +528,29 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 			r->bound = r->objective;
 		r->gap = (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
 	}
+}
+
+/* optimize_from, with the simplex iterations it made counted in r. */
+static void
+optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
+         double obj_const, const sli_lp_opts *o, bool primal,
+         const double *start, double end, sli_lp_result *r)
+{
+	int it0 = glp_get_it_cnt(P);
+	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, r);
+	r->iterations = glp_get_it_cnt(P) - it0;
+}
+
+/* o's start as GLPK takes it (1-based), or NULL (the caller frees it). */
+static double *
+start_of(const sli_lp_opts *o, size_t nc)
+{
+	if (!o->start)
+		return NULL;
+	double *x = sli_xmalloc((nc + 1) * sizeof *x);
+	x[0] = 0;
+	memcpy(x + 1, o->start, nc * sizeof *x);
+	return x;
 }
 
 static void
@@ -580,11 +592,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	}
 	double k = scale_of(lp);
 	P = load(lp, k);
-	if (o->start) {
-		start = sli_xmalloc((nc + 1) * sizeof *start);
-		start[0] = 0;
-		memcpy(start + 1, o->start, nc * sizeof *start);
-	}
+	start = start_of(o, nc);
 	optimize(P, nc, lp->binary.v, &g, lp->obj_const * k, o, false, start,
 	         sli_lp_deadline(o, t0), r);
 	unscale(r, k);
@@ -682,13 +690,7 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	result_init(r);
 	if (session_lost(s, r))
 		return -1;
-	/* 1-based, as the callback gives it to GLPK */
-	double *volatile start = NULL;
-	if (o->start) {
-		start = sli_xmalloc((s->nc + 1) * sizeof *start);
-		start[0] = 0;
-		memcpy(start + 1, o->start, s->nc * sizeof *start);
-	}
+	double *volatile start = start_of(o, s->nc);
 	log_to(o->log);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {

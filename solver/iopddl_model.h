@@ -34,7 +34,7 @@ typedef struct sli_iopddl_row {
  * or 1,754,133 at 30 s).  They read this clock instead: the work done,
  * counted in the searches' own steps and GLPK's simplex iterations, each
  * priced in seconds of a reference machine (the benchmark's: one core of
- * a 2-core Xeon), so that one problem and one time limit give one
+ * a 2-core AMD EPYC, unloaded), so that one problem and one time limit give one
  * answer.  The wall clock still stops every search at hard_end.
  */
 typedef struct sli_iopddl_clock {

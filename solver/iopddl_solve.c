@@ -1105,6 +1105,14 @@ progress(const sl_iopddl_opts *o, const sli_iopddl_clock *clk, double t0,
 		        sli_lp_clock() - t0);
 }
 
+/* The margin kept of a time of span seconds for a problem of entries
+ * strategies and pairs. */
+static double
+margin(double span, double entries)
+{
+	return fmin(MARGIN_MAX, MARGIN_SHARE * span + MARGIN_PER_ENTRY * entries);
+}
+
 /*
  * The time the searches get on their clock (sli_iopddl_clock), whose
  * hard end is end on the wall clock: the time limit, less the margin
@@ -1123,10 +1131,8 @@ search_time(const sl_iopddl_opts *o, double entries, double end)
 		return INFINITY;
 	if (o->time_limit <= 0)
 		return fmax(0, end - sli_lp_clock());
-	double margin = fmin(MARGIN_MAX, MARGIN_SHARE * o->time_limit +
-	                                 MARGIN_PER_ENTRY * entries);
-	return fmax(0, SEARCH_SHARE * (o->time_limit - margin) -
-	               START_PER_ENTRY * entries);
+	double t = o->time_limit - margin(o->time_limit, entries);
+	return fmax(0, SEARCH_SHARE * t - START_PER_ENTRY * entries);
 }
 
 /*
@@ -1161,8 +1167,7 @@ sl_iopddl_solve(sl_context *ctx, const sl_iopddl *p, const sl_iopddl_opts *o,
 	double end = sli_lp_deadline(&lo, t0);
 	double entries = (double)(p->sfirst[p->nnodes] + p->efirst[p->nedges]);
 	if (isfinite(end))
-		end -= fmin(MARGIN_MAX, MARGIN_SHARE * fmax(0, end - t0) +
-		                        MARGIN_PER_ENTRY * entries);
+		end -= margin(fmax(0, end - t0), entries);
 	memset(r, 0, sizeof *r);
 	r->status = SL_SOLVE_NO_SOLUTION;
 	r->bound = -INFINITY;

@@ -22,7 +22,7 @@ static const char usage_short[] =
 	"                            [--gap G] [--write-lp F] [--write-mps F]\n"
 	"                            [--local-search]\n"
 	"                            [--verbose] [-q] PROBLEM\n"
-	"       shardlp iopddl bench [--time-limit S] [--gap G] DIR\n";
+	"       shardlp iopddl bench [--time-limit S] [--work-limit S] [--gap G] DIR\n";
 
 static const char help_text[] =
 	"\nThe IOPDDL benchmark (ASPLOS 2025 contest on intra-operator\n"
