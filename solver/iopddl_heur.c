@@ -773,7 +773,7 @@ sli_iopddl_heuristic(const sli_iopddl_model *m, int64_t *sol, double end,
 	improve(&L, end, true);
 	if (use_all_time)
 		iterate(&L, end, false);
-	past(&L, end);
+	past(&L, end);	/* (puts the rest of L's work on the clock) */
 	return ls_fini(&L);
 }
 
@@ -848,6 +848,6 @@ sli_iopddl_repair(const sli_iopddl_model *m, int64_t *sol, double end)
 	 * the search's repairs, briefly */
 	if (L.total >= PENALTY)
 		iterate(&L, fmin(end, sli_iopddl_now(m) + CLEAN_MAX), true);
-	past(&L, end);
+	past(&L, end);	/* (puts the rest of L's work on the clock) */
 	return ls_fini(&L);
 }
