@@ -58,7 +58,7 @@ sli_prop_visit_func_edge(sli_prop *P, sl_op *e)
 	sl_op **calls = NULL, *ret = NULL;
 	uint32_t cap = 1, n = 0;
 	if (!v->def && sli_prop_is_func_arg(v)) {
-		calls = P->calls[v->block->parent->parent->id];
+		calls = sli_prop_callers(P, v->block->parent->parent->id);
 		for (sl_op **c = calls; c && *c; c++)
 			cap++;
 	} else if (v->def && v->def->kind == SL_OP_CALL) {

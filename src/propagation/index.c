@@ -282,7 +282,7 @@ renote_operands(collect *c)
 void
 sli_prop_index_fini(sli_prop *P)
 {
-	if (P->calls)
+	if (P->calls)	/* only a module with calls has the table */
 		for (uint32_t i = 0; i < P->nops; i++)
 			free(P->calls[i]);
 	table_free(P->calls);
@@ -363,6 +363,8 @@ index_special(sli_prop *P, sl_op *op, id_vec *ids, members_vec *members)
 	} else if (op->kind == SL_OP_CALL) {
 		sl_op *f = sli_lookup_func(P->m, sli_prop_callee(P->m, op));
 		if (f) {
+			if (!P->calls)
+				P->calls = table_new(P->nops, sizeof *P->calls, false);
 			size_t n = 0;
 			while (P->calls[f->id] && P->calls[f->id][n])
 				n++;
@@ -461,9 +463,8 @@ sli_prop_index(sli_prop *P)
 			memcpy(P->rules, old_rules, sizeof *P->rules * P->nops);
 		table_free(old_rules);
 	}
-	P->calls = table_new(no, sizeof *P->calls, false);
 	/* the pages of the tables most ops never write stay unmapped
-	 * (calls, own), or until the first step that settles (sig) */
+	 * (own), or until the first step that settles (sig) */
 	P->sig = table_new(no, sizeof *P->sig, true);
 	P->own = table_new(no, sizeof *P->own, false);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);

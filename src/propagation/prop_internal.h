@@ -99,7 +99,10 @@ struct sli_prop {
 	sli_htab idrules;
 	/* ops whose rule was built, by name, types and attributes (rule_slot) */
 	sli_htab rule_reps;
-	sl_op ***calls;			/* per op (functions): callers, NULL-terminated */
+	/* per op (functions): callers, NULL-terminated; NULL when the
+	 * module has no calls (sli_prop_callers), so that no pass over
+	 * a table of nothing frees it */
+	sl_op ***calls;
 	uint64_t *sig;			/* per op: inputs of its last step that changed nothing */
 	/* per op: op-priority traits (op_priority_propagate.c), and SLI_OPCLASS_* */
 	uint8_t *opclass;
@@ -220,6 +223,12 @@ static inline sl_op *
 sli_prop_edge(const sli_prop *P, uint32_t v)
 {
 	return P->edge ? P->edge[v] : NULL;
+}
+/* The calls of function op id f, NULL-terminated, or NULL if none. */
+static inline sl_op **
+sli_prop_callers(const sli_prop *P, uint32_t f)
+{
+	return P->calls ? P->calls[f] : NULL;
 }
 /* Whether v has more than one use. */
 bool sli_prop_multi_use(const sli_prop *P, const sl_value *v);

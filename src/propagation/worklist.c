@@ -85,10 +85,10 @@ notify_users(sli_prop *P, sl_value *v, int depth)
 			sl_op *parent = sli_op_parent(user);
 			if (user->kind != SL_OP_RETURN || !parent || parent->kind != SL_OP_FUNC) {
 				enqueue(P, parent);
-			} else if (!P->calls[parent->id]) {
+			} else if (!sli_prop_callers(P, parent->id)) {
 				enqueue(P, parent);
 			} else {
-				for (sl_op **c = P->calls[parent->id]; *c; c++)
+				for (sl_op **c = sli_prop_callers(P, parent->id); *c; c++)
 					if (k < (*c)->nresults)
 						notify_users(P, &(*c)->results[k], depth + 1);
 			}
