@@ -199,11 +199,40 @@ skipped(sli_prop *P, uint8_t *keys, uint32_t id)
 }
 
 /*
- * How far ahead of its visits the sweep asks for the ops it will visit:
- * on a module that outgrows the caches, the first look at an op is a
- * miss to memory, which then overlaps with the visits before it.
+ * The sweep's look-ahead: on a module that outgrows the caches, the
+ * first look at an op is a miss to memory, which overlaps with the
+ * visits before it when the op is asked for (prefetched) early enough.
+ * Counted in visits, not ops: most levels visit few of the ops, far
+ * apart.  `ring` holds the ids asked for and not visited yet, `asked`
+ * the first op not looked at yet.
  */
-enum { SWEEP_AHEAD = 12 };
+enum { AHEAD = 8 };
+
+typedef struct lookahead {
+	uint32_t ring[AHEAD];
+	uint32_t head, n;	/* the first entry; how many */
+	uint32_t asked;
+} lookahead;
+
+/* Asks for ops the sweep will visit until AHEAD are asked beyond id. */
+static inline void
+look_ahead(sli_prop *P, uint8_t *keys, lookahead *la, uint32_t id)
+{
+	while (la->n && la->ring[la->head] <= id) {
+		la->head = (la->head + 1) % AHEAD;
+		la->n--;
+	}
+	if (la->asked <= id)
+		la->asked = id + 1;
+	for (; la->n < AHEAD && la->asked < P->nops; la->asked++) {
+		if (skipped(P, keys, la->asked))
+			continue;
+		const char *op = (const char *)P->ops[la->asked];
+		__builtin_prefetch(op);
+		__builtin_prefetch(op + 64);
+		la->ring[(la->head + la->n++) % AHEAD] = la->asked;
+	}
+}
 
 static void
 run_worklist(sli_prop *P)
@@ -219,21 +248,13 @@ run_worklist(sli_prop *P)
 	memset(P->queued, 1, P->nops);
 	P->nstack = 0;
 	uint32_t next = 0;
+	lookahead la = {{0}, 0, 0, 0};
 	while (P->nstack || next < P->nops) {
-		uint32_t id;
-		if (P->nstack) {
-			id = P->stack[--P->nstack];
-		} else {
-			id = next++;
-			uint32_t ahead = id + SWEEP_AHEAD;
-			if (ahead < P->nops && !skipped(P, keys, ahead)) {
-				__builtin_prefetch(P->ops[ahead]);
-				__builtin_prefetch((const char *)P->ops[ahead] + 64);
-			}
-		}
+		uint32_t id = P->nstack ? P->stack[--P->nstack] : next++;
 		P->queued[id] = 0;
 		if (skipped(P, keys, id))
 			continue;
+		look_ahead(P, keys, &la, id);
 		sl_op *op = P->ops[id];
 		P->current = op;
 		visit(P, op);
