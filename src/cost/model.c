@@ -767,6 +767,7 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 	}
 	sli_cost_compute_major(cm);
 	sli_cost_liveness(cm);
+	cm->op_memo = sli_cost_op_memo_new(cm->ops.n);
 	return 0;
 }
 
@@ -781,6 +782,8 @@ sli_cost_model_fini(sli_cost_model *cm)
 	SL_VEC_FREE(cm->rows);
 	SL_VEC_FREE(cm->row_loc);
 	sli_arena_fini(&cm->arena);
+	sli_cost_op_memo_free(cm->op_memo);
+	cm->op_memo = NULL;
 }
 
 /* }==================================================================== */
