@@ -260,6 +260,12 @@ typedef struct sli_cost_model {
 	 * assignment ask again for each op, the same answer every time
 	 */
 	sli_cost_op_memo *op_memo;
+	/*
+	 * Every reshard costs >= 0: no tensor of negative size, no link of
+	 * negative latency or bandwidth (an op's price only grows edge by
+	 * edge, which eval.c's search for an op's best assignment uses)
+	 */
+	bool reshards_nonnegative;
 } sli_cost_model;
 
 /*
