@@ -33,7 +33,7 @@ typedef struct side {
 } side;
 
 static void
-refund(sli_form *f, double coef, const side *src, const bool *in_src,
+refund(sli_form *f, double coef, const side *src, const uint32_t *in, size_t nin,
        u32vec *tgt_members, u32vec *cols, dvec *vals)
 {
 	sli_lp *lp = &f->lp;
@@ -41,11 +41,10 @@ refund(sli_form *f, double coef, const side *src, const bool *in_src,
 	cols->n = vals->n = 0;
 	SL_VEC_PUSH(*cols, c);
 	SL_VEC_PUSH(*vals, 1.0);
-	for (size_t i = 0; i < src->n; i++)
-		if (in_src[i]) {
-			SL_VEC_PUSH(*cols, src->col + (uint32_t)i);
-			SL_VEC_PUSH(*vals, -1.0);
-		}
+	for (size_t k = 0; k < nin; k++) {
+		SL_VEC_PUSH(*cols, src->col + in[k]);
+		SL_VEC_PUSH(*vals, -1.0);
+	}
 	uint32_t r = sli_lp_row_add(lp, cols->n, cols->v, vals->v, SLI_LP_LE, 0, NULL);
 	SL_VEC_PUSH(*tgt_members, (uint32_t)f->refunds.n);
 	SL_VEC_PUSH(f->refunds, c);
@@ -103,8 +102,15 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 		sli_cost_term_gathers(cm, &src->asg[i], src->bytes[i],
 		                      &lp->obj.v[src->col + i]);
 
-	bool *in = sli_xcalloc(src->n + 1, 1);
-	bool *done = sli_xcalloc(src->n + 1, 1);
+	/*
+	 * per axis and dim, the source options that hold it, grouped by
+	 * bytes per device (one refund each): groups in the order of their
+	 * first option, options in order; one pass, then one per group
+	 */
+	double *key = sli_xmalloc((src->n + 1) * sizeof *key);
+	uint32_t *gid = sli_xmalloc((src->n + 1) * sizeof *gid);
+	size_t *start = sli_xmalloc((src->n + 2) * sizeof *start);
+	uint32_t *in = sli_xmalloc((src->n + 1) * sizeof *in);
 	u32vec members = {0}, cols = {0};
 	dvec vals = {0};
 	for (uint32_t a = 0; a < cm->naxes; a++) {
@@ -115,31 +121,44 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 				tgt_has = d >= 0 ? tgt->asg[j].a[a] == d : tgt->asg[j].a[a] >= 0;
 			if (!tgt_has)
 				continue;
-			members.n = 0;
-			memset(done, 0, src->n);
+			size_t ng = 0;
 			for (size_t i = 0; i < src->n; i++) {
 				int sd = src->asg[i].a[a];
-				if (done[i] || sd < 0 || (d >= 0 && sd != d))
+				gid[i] = UINT32_MAX;
+				if (sd < 0 || (d >= 0 && sd != d))
 					continue;
-				double k = src->bytes[i];
-				for (size_t i2 = i; i2 < src->n; i2++) {
-					int sd2 = src->asg[i2].a[a];
-					in[i2] = !done[i2] && sd2 >= 0 && (d < 0 || sd2 == d) &&
-					         src->bytes[i2] == k;
-					if (in[i2])
-						done[i2] = true;
-				}
-				for (size_t i2 = 0; i2 < i; i2++)
-					in[i2] = false;
-				double coef = sli_cost_term_refund(cm, a, k, d >= 0);
+				size_t g = 0;
+				while (g < ng && !(key[g] == src->bytes[i]))
+					g++;
+				if (g == ng)
+					key[ng++] = src->bytes[i];
+				/* a NaN size matches nothing, not even itself */
+				if (src->bytes[i] == src->bytes[i])
+					gid[i] = (uint32_t)g;
+			}
+			memset(start, 0, (ng + 2) * sizeof *start);
+			for (size_t i = 0; i < src->n; i++)
+				if (gid[i] != UINT32_MAX)
+					start[gid[i] + 2]++;
+			for (size_t g = 0; g < ng; g++)
+				start[g + 2] += start[g + 1];
+			for (size_t i = 0; i < src->n; i++)
+				if (gid[i] != UINT32_MAX)
+					in[start[gid[i] + 1]++] = (uint32_t)i;
+			members.n = 0;
+			for (size_t g = 0; g < ng; g++) {
+				double coef = sli_cost_term_refund(cm, a, key[g], d >= 0);
 				if (coef > 0)
-					refund(f, coef, src, in, &members, &cols, &vals);
+					refund(f, coef, src, in + start[g], start[g + 1] - start[g],
+					       &members, &cols, &vals);
 			}
 			target_row(f, &members, tgt, (int)a, d, &cols, &vals);
 		}
 	}
+	free(key);
+	free(gid);
+	free(start);
 	free(in);
-	free(done);
 	SL_VEC_FREE(members);
 	SL_VEC_FREE(cols);
 	SL_VEC_FREE(vals);
