@@ -368,7 +368,8 @@ add_ops(sli_form *f, const sli_form_part *p)
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
 	}
 
-	/* edges */
+	/* edges; each local tensor's bytes per option, once (tbytes) */
+	double **tbytes = sli_xcalloc(f->nt + 1, sizeof *tbytes);
 	for (size_t k = 0; k < f->no; k++) {
 		uint32_t o = OP(p, k);
 		const sli_cost_op *co = &cm->ops.v[o];
@@ -384,15 +385,17 @@ add_ops(sli_form *f, const sli_form_part *p)
 				uint32_t lt = LOCAL(p, t);
 				assert(lt != UINT32_MAX);
 				const sli_form_var *tv = &f->t[lt];
-				double *tb = sli_xcalloc(tv->n + 1, sizeof *tb);
-				for (size_t j = 0; j < tv->n; j++)
-					tb[j] = sli_cost_term_bytes(cm, t, &tv->opt[j]);
+				if (!tbytes[lt]) {
+					tbytes[lt] = sli_xmalloc((tv->n + 1) * sizeof **tbytes);
+					for (size_t j = 0; j < tv->n; j++)
+						tbytes[lt][j] = sli_cost_term_bytes(cm, t, &tv->opt[j]);
+				}
+				const double *tb = tbytes[lt];
 				for (size_t j = 0; j < ov->n; j++)
 					pb[j] = sli_cost_term_project(cm, o, res, i, &ov->opt[j],
 					                              &proj[j]);
 				if (tv->col == UINT32_MAX) {
 					fold_leaf(f, p, lt, (uint32_t)k, i, res, proj, pb, tb);
-					free(tb);
 					continue;
 				}
 				if (!res && co->ropt && co->ropt[i]) {
@@ -401,7 +404,6 @@ add_ops(sli_form *f, const sli_form_part *p)
 					for (size_t j = 0; j < tv->n; j++)
 						lp->obj.v[tv->col + j] +=
 						    sli_cost_term_require(cm, o, i, &tv->opt[j], NULL);
-					free(tb);
 					continue;
 				}
 				side ts = {tv->opt, tb, tv->n, tv->col};
@@ -410,12 +412,14 @@ add_ops(sli_form *f, const sli_form_part *p)
 					add_edge(f, &os, &ts, cm->tensors.v[t].rank);
 				else
 					add_edge(f, &ts, &os, cm->tensors.v[t].rank);
-				free(tb);
 			}
 		}
 		free(proj);
 		free(pb);
 	}
+	for (size_t lt = 0; lt < f->nt; lt++)
+		free(tbytes[lt]);
+	free(tbytes);
 
 	/* ties: equal one-hot vectors */
 	size_t nties = p ? p->nties : cm->ties.n;
