@@ -473,15 +473,33 @@ add_local(u32vec *v, uint32_t *stamp, uint32_t mark, uint32_t t)
 	SL_VEC_PUSH(*v, t);
 }
 
+/*
+ * h mixed with n bytes at p, eight at a time: the blocks of a long chain
+ * hash megabytes, a third of classify's time byte by byte (sli_hash).
+ */
+static uint64_t
+mix_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t w;
+	for (; n >= sizeof w; s += sizeof w, n -= sizeof w) {
+		memcpy(&w, s, sizeof w);
+		h = mix(h, w);
+	}
+	for (; n; s++, n--)
+		h = mix(h, *s);
+	return h;
+}
+
 static uint64_t
 form_hash(const sli_form *f)
 {
 	const sli_lp *lp = &f->lp;
 	size_t nc = sli_lp_ncols(lp);
 	uint64_t h = mix(nc, lp->rows.n);
-	h = mix(h, sli_hash(lp->ub.v, nc * sizeof *lp->ub.v));
-	h = mix(h, sli_hash(lp->idx.v, lp->idx.n * sizeof *lp->idx.v));
-	h = mix(h, sli_hash(lp->val.v, lp->val.n * sizeof *lp->val.v));
+	h = mix_bytes(h, lp->ub.v, nc * sizeof *lp->ub.v);
+	h = mix_bytes(h, lp->idx.v, lp->idx.n * sizeof *lp->idx.v);
+	h = mix_bytes(h, lp->val.v, lp->val.n * sizeof *lp->val.v);
 	return h;
 }
 

@@ -33,7 +33,7 @@ typedef struct side {
 } side;
 
 static void
-refund(sli_form *f, double coef, const side *src, const bool *in_src,
+refund(sli_form *f, double coef, const side *src, const uint32_t *in, size_t nin,
        u32vec *tgt_members, u32vec *cols, dvec *vals)
 {
 	sli_lp *lp = &f->lp;
@@ -41,11 +41,10 @@ refund(sli_form *f, double coef, const side *src, const bool *in_src,
 	cols->n = vals->n = 0;
 	SL_VEC_PUSH(*cols, c);
 	SL_VEC_PUSH(*vals, 1.0);
-	for (size_t i = 0; i < src->n; i++)
-		if (in_src[i]) {
-			SL_VEC_PUSH(*cols, src->col + (uint32_t)i);
-			SL_VEC_PUSH(*vals, -1.0);
-		}
+	for (size_t k = 0; k < nin; k++) {
+		SL_VEC_PUSH(*cols, src->col + in[k]);
+		SL_VEC_PUSH(*vals, -1.0);
+	}
 	uint32_t r = sli_lp_row_add(lp, cols->n, cols->v, vals->v, SLI_LP_LE, 0, NULL);
 	SL_VEC_PUSH(*tgt_members, (uint32_t)f->refunds.n);
 	SL_VEC_PUSH(f->refunds, c);
@@ -103,8 +102,15 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 		sli_cost_term_gathers(cm, &src->asg[i], src->bytes[i],
 		                      &lp->obj.v[src->col + i]);
 
-	bool *in = sli_xcalloc(src->n + 1, 1);
-	bool *done = sli_xcalloc(src->n + 1, 1);
+	/*
+	 * per axis and dim, the source options that hold it, grouped by
+	 * bytes per device (one refund each): groups in the order of their
+	 * first option, options in order; one pass, then one per group
+	 */
+	double *key = sli_xmalloc((src->n + 1) * sizeof *key);
+	uint32_t *gid = sli_xmalloc((src->n + 1) * sizeof *gid);
+	size_t *start = sli_xmalloc((src->n + 2) * sizeof *start);
+	uint32_t *in = sli_xmalloc((src->n + 1) * sizeof *in);
 	u32vec members = {0}, cols = {0};
 	dvec vals = {0};
 	for (uint32_t a = 0; a < cm->naxes; a++) {
@@ -115,31 +121,44 @@ add_edge(sli_form *f, const side *src, const side *tgt, uint32_t rank)
 				tgt_has = d >= 0 ? tgt->asg[j].a[a] == d : tgt->asg[j].a[a] >= 0;
 			if (!tgt_has)
 				continue;
-			members.n = 0;
-			memset(done, 0, src->n);
+			size_t ng = 0;
 			for (size_t i = 0; i < src->n; i++) {
 				int sd = src->asg[i].a[a];
-				if (done[i] || sd < 0 || (d >= 0 && sd != d))
+				gid[i] = UINT32_MAX;
+				if (sd < 0 || (d >= 0 && sd != d))
 					continue;
-				double k = src->bytes[i];
-				for (size_t i2 = i; i2 < src->n; i2++) {
-					int sd2 = src->asg[i2].a[a];
-					in[i2] = !done[i2] && sd2 >= 0 && (d < 0 || sd2 == d) &&
-					         src->bytes[i2] == k;
-					if (in[i2])
-						done[i2] = true;
-				}
-				for (size_t i2 = 0; i2 < i; i2++)
-					in[i2] = false;
-				double coef = sli_cost_term_refund(cm, a, k, d >= 0);
+				size_t g = 0;
+				while (g < ng && !(key[g] == src->bytes[i]))
+					g++;
+				if (g == ng)
+					key[ng++] = src->bytes[i];
+				/* a NaN size matches nothing, not even itself */
+				if (src->bytes[i] == src->bytes[i])
+					gid[i] = (uint32_t)g;
+			}
+			memset(start, 0, (ng + 2) * sizeof *start);
+			for (size_t i = 0; i < src->n; i++)
+				if (gid[i] != UINT32_MAX)
+					start[gid[i] + 2]++;
+			for (size_t g = 0; g < ng; g++)
+				start[g + 2] += start[g + 1];
+			for (size_t i = 0; i < src->n; i++)
+				if (gid[i] != UINT32_MAX)
+					in[start[gid[i] + 1]++] = (uint32_t)i;
+			members.n = 0;
+			for (size_t g = 0; g < ng; g++) {
+				double coef = sli_cost_term_refund(cm, a, key[g], d >= 0);
 				if (coef > 0)
-					refund(f, coef, src, in, &members, &cols, &vals);
+					refund(f, coef, src, in + start[g], start[g + 1] - start[g],
+					       &members, &cols, &vals);
 			}
 			target_row(f, &members, tgt, (int)a, d, &cols, &vals);
 		}
 	}
+	free(key);
+	free(gid);
+	free(start);
 	free(in);
-	free(done);
 	SL_VEC_FREE(members);
 	SL_VEC_FREE(cols);
 	SL_VEC_FREE(vals);
@@ -349,7 +368,8 @@ add_ops(sli_form *f, const sli_form_part *p)
 		sli_lp_row_add(lp, cols.n, cols.v, vals.v, SLI_LP_EQ, 1, NULL);
 	}
 
-	/* edges */
+	/* edges; each local tensor's bytes per option, once (tbytes) */
+	double **tbytes = sli_xcalloc(f->nt + 1, sizeof *tbytes);
 	for (size_t k = 0; k < f->no; k++) {
 		uint32_t o = OP(p, k);
 		const sli_cost_op *co = &cm->ops.v[o];
@@ -365,15 +385,17 @@ add_ops(sli_form *f, const sli_form_part *p)
 				uint32_t lt = LOCAL(p, t);
 				assert(lt != UINT32_MAX);
 				const sli_form_var *tv = &f->t[lt];
-				double *tb = sli_xcalloc(tv->n + 1, sizeof *tb);
-				for (size_t j = 0; j < tv->n; j++)
-					tb[j] = sli_cost_term_bytes(cm, t, &tv->opt[j]);
+				if (!tbytes[lt]) {
+					tbytes[lt] = sli_xmalloc((tv->n + 1) * sizeof **tbytes);
+					for (size_t j = 0; j < tv->n; j++)
+						tbytes[lt][j] = sli_cost_term_bytes(cm, t, &tv->opt[j]);
+				}
+				const double *tb = tbytes[lt];
 				for (size_t j = 0; j < ov->n; j++)
 					pb[j] = sli_cost_term_project(cm, o, res, i, &ov->opt[j],
 					                              &proj[j]);
 				if (tv->col == UINT32_MAX) {
 					fold_leaf(f, p, lt, (uint32_t)k, i, res, proj, pb, tb);
-					free(tb);
 					continue;
 				}
 				if (!res && co->ropt && co->ropt[i]) {
@@ -382,7 +404,6 @@ add_ops(sli_form *f, const sli_form_part *p)
 					for (size_t j = 0; j < tv->n; j++)
 						lp->obj.v[tv->col + j] +=
 						    sli_cost_term_require(cm, o, i, &tv->opt[j], NULL);
-					free(tb);
 					continue;
 				}
 				side ts = {tv->opt, tb, tv->n, tv->col};
@@ -391,12 +412,14 @@ add_ops(sli_form *f, const sli_form_part *p)
 					add_edge(f, &os, &ts, cm->tensors.v[t].rank);
 				else
 					add_edge(f, &ts, &os, cm->tensors.v[t].rank);
-				free(tb);
 			}
 		}
 		free(proj);
 		free(pb);
 	}
+	for (size_t lt = 0; lt < f->nt; lt++)
+		free(tbytes[lt]);
+	free(tbytes);
 
 	/* ties: equal one-hot vectors */
 	size_t nties = p ? p->nties : cm->ties.n;

@@ -452,7 +452,8 @@ price_tolerance(const sli_cost_model *cm, const sli_solve_result *r)
 /*
  * Writes q (or the incumbent q0, when the evaluator scores it less) onto
  * m, runs the checker, and holds the model's score of the annotated
- * module against r->objective.  Returns 0 or -1.
+ * module against r->objective.  q0 is read_start's, priced there
+ * (r->start_total).  Returns 0 or -1.
  */
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
@@ -468,19 +469,18 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	 * point, and is then the answer (the bound holds within the same
 	 * tolerance), so that the ILP is never above its incumbent.
 	 */
-	sli_cost_parts pq, p0, e, e0;
-	/* p0 is the model's price of q0 (when q0 is not the answer) */
-	bool priced0 = q0 && q != q0 && !sli_cost_eval_asg(cm, q0, &p0, NULL);
+	sli_cost_parts pq, e, e0;
+	double p0 = r->start_total;
 	/*
 	 * q's price is r->objective within the tolerance finish checks
 	 * below, so an incumbent dearer than that is not cheaper than q:
 	 * price q only when it may be
 	 */
-	if (priced0 && p0.total < r->objective + price_tolerance(cm, r) &&
+	if (q0 && q != q0 && p0 < r->objective + price_tolerance(cm, r) &&
 	    !sli_cost_eval_asg(cm, q, &pq, NULL)) {
-		if (p0.total < pq.total) {
+		if (p0 < pq.total) {
 			q = q0;
-			r->objective = p0.total;
+			r->objective = p0;
 			if (r->bound > r->objective)
 				r->bound = r->objective;
 			r->gap = fmax(0, (r->objective - r->bound) /
@@ -496,11 +496,9 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	if (scored && e0.total < e.total - 1e-9 * fabs(e.total)) {
 		/* the incumbent's collectives cost less: it is the answer, at
 		 * its price in the model (the bound stays the model's) */
-		if (!priced0)
-			sli_cost_eval_asg(cm, q0, &p0, NULL);
 		q = q0;
 		r->parts = e0;
-		r->objective = p0.total;
+		r->objective = p0;
 		r->gap = fmax(0, (r->objective - r->bound) / fmax(1e-9, fabs(r->objective)));
 		r->start_kept = true;
 		/* the answer is not the model's proven optimum: not optimal */

@@ -207,6 +207,8 @@ typedef struct sli_cost_tie {
 	const char *why;
 } sli_cost_tie;
 
+typedef struct sli_cost_op_memo sli_cost_op_memo;
+
 typedef struct sli_cost_model {
 	sl_module *m;
 	sli_cost_params params;
@@ -252,6 +254,18 @@ typedef struct sli_cost_model {
 	SL_VEC(sl_loc) row_loc;	/* the op at each row's position */
 	sli_arena arena;	/* rules and index arrays */
 	sli_htab tensor_of;	/* value -> tensor index + 1 */
+	/*
+	 * The valid assignments of each op, enumerated on first use
+	 * (sli_cost_op_options): the formulation and every pricing of an
+	 * assignment ask again for each op, the same answer every time
+	 */
+	sli_cost_op_memo *op_memo;
+	/*
+	 * Every reshard costs >= 0: no tensor of negative size, no link of
+	 * negative latency or bandwidth (an op's price only grows edge by
+	 * edge, which eval.c's search for an op's best assignment uses)
+	 */
+	bool reshards_nonnegative;
 } sli_cost_model;
 
 /*
@@ -299,6 +313,9 @@ size_t sli_cost_tensor_options(const sli_cost_model *cm, uint32_t t,
                                sli_cost_asg **out);
 size_t sli_cost_op_options(const sli_cost_model *cm, uint32_t o,
                            sli_cost_asg **out);
+/* The memo of sli_cost_op_options for a model of nops ops. */
+sli_cost_op_memo *sli_cost_op_memo_new(size_t nops);
+void sli_cost_op_memo_free(sli_cost_op_memo *m);
 
 /* }==================================================================== */
 

@@ -67,11 +67,14 @@ memo_reshard(const sli_cost_model *cm, edge_memo *em, uint32_t e, bool result,
 /*
  * The local cost of op o under s given the tensor shardings q, tallied
  * into t, or (t NULL) each reshard priced once per projection by em
- * unless em is NULL.
+ * unless em is NULL.  With em, the pricing ends as soon as the cost
+ * reaches stop (never when stop is NaN): the edges left cost >= 0
+ * (reshards_nonnegative), so the whole costs at least what is returned.
  */
 static double
 op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
-         const sli_cost_asg *q, double *compute, sli_cost_parts *t, edge_memo *em)
+         const sli_cost_asg *q, double *compute, sli_cost_parts *t, edge_memo *em,
+         double stop)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	double c = sli_cost_op_self(cm, o, s, compute, t);
@@ -80,6 +83,8 @@ op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 
 	for (uint32_t i = 0; i < co->noperands; i++) {
 		uint32_t x = co->operands[i];
+		if (em && c >= stop)
+			return c;
 		if (x == SLI_COST_NO_TENSOR)
 			continue;
 		if (co->ropt && co->ropt[i]) {
@@ -104,6 +109,8 @@ op_local(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *s,
 	}
 	for (uint32_t i = 0; i < co->nresults; i++) {
 		uint32_t x = co->results[i];
+		if (em && c >= stop)
+			return c;
 		if (x == SLI_COST_NO_TENSOR)
 			continue;
 		sli_cost_asg r;
@@ -130,9 +137,16 @@ op_best(const sli_cost_model *cm, uint32_t o, const sli_cost_asg *q,
 	edge_memo em;
 	memo_init(&em, &cm->ops.v[o]);
 	for (size_t k = 0; k < n; k++) {
+		/*
+		 * an assignment that reaches what it must beat is not taken,
+		 * whatever its edges left add (stop: NaN for the first, which
+		 * is always taken, and where reshards may cost < 0)
+		 */
+		double beat = best - 1e-12 * fabs(best);
+		double stop = k > 0 && cm->reshards_nonnegative ? beat : NAN;
 		double comp;
-		double c = op_local(cm, o, &opts[k], q, &comp, NULL, &em);
-		if (k == 0 || c < best - 1e-12 * fabs(best)) {
+		double c = op_local(cm, o, &opts[k], q, &comp, NULL, &em, stop);
+		if (k == 0 || c < beat) {
 			best = c;
 			bestcomp = comp;
 			bi = k;
@@ -165,7 +179,7 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 		}
 		out->compute += comp;
 		out->communication += best - comp;
-		op_local(cm, (uint32_t)o, &s, q, NULL, out, NULL);	/* tally */
+		op_local(cm, (uint32_t)o, &s, q, NULL, out, NULL, NAN);	/* tally */
 		if (chosen)
 			chosen[o] = s;
 	}

@@ -726,6 +726,24 @@ add_return(builder *b, sl_op *func)
 	}
 }
 
+/* Whether every reshard of cm costs >= 0 (sli_cost_model). */
+static bool
+reshards_nonnegative(const sli_cost_model *cm)
+{
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (!(cm->axis_lat[a] >= 0 && cm->axis_bw[a] >= 0))
+			return false;
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		const sli_cost_tensor *ct = &cm->tensors.v[t];
+		if (!(ct->elem_bytes >= 0))
+			return false;
+		for (uint32_t d = 0; d < ct->rank; d++)
+			if (ct->dims[d] < 0)
+				return false;
+	}
+	return true;
+}
+
 int
 sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 {
@@ -767,6 +785,8 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 	}
 	sli_cost_compute_major(cm);
 	sli_cost_liveness(cm);
+	cm->op_memo = sli_cost_op_memo_new(cm->ops.n);
+	cm->reshards_nonnegative = reshards_nonnegative(cm);
 	return 0;
 }
 
@@ -781,6 +801,8 @@ sli_cost_model_fini(sli_cost_model *cm)
 	SL_VEC_FREE(cm->rows);
 	SL_VEC_FREE(cm->row_loc);
 	sli_arena_fini(&cm->arena);
+	sli_cost_op_memo_free(cm->op_memo);
+	cm->op_memo = NULL;
 }
 
 /* }==================================================================== */

@@ -169,12 +169,51 @@ sli_cost_tensor_options(const sli_cost_model *cm, uint32_t t, sli_cost_asg **out
 	                 cm, t, out);
 }
 
+/* Per op: its valid assignments once enumerated (opt NULL before). */
+struct sli_cost_op_memo {
+	size_t nops;
+	sli_cost_asg **opt;
+	size_t *n;
+};
+
+sli_cost_op_memo *
+sli_cost_op_memo_new(size_t nops)
+{
+	sli_cost_op_memo *m = sli_xcalloc(1, sizeof *m);
+	m->nops = nops;
+	m->opt = sli_xcalloc(nops + 1, sizeof *m->opt);
+	m->n = sli_xcalloc(nops + 1, sizeof *m->n);
+	return m;
+}
+
+void
+sli_cost_op_memo_free(sli_cost_op_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t o = 0; o < m->nops; o++)
+		free(m->opt[o]);
+	free(m->opt);
+	free(m->n);
+	free(m);
+}
+
 size_t
 sli_cost_op_options(const sli_cost_model *cm, uint32_t o, sli_cost_asg **out)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	uint32_t nf = co->kind == SLI_COST_OPAQUE ? 0 : co->rule.nfactors;
-	return enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, out);
+	sli_cost_op_memo *m = cm->op_memo;
+	if (!m || o >= m->nops)
+		return enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, out);
+	if (!m->opt[o]) {
+		m->n[o] = enumerate(cm->naxes, nf, sli_cost_op_allows, cm, o, &m->opt[o]);
+		if (!m->opt[o])	/* none, and known */
+			m->opt[o] = sli_xmalloc(sizeof *m->opt[o]);
+	}
+	*out = sli_xmalloc((m->n[o] + 1) * sizeof **out);
+	memcpy(*out, m->opt[o], m->n[o] * sizeof **out);
+	return m->n[o];
 }
 
 void
