@@ -28,6 +28,11 @@
 # optimum the evaluator scores 2.15e-3 s instead of 2.25e-3 s), 8x8
 # 46.0 -> 37.3; 12 layers 8x8 37.3 -> 25.9; 12 layers 8x8+sub unchanged
 # (about 920 block solves in 120 s wall, no solution of its own).
+# Session 12 (work outside GLPK: each op's assignments enumerated once,
+# op_best's early stop, cheaper block models; same outputs), 96 layers
+# 2x2x2 with a core free, wall s: 4.67-4.84 -> 4.33-4.50; user s at a
+# load of 3-4: 4x2 0.58 -> 0.50, 8x8 26.8-28.8 -> 25.8-26.4
+# (doc/performance.md, "Session 12 (ilp16)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
