@@ -347,7 +347,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	if (!j->quiet) {
 		fprintf(stderr, "shardlp: %s: %s, step time %.6g s (compute %.6g s, "
 		        "communication %.6g s), peak memory %.6g bytes per device, "
-		        "bound %.6g s, gap %.2g, solved in %.2f s, %zu binaries, %zu rows",
+		        "model bound %.6g s, model gap %.2g, solved in %.2f s, %zu binaries, %zu rows",
 		        j->path, sl_solve_status_name(r.status), r.parts.total,
 		        r.parts.compute, r.parts.communication, r.parts.peak_bytes,
 		        r.bound, r.gap, r.seconds, r.nbinaries, r.nrows);

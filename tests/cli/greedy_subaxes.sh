@@ -66,7 +66,7 @@ expect_grep "$tmp/rows" '^ilp feasible 1\.0000[0-9]*e-05 $' "the ILP's answer is
 expect_grep "$tmp/rows" '^basic ok 1\.0000[0-9]*e-05 0$' "greedy's result is outside the model"
 run "$SHARDLP" solve -o "$tmp/call.solved.mlir" "$tmp/call.mlir"
 expect_rc 0 "solve"
-expect_grep "$tmp/err" ': feasible, step time 1\.0000[0-9]*e-05 s.*bound nan s' "solve: feasible, no bound"
+expect_grep "$tmp/err" ': feasible, step time 1\.0000[0-9]*e-05 s.*model bound nan s' "solve: feasible, no bound"
 expect_grep "$tmp/err" 'the basic result, outside the ILP.s model, costs less' "solve says why"
 expect_grep "$tmp/call.solved.mlir" 'call @impl\(%arg0\) \{sdy\.sharding = #sdy\.sharding_per_value<\[<@mesh, \[\{\}, \{"vocab":\(1\)2\}\]>' "solve prints greedy's sharding of the call"
 run "$SHARDLP" verify -q "$tmp/call.solved.mlir"
