@@ -123,7 +123,43 @@ sli_p_expect_kw(sli_parser *P, const char *kw)
 sl_sym
 sli_p_sym(sli_parser *P, const char *s)
 {
-	return sl_sym_intern(P->ctx, s, strlen(s));
+	return sli_p_intern(P, s, (uint32_t)strlen(s));
+}
+
+/* The first min(n, 8) bytes of s as a word, the rest zero. */
+static uint64_t
+head_word(const char *s, uint32_t n)
+{
+	uint64_t w = 0;
+	if (n >= 8) {
+		memcpy(&w, s, 8);
+		return w;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+	return w;
+}
+
+/*
+ * Every op and attribute name was hashed whole and looked up in the
+ * context's table of all names, whose entries and strings are spread
+ * over memory (perf, 8,000 layers: 4.5% of parsing).  A program uses few
+ * names, so a direct-mapped cache keyed by the two ends of a name finds
+ * most of them from two loads; the ends cover names of up to 16 bytes,
+ * the middle of longer ones is compared with the interned text.
+ */
+sl_sym
+sli_p_intern(sli_parser *P, const char *s, uint32_t n)
+{
+	uint64_t first = head_word(s, n), last = n > 8 ? head_word(s + n - 8, 8) : 0;
+	uint64_t h = ((first + n) * 0x9e3779b97f4a7c15ull ^ last) * 0xff51afd7ed558ccdull;
+	sli_namecache_ent *e = &P->names_seen[h >> (64 - SLI_NAMECACHE_BITS)];
+	if (e->text && e->n == n && e->first == first && e->last == last &&
+	    (n <= 16 || memcmp(e->text + 8, s + 8, n - 16) == 0))
+		return e->sym;
+	sl_sym sym = sl_sym_intern(P->ctx, s, n);
+	*e = (sli_namecache_ent){first, last, sl_sym_str(P->ctx, sym), n, sym};
+	return sym;
 }
 
 static int
@@ -591,12 +627,18 @@ take_balanced(sli_parser *P, const char *open, const char *what)
 typedef struct tcent {
 	const char *p;
 	uint32_t n;
+	uint32_t next_sig;	/* the next signature of the same sig_head chain */
 	sl_type *type;
 } tcent;
+
+/* Signatures are also found by their first SIG_PREFIX bytes (sig_find). */
+#define SIG_PREFIX 32
+#define SIG_BITS 10
 
 struct sli_typecache {
 	SL_VEC(tcent) ents;
 	sli_htab index;
+	uint32_t sig_head[1u << SIG_BITS];	/* index + 1 in ents, or 0 */
 };
 
 typedef struct tc_key {
@@ -621,16 +663,64 @@ tc_find(struct sli_typecache *c, const char *p, uint32_t n, uint64_t h)
 	return item ? c->ents.v[(uintptr_t)item - 1].type : NULL;
 }
 
-static void
+/* Inserts a spelling; returns its entry's index + 1, or 0 if it was in. */
+static uint32_t
 tc_insert(struct sli_typecache *c, const char *p, uint32_t n, uint64_t h, sl_type *t)
 {
 	tc_key k = {c, p, n};
 	sli_hslot *slot = sli_htab_slot(&c->index, h, tc_eq, &k, 256);
 	if (slot->item)
-		return;
-	tcent e = {p, n, t};
+		return 0;
+	tcent e = {p, n, 0, t};
 	SL_VEC_PUSH(c->ents, e);
 	sli_htab_fill(&c->index, slot, h, (void *)(uintptr_t)c->ents.n);
+	return (uint32_t)c->ents.n;
+}
+
+/* The sig_head chain of the text whose first SIG_PREFIX bytes are at p. */
+static uint32_t *
+sig_chain(struct sli_typecache *c, const char *p)
+{
+	uint64_t w[SIG_PREFIX / 8], h = 0;
+	memcpy(w, p, sizeof w);
+	for (size_t i = 0; i < SIG_PREFIX / 8; i++)
+		h = (h ^ w[i]) * 0xff51afd7ed558ccdull;
+	return &c->sig_head[h >> (64 - SIG_BITS)];
+}
+
+/*
+ * A cached signature that the text at p (up to e) starts with, its end in
+ * *end.  The end of a functional type that closes with ')' or '>' depends
+ * only on its own bytes, so a text that starts with one has the same
+ * functional type, ending at the same place; only such signatures are
+ * chained (sig_add), and at most one of them can match.
+ */
+static sl_type *
+sig_find(struct sli_typecache *c, const char *p, const char *e, const char **end)
+{
+	if (e - p < SIG_PREFIX)
+		return NULL;
+	for (uint32_t i = *sig_chain(c, p); i; i = c->ents.v[i - 1].next_sig) {
+		const tcent *t = &c->ents.v[i - 1];
+		if (t->n <= (size_t)(e - p) && memcmp(t->p, p, t->n) == 0) {
+			*end = p + t->n;
+			return t->type;
+		}
+	}
+	return NULL;
+}
+
+/* Chains entry i (index + 1) of a function type for sig_find, if it fits. */
+static void
+sig_add(struct sli_typecache *c, uint32_t i)
+{
+	tcent *t = &c->ents.v[i - 1];
+	char last = t->n ? t->p[t->n - 1] : 0;
+	if (t->n < SIG_PREFIX || (last != ')' && last != '>'))
+		return;
+	uint32_t *head = sig_chain(c, t->p);
+	t->next_sig = *head;
+	*head = i;
 }
 
 typedef struct sli_alias {
@@ -1000,10 +1090,19 @@ consumed_to(const sli_parser *P, const char *end)
 int
 sli_p_fn_type(sli_parser *P, sl_type **out)
 {
-	const char *start = P->tok.p, *end = functional_type_end(P);
+	const char *start = P->tok.p, *end;
+	sl_type *t = P->tok.kind == SL_TOK_LPAREN ?
+		sig_find(P->typecache, start, P->lx.end, &end) : NULL;
+	if (t) {
+		P->lx.cur = end;
+		sli_p_next(P);
+		*out = t;
+		return 0;
+	}
+	end = functional_type_end(P);
 	uint32_t n = end ? (uint32_t)(end - start) : 0;
 	uint64_t h = end ? sli_hash_words(start, n) : 0;
-	sl_type *t = end ? tc_find(P->typecache, start, n, h) : NULL;
+	t = end ? tc_find(P->typecache, start, n, h) : NULL;
 	if (t && t->kind == SL_TYPE_FUNC) {
 		P->lx.cur = end;
 		sli_p_next(P);
@@ -1014,8 +1113,10 @@ sli_p_fn_type(sli_parser *P, sl_type **out)
 	int rc = functional_type_uncached(P, &ins, &outs);
 	if (!rc) {
 		*out = sli_type_func(P->ctx, (uint32_t)ins.n, ins.v, (uint32_t)outs.n, outs.v);
-		if (end && consumed_to(P, end))
-			tc_insert(P->typecache, start, n, h, *out);
+		uint32_t i = end && consumed_to(P, end) ?
+			tc_insert(P->typecache, start, n, h, *out) : 0;
+		if (i)
+			sig_add(P->typecache, i);
 	}
 	SL_VEC_FREE(ins);
 	SL_VEC_FREE(outs);
@@ -2375,7 +2476,7 @@ custom_kind(sli_parser *P, const sli_token *t, sl_sym *name)
 			*name = sli_p_sym(P, defaults[i].full);
 			return sli_op_kind_lookup(defaults[i].full, strlen(defaults[i].full));
 		}
-	*name = sl_sym_intern(P->ctx, t->p, t->n);
+	*name = sli_p_intern(P, t->p, t->n);
 	sl_op_kind k = sli_op_kind_of(P->ctx, *name);
 	return k == SL_OP_UNKNOWN ? sli_mhlo_kind(P, t->p, t->n, name) : k;
 }

@@ -40,6 +40,17 @@ typedef struct sli_argdef {
 	sl_loc loc;
 } sli_argdef;
 
+/* A name interned before: its first and last eight bytes, and the rest
+ * compared with the interned text when longer than 16 (sli_p_intern). */
+typedef struct sli_namecache_ent {
+	uint64_t first, last;
+	const char *text;
+	uint32_t n;
+	sl_sym sym;
+} sli_namecache_ent;
+
+#define SLI_NAMECACHE_BITS 6
+
 struct sli_parser {
 	sl_context *ctx;
 	sl_module *m;
@@ -58,6 +69,8 @@ struct sli_parser {
 	/* op states by nesting of ops, reused (parse_op) */
 	struct sli_opslot **opslots;
 	uint32_t nopslots, opdepth;
+	/* op and attribute names met recently, by a hash of their ends */
+	sli_namecache_ent names_seen[1u << SLI_NAMECACHE_BITS];
 };
 
 /* --- tokens --------------------------------------------------------- */
@@ -137,6 +150,8 @@ int sli_p_arg_list(sli_parser *P, sli_argvec *out, bool allow_attrs);
 sl_attr *sli_p_named_get(const sli_namedvec *v, sl_sym name);
 void sli_p_named_add(sli_namedvec *v, sl_sym name, sl_attr *a);
 sl_sym sli_p_sym(sli_parser *P, const char *s);
+/* sl_sym_intern(P->ctx, s, n), through a small cache of recent names. */
+sl_sym sli_p_intern(sli_parser *P, const char *s, uint32_t n);
 
 /*
  * Custom-syntax parsers: called with the current token just after the op
