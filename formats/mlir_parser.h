@@ -12,6 +12,8 @@
 #ifndef SL_FORMATS_MLIR_PARSER_H
 #define SL_FORMATS_MLIR_PARSER_H
 
+#include <string.h>
+
 #include "formats/mlir_lexer.h"
 #include "ir/ir.h"
 
@@ -84,10 +86,6 @@ sli_p_is(const sli_parser *P, sli_tok_kind k)
 bool sli_p_accept(sli_parser *P, sli_tok_kind k);
 /* Consumes a token of kind k or reports "expected <what>". */
 int sli_p_expect(sli_parser *P, sli_tok_kind k, const char *what);
-/* True if the current token is the identifier kw. */
-bool sli_p_is_kw(const sli_parser *P, const char *kw);
-bool sli_p_accept_kw(sli_parser *P, const char *kw);
-int sli_p_expect_kw(sli_parser *P, const char *kw);
 /* Location of the current token. */
 sl_loc sli_p_loc(const sli_parser *P);
 sl_loc sli_p_tok_loc(const sli_parser *P, const sli_token *t);
@@ -97,6 +95,30 @@ int sli_p_error(sli_parser *P, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sli_p_error_at(sli_parser *P, sl_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* True if the current token is the identifier kw (inline: kw is most
+ * often a literal, whose length and comparison the compiler folds). */
+static inline bool
+sli_p_is_kw(const sli_parser *P, const char *kw)
+{
+	size_t n = strlen(kw);
+	return P->tok.kind == SL_TOK_IDENT && P->tok.n == n && memcmp(P->tok.p, kw, n) == 0;
+}
+/* Consumes the identifier kw if it is the current token. */
+static inline bool
+sli_p_accept_kw(sli_parser *P, const char *kw)
+{
+	if (!sli_p_is_kw(P, kw))
+		return false;
+	sli_p_next(P);
+	return true;
+}
+/* Consumes the identifier kw or reports "expected 'kw'". */
+static inline int
+sli_p_expect_kw(sli_parser *P, const char *kw)
+{
+	return sli_p_accept_kw(P, kw) ? 0 : sli_p_error(P, "expected '%s'", kw);
+}
 
 /* --- values ---------------------------------------------------------- */
 /* %name or %name#N: looks the value up; error if undefined. */
