@@ -208,26 +208,74 @@ edge_reorders(const sli_cost_model *cm, uint32_t o, bool result, uint32_t i,
 	return result ? sli_cost_reorders(cm, r, &q[x]) : sli_cost_reorders(cm, &q[x], r);
 }
 
+/* Per tensor, the ops next to it (its definition and uses), in op order. */
+typedef struct near_ops {
+	uint32_t *first;	/* tensor t's ops: op[first[t] .. first[t + 1]) */
+	uint32_t *op;
+} near_ops;
+
+/* Calls f(o, t, ud) once for each op o and each distinct tensor t it touches. */
+static void
+each_touch(const sli_cost_model *cm, void (*f)(uint32_t, uint32_t, void *), void *ud)
+{
+	for (uint32_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		uint32_t ne = co->noperands + co->nresults;
+		for (uint32_t e = 0; e < ne; e++) {
+			uint32_t t = e < co->noperands ? co->operands[e]
+			                               : co->results[e - co->noperands];
+			bool seen = t == SLI_COST_NO_TENSOR;
+			for (uint32_t e2 = 0; e2 < e && !seen; e2++)
+				seen = (e2 < co->noperands ? co->operands[e2]
+				                           : co->results[e2 - co->noperands]) == t;
+			if (!seen)
+				f(o, t, ud);
+		}
+	}
+}
+
+static void
+count_touch(uint32_t o, uint32_t t, void *ud)
+{
+	(void)o;
+	((near_ops *)ud)->first[t + 2]++;
+}
+
+static void
+place_touch(uint32_t o, uint32_t t, void *ud)
+{
+	near_ops *n = ud;
+	n->op[n->first[t + 1]++] = o;
+}
+
+static void
+near_ops_init(near_ops *n, const sli_cost_model *cm)
+{
+	size_t nt = cm->tensors.n;
+	n->first = sli_xcalloc(nt + 2, sizeof *n->first);
+	each_touch(cm, count_touch, n);
+	for (size_t t = 0; t < nt; t++)
+		n->first[t + 2] += n->first[t + 1];
+	n->op = sli_xmalloc((n->first[nt + 1] + 1) * sizeof *n->op);
+	each_touch(cm, place_touch, n);
+}
+
 /*
- * The model's price of the ops next to tensor t (its definition and its
- * uses) given q, and into *n how many of their edges on t reorder axes;
- * INFINITY when one of them has no assignment.
+ * The model's price of the ops next to tensor t given q, and into *n how
+ * many of their edges on t reorder axes; INFINITY when one of them has
+ * no assignment.
  */
 static double
-near_price(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q, uint32_t *n)
+near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
+           const sli_cost_asg *q, uint32_t *n)
 {
 	double c = 0;
 	*n = 0;
-	for (uint32_t o = 0; o < cm->ops.n; o++) {
+	for (uint32_t k = near->first[t]; k < near->first[t + 1]; k++) {
+		uint32_t o = near->op[k];
 		const sli_cost_op *co = &cm->ops.v[o];
-		bool near = false;
-		for (uint32_t e = 0; e < co->noperands + co->nresults && !near; e++)
-			near = (e < co->noperands ? co->operands[e]
-			                          : co->results[e - co->noperands]) == t;
 		double oc, comp;
 		sli_cost_asg s, r;
-		if (!near)
-			continue;
 		if (!op_best(cm, o, q, &oc, &comp, &s))
 			return INFINITY;
 		c += oc;
@@ -248,8 +296,8 @@ near_price(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q, uint32_t
  * the budget.
  */
 static void
-try_move(const sli_cost_model *cm, sli_cost_asg *q, uint32_t t,
-         const sli_cost_asg *want)
+try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
+         uint32_t t, const sli_cost_asg *want)
 {
 	sli_cost_asg *opts;
 	size_t n = sli_cost_tensor_options(cm, t, &opts);
@@ -261,9 +309,9 @@ try_move(const sli_cost_model *cm, sli_cost_asg *q, uint32_t t,
 		return;
 	uint32_t n0, n1;
 	sli_cost_asg old = q[t];
-	double before = near_price(cm, t, q, &n0);
+	double before = near_price(cm, near, t, q, &n0);
 	q[t] = *want;
-	double after = near_price(cm, t, q, &n1);
+	double after = near_price(cm, near, t, q, &n1);
 	bool ok = after <= before + 1e-9 * fmax(1, fabs(before)) && n1 < n0 &&
 	          (cm->budget <= 0 || sli_cost_peak_bytes(cm, q, NULL) <= cm->budget);
 	if (!ok)
@@ -276,6 +324,8 @@ sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
 	bool *tied = sli_xcalloc(cm->tensors.n + 1, 1);
 	for (size_t k = 0; k < cm->ties.n; k++)
 		tied[cm->ties.v[k].a] = tied[cm->ties.v[k].b] = true;
+	near_ops near;
+	near_ops_init(&near, cm);
 	for (uint32_t o = 0; o < cm->ops.n; o++) {
 		const sli_cost_op *co = &cm->ops.v[o];
 		double c, comp;
@@ -288,9 +338,11 @@ sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
 			uint32_t x = res ? co->results[i] : co->operands[i];
 			if (edge_reorders(cm, o, res, i, &s, q, &r) && !tied[x] &&
 			    !cm->tensors.v[x].fixed)
-				try_move(cm, q, x, &r);
+				try_move(cm, &near, q, x, &r);
 		}
 	}
+	free(near.first);
+	free(near.op);
 	free(tied);
 }
 
