@@ -46,13 +46,14 @@ else
 	trap 'rm -rf "$dir"' EXIT
 fi
 
-# reps LAYERS: runs enough for about a second of CPU on the small programs
+# reps LAYERS: runs enough for about a second of CPU on the small programs,
+# and as many (5) from 1,000 layers up, the sizes whose times the ratios
+# per doubling compare: a best of 5 against a best of 1 or 2 (as before)
+# put the noise of a shared machine into the ratio, on the larger side
 reps() {
 	if [ "$1" -le 12 ]; then echo 50
 	elif [ "$1" -le 96 ]; then echo 20
-	elif [ "$1" -le 1000 ]; then echo 5
-	elif [ "$1" -le 8000 ]; then echo 2
-	else echo 1
+	else echo 5
 	fi
 }
 
