@@ -143,10 +143,11 @@ set_axes(sl_module *m, sl_op *c, const sli_rtc_step *st, uint32_t rank)
 }
 
 /* Replaces reshard r by the plan's collectives applied to x, on the mesh
- * of `like` (or `out` once a step reaches it). */
+ * of `like` (or `out` once a step reaches it); r's uses go to the last
+ * collective through `repl`. */
 static void
 emit_plan(sl_module *m, sl_op *r, sl_value *x, const sli_rtc_plan *plan,
-          const sl_sharding *like, const sl_sharding *out)
+          const sl_sharding *like, const sl_sharding *out, sli_vmap *repl)
 {
 	for (size_t i = 0; i < plan->steps.n; i++) {
 		const sli_rtc_step *st = &plan->steps.v[i];
@@ -159,7 +160,7 @@ emit_plan(sl_module *m, sl_op *r, sl_value *x, const sli_rtc_plan *plan,
 		sli_op_insert_before(r, c);
 		x = &c->results[0];
 	}
-	sli_replace_uses(m->top, &r->results[0], x);
+	sli_vmap_set(repl, &r->results[0], x);
 	sli_op_erase(r);
 }
 
@@ -179,9 +180,14 @@ maximal(const sl_module *m, const sl_sharding *s)
 	return mesh && sli_mesh_is_maximal(mesh);
 }
 
+/* Lowers reshard r.  The uses of a reshard it replaces are recorded in
+ * `repl` and redirected in one walk at the end of the pass (one walk per
+ * reshard made the pass quadratic in the program); r's operand, defined
+ * before r, has been redirected already if it was such a reshard. */
 static void
-lower(sl_module *m, sl_op *r, bool keep_redundant)
+lower(sl_module *m, sl_op *r, bool keep_redundant, sli_vmap *repl)
 {
+	r->operands[0] = sli_vmap_lookup(repl, r->operands[0]);
 	sl_value *src = r->operands[0];
 	if (src->def && src->def->kind == SL_OP_SDY_PROPAGATION_BARRIER)
 		src = src->def->operands[0];
@@ -201,7 +207,7 @@ lower(sl_module *m, sl_op *r, bool keep_redundant)
 		redundant = true;
 	if (redundant) {
 		if (!keep_redundant) {
-			sli_replace_uses(m->top, &r->results[0], r->operands[0]);
+			sli_vmap_set(repl, &r->results[0], r->operands[0]);
 			sli_op_erase(r);
 		}
 		return;
@@ -214,7 +220,7 @@ lower(sl_module *m, sl_op *r, bool keep_redundant)
 	if (sli_rtc_plan_build(m->ctx, mesh, dim_lists(m, in, out->rank),
 	                       dim_lists(m, out, out->rank), out->rank, switch_mesh,
 	                       &plan) == 0)
-		emit_plan(m, r, src, &plan, like, target);
+		emit_plan(m, r, src, &plan, like, target, repl);
 	sli_rtc_plan_fini(&plan);
 }
 
@@ -222,9 +228,15 @@ int
 sli_pass_reshard_to_collectives(sl_module *m, const sli_pass_opts *opts)
 {
 	opvec v = {0};
+	sli_vmap repl;
+
+	sli_vmap_init(&repl);
 	sli_walk(m->top, collect, &v);
 	for (size_t i = 0; i < v.n; i++)
-		lower(m, v.v[i], opts->rtc.keep_redundant);
+		lower(m, v.v[i], opts->rtc.keep_redundant, &repl);
+	if (repl.n)
+		sli_replace_uses_map(m->top, &repl);
+	sli_vmap_fini(&repl);
 	SL_VEC_FREE(v);
 	return 0;
 }
