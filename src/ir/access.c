@@ -761,3 +761,13 @@ sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n)
 	*n = u->count[v->id];
 	return u->pool + u->first[v->id];
 }
+
+void
+sli_uses_replace(const sli_uses *u, const sl_value *from, sl_value *to)
+{
+	size_t n;
+	const sli_use *use = sli_uses_of(u, from, &n);
+	for (size_t k = 0; k < n; k++)
+		if (use[k].user->operands[use[k].index] == from)
+			use[k].user->operands[use[k].index] = to;
+}

@@ -228,5 +228,10 @@ void sli_uses_compute_if(sli_uses *u, sl_op *root, bool (*want)(const sl_value *
 void sli_uses_fini(sli_uses *u);
 /* The uses of v in operand order of a pre-order walk; *n their count. */
 const sli_use *sli_uses_of(const sli_uses *u, const sl_value *v, size_t *n);
+/* Redirects to `to` the uses of `from` that u recorded and that still
+ * read it: a replacement in time linear in those uses, where
+ * sli_value_replace_uses walks the whole scope.  Complete only when no op
+ * made since u was computed uses `from`. */
+void sli_uses_replace(const sli_uses *u, const sl_value *from, sl_value *to);
 
 #endif

@@ -622,13 +622,13 @@ new_constraint(imp *I, sl_op *at, sl_value *operand, const sl_sharding *sh)
 
 /* @Sharding(x) {sdy.sharding = [<s>]} -> sdy.sharding_constraint x <s> */
 static void
-sharding_call(imp *I, sl_op *op)
+sharding_call(imp *I, sl_op *op, const sli_uses *uses)
 {
 	sl_sharding *sh = sli_spv_get(op, SLS_sdy_sharding, 0);
 	if (!sh || op->noperands != 1 || op->nresults != 1)
 		return;
 	sl_op *c = new_constraint(I, op, op->operands[0], sh);
-	sli_value_replace_uses(&op->results[0], &c->results[0], NULL);
+	sli_uses_replace(uses, &op->results[0], &c->results[0]);
 	sli_op_erase(op);
 }
 
@@ -638,7 +638,7 @@ sharding_call(imp *I, sl_op *op)
  * sharding constraint does.
  */
 static void
-func_result_sharding(imp *I, sl_op *op, sli_uses *uses)
+func_result_sharding(imp *I, sl_op *op, const sli_uses *uses)
 {
 	sl_sharding *sh = sli_spv_get(op, SLS_sdy_sharding, 0);
 	if (!sh || op->noperands != 1 || op->nresults != 1) {
@@ -661,7 +661,7 @@ func_result_sharding(imp *I, sl_op *op, sli_uses *uses)
 	sl_value *to = op->operands[0];
 	if (other)
 		to = &new_constraint(I, op, to, sh)->results[0];
-	sli_value_replace_uses(&op->results[0], to, NULL);
+	sli_uses_replace(uses, &op->results[0], to);
 	sli_op_erase(op);
 }
 
@@ -676,7 +676,7 @@ fa_int(imp *I, sl_op *op, const char *key)
 
 /* @xla.sdy.ShardingGroup / @xla.sdy.PropagationBarrier -> their sdy ops */
 static void
-group_or_barrier(imp *I, sl_op *op, bool group)
+group_or_barrier(imp *I, sl_op *op, bool group, const sli_uses *uses)
 {
 	int64_t v = fa_int(I, op, group ? "xla.sdy.sharding_group_id" : "xla.sdy.allowed_direction");
 	if (v < 0 || op->noperands != 1 || op->nresults != (group ? 0u : 1u) ||
@@ -702,7 +702,7 @@ group_or_barrier(imp *I, sl_op *op, bool group)
 	}
 	sli_op_insert_before(op, n);
 	if (!group)
-		sli_value_replace_uses(&op->results[0], &n->results[0], NULL);
+		sli_uses_replace(uses, &op->results[0], &n->results[0]);
 	sli_op_erase(op);
 }
 
@@ -729,6 +729,10 @@ ops_of_kind(imp *I, sl_op_kind kind)
 	return c.ops;
 }
 
+/* The custom calls' rewrites, in pre-order, redirect uses through one use
+ * index: a call's result is used only by ops that existed before the
+ * rewrites (the ops they make use a call's operand, which an earlier
+ * rewrite has already redirected). */
 static void
 rewrite_custom_calls(imp *I)
 {
@@ -738,13 +742,13 @@ rewrite_custom_calls(imp *I)
 	for (size_t i = 0; i < ops.n && !I->failed; i++) {
 		sl_op *op = ops.v[i];
 		if (target_is(I, op, "Sharding"))
-			sharding_call(I, op);
+			sharding_call(I, op, &uses);
 		else if (target_is(I, op, "xla.sdy.FuncResultSharding"))
 			func_result_sharding(I, op, &uses);
 		else if (target_is(I, op, "xla.sdy.ShardingGroup"))
-			group_or_barrier(I, op, true);
+			group_or_barrier(I, op, true, &uses);
 		else if (target_is(I, op, "xla.sdy.PropagationBarrier"))
-			group_or_barrier(I, op, false);
+			group_or_barrier(I, op, false, &uses);
 	}
 	sli_uses_fini(&uses);
 	SL_VEC_FREE(ops);
