@@ -22,13 +22,21 @@
  * is given back (issue 17: peak memory).  A header before the table
  * holds its size.
  *
- * A dense table, most of whose entries are written (rules, signatures,
- * shardings), starts on a huge-page boundary and asks for huge pages:
+ * A dense table, most of whose entries are written (shardings, rules,
+ * signatures), starts on a huge-page boundary and asks for huge pages:
  * where the system grants them, such a table of a big module is
  * faulted in 2 MiB at a time instead of 4 KiB, and the sweeps' lookups
  * in it miss the TLB less (8,000 layers: 4,591 page faults in
  * propagation -> 3,058).  The partial huge page at its end keeps small
  * pages, so it costs no memory a sparse table would not.
+ *
+ * A resident one, whose entries are written one by one as the sweeps
+ * come to them (rules, read first; signatures), is made resident at
+ * once (MADV_POPULATE_WRITE, Linux 5.14; elsewhere its pages fault in
+ * as before): one call instead of a page fault a page in the sweeps, or
+ * two for a page read before it is written (8,000 layers: 656 faults
+ * in op-priority level 0 for the rules, 656 in level 1 for the
+ * signatures).
  */
 enum { TABLE_HDR = 16, TABLE_MAP = 256 * 1024, TABLE_HUGE = 2 * 1024 * 1024 };
 
@@ -58,11 +66,15 @@ table_map(size_t bytes, bool dense)
 	return p;
 }
 
-static void *
-table_new(size_t n, size_t size, bool dense)
+void *
+sli_prop_table(size_t n, size_t size, int use)
 {
 	size_t bytes = TABLE_HDR + (n ? n : 1) * size;
-	char *p = bytes >= TABLE_MAP ? table_map(bytes, dense) : NULL;
+	char *p = bytes >= TABLE_MAP ? table_map(bytes, use != SLI_TABLE_SPARSE) : NULL;
+#ifdef MADV_POPULATE_WRITE
+	if (p && use == SLI_TABLE_RESIDENT)
+		(void)madvise(p, bytes, MADV_POPULATE_WRITE);	/* advice only */
+#endif
 	if (!p) {
 		p = sli_xcalloc(1, bytes);
 		bytes = 0;	/* from the heap */
@@ -364,7 +376,8 @@ index_special(sli_prop *P, sl_op *op, id_vec *ids, members_vec *members)
 		sl_op *f = sli_lookup_func(P->m, sli_prop_callee(P->m, op));
 		if (f) {
 			if (!P->calls)
-				P->calls = table_new(P->nops, sizeof *P->calls, false);
+				P->calls = sli_prop_table(P->nops, sizeof *P->calls,
+				                          SLI_TABLE_SPARSE);
 			size_t n = 0;
 			while (P->calls[f->id] && P->calls[f->id][n])
 				n++;
@@ -417,7 +430,7 @@ reserve(collect *c, const sl_module *m)
 	SL_VEC_RESERVE(c->last, nvalues + 1);
 	SL_VEC_RESERVE(c->uses, nuses + 1);
 	c->ncur = nvalues + 1;
-	c->cur = table_new(c->ncur, sizeof *c->cur, true);
+	c->cur = sli_prop_table(c->ncur, sizeof *c->cur, SLI_TABLE_DENSE);
 }
 
 void
@@ -455,18 +468,16 @@ sli_prop_index(sli_prop *P)
 	/* most programs have no edges, and then no table (sli_prop_edge) */
 	for (size_t i = 0; i < c.special.n && !P->edge; i++)
 		if (c.special.v[i]->kind == SL_OP_SDY_DATA_FLOW_EDGE)
-			P->edge = table_new(nv, sizeof *P->edge, false);
-	P->rules = table_new(no, sizeof *P->rules, true);
+			P->edge = sli_prop_table(nv, sizeof *P->edge, SLI_TABLE_SPARSE);
+	P->rules = sli_prop_table(no, sizeof *P->rules, SLI_TABLE_RESIDENT);
 	if (old_rules) {
 		/* op ids are stable when nothing was inserted */
 		if (old_nops == P->nops)
 			memcpy(P->rules, old_rules, sizeof *P->rules * P->nops);
 		table_free(old_rules);
 	}
-	/* the pages of the tables most ops never write stay unmapped
-	 * (own), or until the first step that settles (sig) */
-	P->sig = table_new(no, sizeof *P->sig, true);
-	P->own = table_new(no, sizeof *P->own, false);
+	/* P->own gets its table with the first owned attribute (sli_prop_set) */
+	P->sig = sli_prop_table(no, sizeof *P->sig, SLI_TABLE_RESIDENT);
 	P->quiet = SL_NEWN(&P->tabmem, uint8_t, no);
 	/* the biggest table, filled whole: its pages go back at the end,
 	 * before export and printing pile onto the heap.  The walk filled
@@ -476,7 +487,7 @@ sli_prop_index(sli_prop *P)
 	if (nv > c.ncur || P->edge) {
 		if (nv > c.ncur) {
 			table_free(c.cur);
-			P->cur = table_new(nv, sizeof *P->cur, true);
+			P->cur = sli_prop_table(nv, sizeof *P->cur, SLI_TABLE_DENSE);
 		}
 		for (uint32_t v = 0; v < nv; v++)
 			P->cur[v] = P->unloaded;

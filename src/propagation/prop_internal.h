@@ -114,7 +114,8 @@ struct sli_prop {
 	const sl_sharding **cur;
 	const sl_sharding *unloaded;
 	/* per op: the sdy.sharding attribute sli_prop_set made for it, which
-	 * nothing else refers to and later sets may update in place */
+	 * nothing else refers to and later sets may update in place; NULL
+	 * until the first is made (only ops of several results get one) */
 	sl_attr **own;
 	/*
 	 * per op: nonzero when a generic step would change nothing (step_sig
@@ -216,6 +217,14 @@ sli_prop_indexed(const sli_prop *P, const sl_value *v)
 }
 /* Frees them (the caches of the pass stay). */
 void sli_prop_index_fini(sli_prop *P);
+/* Which of its entries a table of the pass gets written (index.c). */
+enum {
+	SLI_TABLE_SPARSE,	/* few: the pages of the others stay unmapped */
+	SLI_TABLE_DENSE,	/* most, all at once */
+	SLI_TABLE_RESIDENT	/* most, as the sweeps come to them */
+};
+/* A zeroed table of n entries of size bytes (SLI_TABLE_* use). */
+void *sli_prop_table(size_t n, size_t size, int use);
 /* The symbol a call names as its callee (0 if none). */
 sl_sym sli_prop_callee(sl_module *m, const sl_op *call);
 /* The data_flow_edge holding the sharding of value id v, or NULL. */

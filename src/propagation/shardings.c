@@ -267,13 +267,13 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 	/* any other op, sdy collectives too: its sdy.sharding list */
 	sl_attr *old = sli_op_sharding_list(op);
 	bool indexed = op->id < P->nops && P->ops[op->id] == op;
-	if (old && indexed && P->own[op->id] == old && v->index < old->u.spv.n) {
+	if (old && indexed && P->own && P->own[op->id] == old && v->index < old->u.spv.n) {
 		old->u.spv.v[v->index] = (sl_sharding *)s;
 		return;
 	}
 	if (op->nresults == 1) {
 		sli_op_set_sharding_list(m, op, spv1(P, s));
-		if (indexed && P->own[op->id])
+		if (indexed && P->own && P->own[op->id])
 			P->own[op->id] = NULL;
 		return;
 	}
@@ -289,8 +289,11 @@ sli_prop_set(sli_prop *P, sl_value *v, const sl_sharding *s)
 			a->u.spv.v[i] = sli_prop_open_like(m, s, op->results[i].type);
 	}
 	sli_op_set_sharding_list(m, op, a);
-	if (indexed)
+	if (indexed) {
+		if (!P->own)
+			P->own = sli_prop_table(P->nops, sizeof *P->own, SLI_TABLE_SPARSE);
 		P->own[op->id] = a;
+	}
 	/* the other results may have got fully open shardings */
 	for (uint32_t i = 0; i < op->nresults; i++)
 		if (i != v->index && cacheable(P, &op->results[i]))
