@@ -262,11 +262,15 @@ num_slot(struct sli_names *t, int kind, uint32_t num)
  * doubling from the top of the heap, the tables were copied and left
  * their freed blocks in the heap, resident under the module built after
  * them (issue 17: peak memory).  The room's pages not used are never
- * touched; a text with more bindings grows the tables as before.
+ * touched; a text with more bindings grows the tables as before.  Below
+ * 1 MiB of text the tables are small and grow faster than a block of
+ * their own is mapped for them (96 layers, 0.4 MB: parsing 8% slower).
  */
 static void
 names_reserve(struct sli_names *t, size_t len)
 {
+	if (len < 1 << 20)
+		return;
 	size_t n = len / 32 + 1;
 	t->num[0] = sli_grow(NULL, &t->nnum[0], n, sizeof *t->num[0]);
 	SL_VEC_RESERVE(t->undo, n);
