@@ -172,32 +172,47 @@ leave(sli_parser *P)
  * those names skip the hash table and index a table by their number
  * (kind 0 for %N, 1 for %argN), which is filled in order and read near
  * where it was last written, where hashing the text scattered the
- * lookups over the whole table.  An entry of a numbered name keeps in
- * `next` the entry its number held before (an outer scope's), for
- * scope_pop to restore.
+ * lookups over the whole table.  A number's slot holds its binding
+ * itself, 16 bytes, and the log of numbered bindings 4 bytes more
+ * each, for scope_pop to undo; a binding that shadows an outer scope's
+ * keeps the slot it took over in `shadowed`.  An entry of 32 bytes and
+ * a 4-byte slot for each were 1.9 MB of a 4.4 MB program's peak while
+ * it was parsed (issue 17: peak memory).
  */
 enum { NUM_MAX = 1u << 28 };
 
 typedef struct nent {
-	const char *p;		/* the name; NULL for a numbered name */
+	const char *p;		/* the name */
 	sl_value *val;		/* first value bound to the name */
-	uint32_t n;		/* length of the name; the number of a numbered one */
+	uint32_t n;		/* length of the name */
 	uint32_t next;		/* index+1 of the next entry in the bucket */
 	uint32_t count;		/* values bound (results of %x:N) */
-	uint32_t hash;		/* low bits of the name's hash; kind+1 of a number */
+	uint32_t hash;		/* low bits of the name's hash */
 } nent;
 
+/* The binding of a number. */
+typedef struct numslot {
+	sl_value *val;		/* first value bound; NULL if unbound */
+	uint32_t count;		/* values bound */
+	uint32_t pos;		/* its place in the log (sli_names.undo) */
+} numslot;
+
 struct sli_names {
-	SL_VEC(nent) v;
+	SL_VEC(nent) v;		/* bindings of other names, in order */
 	uint32_t *buckets;
 	size_t nb;
-	uint32_t *num[2];	/* entry index+1 by number, per kind */
-	size_t nnum[2];
+	numslot *num[2];	/* bindings by number, per kind */
+	size_t nnum[2];		/* slots allocated */
+	size_t nset[2];		/* slots initialised: the highest number bound + 1 */
+	/* numbered bindings in order: number << 2 | kind << 1 | 1 if it
+	 * shadows an outer scope's binding of the number */
+	SL_VEC(uint32_t) undo;
+	SL_VEC(numslot) shadowed;	/* what the shadowing bindings replaced */
 };
 
 struct sli_scope {
 	struct sli_scope *up;
-	size_t mark;
+	size_t mark, undo_mark;		/* lengths of v and undo at its start */
 };
 
 /* Whether p[0..n) is "N" or "argN" (no leading zero); sets kind and num. */
@@ -222,19 +237,43 @@ name_number(const char *p, uint32_t n, int *kind, uint32_t *num)
 	return v < NUM_MAX;
 }
 
-/* The slot of number num of kind in the table, grown to hold it. */
-static uint32_t *
+/*
+ * The slot of number num of kind, the table grown to hold it.  Only the
+ * slots up to the highest number bound are initialised, so that the
+ * pages of the table's spare room stay untouched.
+ */
+static numslot *
 num_slot(struct sli_names *t, int kind, uint32_t num)
 {
-	if (num >= t->nnum[kind]) {
-		size_t old = t->nnum[kind], nn = old ? old : 1024;
-		while (nn <= num)
-			nn *= 2;
-		t->num[kind] = sli_xrealloc(t->num[kind], nn * sizeof *t->num[kind]);
-		memset(t->num[kind] + old, 0, (nn - old) * sizeof *t->num[kind]);
-		t->nnum[kind] = nn;
+	if (num >= t->nnum[kind])
+		t->num[kind] = sli_grow(t->num[kind], &t->nnum[kind], (size_t)num + 1,
+		                        sizeof *t->num[kind]);
+	if (num >= t->nset[kind]) {
+		memset(t->num[kind] + t->nset[kind], 0,
+		       ((size_t)num + 1 - t->nset[kind]) * sizeof *t->num[kind]);
+		t->nset[kind] = (size_t)num + 1;
 	}
 	return &t->num[kind][num];
+}
+
+/*
+ * Room for the numbered bindings of len bytes of text, at most one in
+ * 32 bytes (a printed op takes about 100), allocated once: grown by
+ * doubling from the top of the heap, the tables were copied and left
+ * their freed blocks in the heap, resident under the module built after
+ * them (issue 17: peak memory).  The room's pages not used are never
+ * touched; a text with more bindings grows the tables as before.  Below
+ * 1 MiB of text the tables are small and grow faster than a block of
+ * their own is mapped for them (96 layers, 0.4 MB: parsing 8% slower).
+ */
+static void
+names_reserve(struct sli_names *t, size_t len)
+{
+	if (len < 1 << 20)
+		return;
+	size_t n = len / 32 + 1;
+	t->num[0] = sli_grow(NULL, &t->nnum[0], n, sizeof *t->num[0]);
+	SL_VEC_RESERVE(t->undo, n);
 }
 
 static void
@@ -244,6 +283,8 @@ names_free(struct sli_names *t)
 	free(t->buckets);
 	free(t->num[0]);
 	free(t->num[1]);
+	SL_VEC_FREE(t->undo);
+	SL_VEC_FREE(t->shadowed);
 }
 
 static void
@@ -254,32 +295,41 @@ names_rehash(struct sli_names *t)
 	t->buckets = sli_xcalloc(nb, sizeof *t->buckets);
 	t->nb = nb;
 	for (size_t i = 0; i < t->v.n; i++) {
-		if (!t->v.v[i].p)
-			continue;	/* a numbered name */
 		size_t h = t->v.v[i].hash & (nb - 1);
 		t->v.v[i].next = t->buckets[h];
 		t->buckets[h] = (uint32_t)i + 1;
 	}
 }
 
+/* The entry of name p[0..n), not a numbered one, or NULL. */
 static nent *
-names_find(struct sli_names *t, const char *p, uint32_t n)
+named_find(struct sli_names *t, const char *p, uint32_t n, uint32_t h)
+{
+	if (!t->nb)
+		return NULL;
+	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
+		nent *e = &t->v.v[i - 1];
+		if (e->hash == h && e->n == n && memcmp(e->p, p, n) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* The first value bound to name p[0..n), their count in *count; NULL if
+ * the name is not bound. */
+static sl_value *
+names_find(struct sli_names *t, const char *p, uint32_t n, uint32_t *count)
 {
 	int kind;
 	uint32_t num;
 	if (name_number(p, n, &kind, &num)) {
-		uint32_t i = num < t->nnum[kind] ? t->num[kind][num] : 0;
-		return i ? &t->v.v[i - 1] : NULL;
+		const numslot *s = num < t->nset[kind] ? &t->num[kind][num] : NULL;
+		*count = s ? s->count : 0;
+		return s ? s->val : NULL;
 	}
-	if (!t->nb)
-		return NULL;
-	uint32_t h = (uint32_t)sli_hash(p, n);
-	for (uint32_t i = t->buckets[h & (t->nb - 1)]; i; i = t->v.v[i - 1].next) {
-		nent *e = &t->v.v[i - 1];
-		if (e->hash == h && e->n == n && e->p && memcmp(e->p, p, n) == 0)
-			return e;
-	}
-	return NULL;
+	const nent *e = named_find(t, p, n, (uint32_t)sli_hash(p, n));
+	*count = e ? e->count : 0;
+	return e ? e->val : NULL;
 }
 
 static void
@@ -287,6 +337,7 @@ scope_push(sli_parser *P, struct sli_scope *s)
 {
 	s->up = P->scope;
 	s->mark = P->names->v.n;
+	s->undo_mark = P->names->undo.n;
 	P->scope = s;
 }
 
@@ -294,16 +345,26 @@ static void
 scope_pop(sli_parser *P)
 {
 	struct sli_names *t = P->names;
-	size_t mark = P->scope->mark;
-	while (t->v.n > mark) {
-		nent *e = &t->v.v[t->v.n - 1];
-		if (!e->p)
-			t->num[e->hash - 1][e->n] = e->next;
+	while (t->v.n > P->scope->mark) {
+		nent *e = &t->v.v[--t->v.n];
+		t->buckets[e->hash & (t->nb - 1)] = e->next;
+	}
+	while (t->undo.n > P->scope->undo_mark) {
+		uint32_t u = t->undo.v[--t->undo.n];
+		numslot *s = &t->num[u >> 1 & 1][u >> 2];
+		if (u & 1)
+			*s = t->shadowed.v[--t->shadowed.n];
 		else
-			t->buckets[e->hash & (t->nb - 1)] = e->next;
-		t->v.n--;
+			s->val = NULL;
 	}
 	P->scope = P->scope->up;
+}
+
+static int
+redefinition(sli_parser *P, const sli_token *tok)
+{
+	return sli_p_error_at(P, sli_p_tok_loc(P, tok), "redefinition of SSA value '%.*s'",
+	                      (int)tok->n, tok->p);
 }
 
 /* Binds %name (token text includes '%') to count values starting at val. */
@@ -313,32 +374,28 @@ bind(sli_parser *P, const sli_token *tok, sl_value *val, uint32_t count)
 	struct sli_names *t = P->names;
 	const char *p = tok->p + 1;
 	uint32_t n = tok->n - 1;
-	nent *old = names_find(t, p, n);
-	if (old && (size_t)(old - t->v.v) >= P->scope->mark) {
-		sli_p_error_at(P, sli_p_tok_loc(P, tok), "redefinition of SSA value '%.*s'",
-		               (int)tok->n, tok->p);
-		return -1;
-	}
 	int kind;
 	uint32_t num;
-	nent e = {p, val, n, 0, count, 0};
 	if (name_number(p, n, &kind, &num)) {
-		uint32_t *slot = num_slot(t, kind, num);
-		e.p = NULL;	/* marks a numbered entry */
-		e.hash = (uint32_t)kind + 1;
-		e.n = num;
-		e.next = *slot;
-		SL_VEC_PUSH(t->v, e);
-		*slot = (uint32_t)t->v.n;
+		numslot *s = num_slot(t, kind, num);
+		bool shadows = s->val != NULL;
+		if (shadows && s->pos >= P->scope->undo_mark)
+			return redefinition(P, tok);
+		if (shadows)
+			SL_VEC_PUSH(t->shadowed, *s);
+		*s = (numslot){val, count, (uint32_t)t->undo.n};
+		SL_VEC_PUSH(t->undo, num << 2 | (uint32_t)kind << 1 | shadows);
 		return 0;
 	}
+	uint32_t h = (uint32_t)sli_hash(p, n);
+	nent *old = named_find(t, p, n, h);
+	if (old && (size_t)(old - t->v.v) >= P->scope->mark)
+		return redefinition(P, tok);
 	if ((t->v.n + 1) * 2 > t->nb)
 		names_rehash(t);
-	e.hash = (uint32_t)sli_hash(p, n);
-	size_t h = e.hash & (t->nb - 1);
-	e.next = t->buckets[h];
+	nent e = {p, val, n, t->buckets[h & (t->nb - 1)], count, h};
 	SL_VEC_PUSH(t->v, e);
-	t->buckets[h] = (uint32_t)t->v.n;
+	t->buckets[h & (t->nb - 1)] = (uint32_t)t->v.n;
 	return 0;
 }
 
@@ -364,15 +421,16 @@ sli_p_operand(sli_parser *P, sl_value **out)
 			return sli_p_error(P, "invalid SSA value result number");
 		sli_p_next(P);
 	}
-	nent *e = names_find(P->names, name.p + 1, name.n - 1);
-	if (!e)
+	uint32_t count;
+	sl_value *val = names_find(P->names, name.p + 1, name.n - 1, &count);
+	if (!val)
 		return sli_p_error_at(P, sli_p_tok_loc(P, &name),
 		                      "use of undeclared SSA value name");
-	if (index >= e->count)
+	if (index >= count)
 		return sli_p_error_at(P, sli_p_tok_loc(P, &name),
 		                      "reference to invalid result number");
 	(void)has_index;
-	*out = e->val + index;
+	*out = val + index;
 	return 0;
 }
 
@@ -2590,6 +2648,7 @@ sli_mlir_parse_at(sl_context *ctx, const char *name, const char *text, size_t le
 	P.file = sl_sym_intern(ctx, name, strlen(name));
 	P.names = &names;
 	P.typecache = &tc;
+	names_reserve(&names, len);
 	sli_lex_init(&P.lx, text, len);
 	P.lx.line = first_line ? first_line : 1;
 	sli_p_next(&P);

@@ -131,6 +131,12 @@ sli_arena_alloc_slow(sli_arena *a, size_t n)
 	return c->data;
 }
 
+void
+sli_arena_seal(sli_arena *a)
+{
+	a->cur = a->end = a->lim;
+}
+
 void *
 sli_arena_dup(sli_arena *a, const void *p, size_t n)
 {

@@ -24,6 +24,9 @@ void sli_arena_init(sli_arena *a);
 void sli_arena_fini(sli_arena *a);
 void sli_arena_reset(sli_arena *a);
 void *sli_arena_alloc_slow(sli_arena *a, size_t n);
+/* Ends the head chunk: the next allocation takes a new chunk, so that it
+ * can come from memory freed since, not the chunk's untouched rest. */
+void sli_arena_seal(sli_arena *a);
 
 /* Returns n bytes aligned to 8, uninitialised. */
 /*

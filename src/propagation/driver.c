@@ -150,6 +150,17 @@ done:
 	sli_arena_fini(&P.scratch);
 	sli_arena_fini(&P.rulemem);
 	SL_VEC_FREE(P.rule_list);
+	/*
+	 * The pass's tables lie freed in the heap, under the chunk of the
+	 * module arena that its shardings took; export and printing would
+	 * fill that chunk's untouched rest with fresh pages and leave the
+	 * freed ones resident beside them (issue 17: peak memory).  A big
+	 * module's next allocations take a new chunk instead, which the heap
+	 * carves from what the pass freed.  A small module's rest is a few
+	 * pages, and a new chunk for it made export slower.
+	 */
+	if (m->arena.total >= 1 << 20)
+		sli_arena_seal(&m->arena);
 	return rc;
 }
 
