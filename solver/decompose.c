@@ -1364,7 +1364,8 @@ is_lazy(const klass *k)
 }
 
 /* The incoming prices of block b: F of the block before, less its least
- * (off); returns 1 when every option is infeasible. */
+ * (off); returns 1 when every option is infeasible (forward() stops
+ * there, so refinements always find a finite one). */
 static int
 prices_of(const dec *d, size_t b, double *shape, double *off)
 {
@@ -1380,7 +1381,7 @@ prices_of(const dec *d, size_t b, double *shape, double *off)
 	return 0;
 }
 
-/* The local picks of outgoing option j of block b. */
+/* The local picks of outgoing option j of block bk. */
 static uint32_t *
 picks(const dec *d, const block *bk, size_t j)
 {
