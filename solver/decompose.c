@@ -1351,9 +1351,9 @@ entry_free(entry *e)
  * costly blocks (at least sli_decomp_lazy_cols columns, a c_out of
  * several options) starts from one relaxation of the block with c_out
  * free (bound_block), then one per option with c_out fixed (relax); the
- * other classes solve every option as before,
- * their values exact where the incoming option they pick is.  At the end
- * refine() makes exact, recursively, only the options the chain picks.
+ * other classes solve every option as before, their values exact where
+ * the incoming option they pick is.  At the end refine() makes exact,
+ * recursively, only the options the chain picks.
  */
 static bool
 is_lazy(const klass *k)
