@@ -41,4 +41,12 @@ int sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
                      const sli_lp_opts *o, bool reuse, sli_cost_asg *q,
                      sli_decomp_result *r);
 
+/*
+ * Blocks of at least this many columns, with an outgoing tensor of
+ * several options, get lower bounds for their outgoing options first
+ * and exact values only where the chain picks them (the tests lower it
+ * to exercise that path on small chains).
+ */
+extern size_t sli_decomp_lazy_cols;
+
 #endif

@@ -16,6 +16,7 @@
 #include "cost/primitives.h"
 #include "ir/ir.h"
 #include "propagation/propagation.h"
+#include "solver/decompose.h"
 #include "solver/solve.h"
 
 #define T44 "tensor<4x4xf32>"
@@ -890,6 +891,34 @@ test_decompose_reuse(void)
 }
 
 /*
+ * Lazy outgoing values (every block with an outgoing tensor priced by
+ * bounds first, refined only where the chain picks it) give the optimum
+ * of the whole model, by another path than solving every option.
+ */
+static void
+test_decompose_lazy(void)
+{
+	static char text[32768];
+	bool pinned[4] = {false, true, false, true};
+	size_t cols = sli_decomp_lazy_cols;
+	for (unsigned naxes = 2; naxes <= 3; naxes++)
+		for (unsigned layers = 2; layers <= 3; layers++) {
+			chain_program(text, sizeof text, naxes, layers, pinned);
+			sli_solve_opts whole, parts;
+			sli_solve_opts_init(&whole);
+			sli_solve_opts_init(&parts);
+			whole.no_decompose = true;
+			sli_solve_result rw, rp, rl;
+			solve_both(text, &whole, &parts, &rw, &rp);
+			sli_decomp_lazy_cols = 1;
+			solve_both(text, &whole, &parts, &rw, &rl);
+			sli_decomp_lazy_cols = cols;
+			CU_ASSERT_EQUAL(rl.nblocks, rp.nblocks);
+			CU_ASSERT_NOT_EQUAL(rl.nsolves, rp.nsolves);
+		}
+}
+
+/*
  * On "a"="b"="c"=2 with only the input pinned (on "a"), every layer but
  * the last is unchanged when "b" and "c" trade places: of two outgoing
  * shardings that are images of each other one is solved and the other
@@ -1113,6 +1142,7 @@ CU_TestInfo tests_solver[] = {
 	{"decomposition equals the whole model", test_decompose_equals_whole},
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
+	{"lazy outgoing values equal the whole model", test_decompose_lazy},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
 	{"a limit of work stops branch and cut at one point", test_work_limit},
