@@ -1401,6 +1401,30 @@ exact_in(const dec *d, size_t b, size_t j)
 }
 
 /*
+ * Solves the relaxation of k's group session as it is loaded into lr.
+ * Returns 0, or -1 (lr freed, r->status and the message set) when it
+ * ended neither optimal nor infeasible.
+ */
+static int
+relaxation(dec *d, const klass *k, sli_lp_result *lr)
+{
+	sli_lp_opts o = *d->o;
+	o.start = NULL;
+	o.time_limit = 0;
+	o.deadline = d->end;
+	o.lp_only = true;
+	d->be->resolve(d->groups.v[k->group].s, &o, lr);
+	d->r->nsolves++;
+	if (lr->status == SLI_LP_OPTIMAL || lr->status == SLI_LP_INFEASIBLE)
+		return 0;
+	free(lr->x);
+	free(lr->dual);
+	d->r->status = lr->status;
+	snprintf(d->r->message, sizeof d->r->message, "%s", lr->message);
+	return -1;
+}
+
+/*
  * Lower bounds for every outgoing option of block b (a lazy class) from
  * one relaxation with c_out free: with y its row duals (kept to their
  * signs, so the bound holds for any y) and d = c - A'y, every point
@@ -1417,28 +1441,16 @@ bound_block(dec *d, size_t b, const double *shape, double off)
 	if (load_class(d, k, shape))
 		return -1;
 	fix_out(d, k, NONE);
-	sli_lp_opts o = *d->o;
-	o.start = NULL;
-	o.time_limit = 0;
-	o.deadline = d->end;
-	o.lp_only = true;
 	sli_lp_result lr;
-	d->be->resolve(d->groups.v[k->group].s, &o, &lr);
-	d->r->nsolves++;
 	bk->own = sli_xcalloc(k->nout * bk->nt + 1, sizeof *bk->own);
+	if (relaxation(d, k, &lr))
+		return -1;
 	if (lr.status == SLI_LP_INFEASIBLE) {
 		for (size_t q = 0; q < k->nout; q++) {
 			bk->val[q] = INFINITY;
 			bk->exact[q] = true;
 		}
 		return 0;
-	}
-	if (lr.status != SLI_LP_OPTIMAL) {
-		free(lr.x);
-		free(lr.dual);
-		d->r->status = lr.status;
-		snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
-		return -1;
 	}
 	double *rc = sli_xmalloc((nc + 1) * sizeof *rc);
 	for (size_t c = 0; c < nc; c++)
@@ -1489,27 +1501,15 @@ relax(dec *d, size_t b, uint32_t j, uint32_t *in)
 	if (rc)
 		return -1;
 	fix_out(d, k, j);
-	sli_lp_opts o = *d->o;
-	o.start = NULL;
-	o.time_limit = 0;
-	o.deadline = d->end;
-	o.lp_only = true;
 	sli_lp_result lr;
-	d->be->resolve(d->groups.v[k->group].s, &o, &lr);
-	d->r->nsolves++;
 	if (in)
 		*in = NONE;
+	if (relaxation(d, k, &lr))
+		return -1;
 	if (lr.status == SLI_LP_INFEASIBLE) {
 		bk->val[j] = INFINITY;
 		bk->exact[j] = true;
 		return 0;
-	}
-	if (lr.status != SLI_LP_OPTIMAL) {
-		free(lr.x);
-		free(lr.dual);
-		d->r->status = lr.status;
-		snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
-		return -1;
 	}
 	double v = off + lr.objective;
 	bk->val[j] = fmax(bk->val[j], v - 1e-9 * fmax(1, fabs(v)));
