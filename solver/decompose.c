@@ -1151,6 +1151,18 @@ start_for(const klass *k, const group *g, const double *shape,
 	return sli_lp_feasible(lp, x, 1e-9);
 }
 
+/* Records in r a solve that ended without an answer (time limit, solver
+ * error) and frees its result; returns -1. */
+static int
+solve_failed(dec *d, sli_lp_result *lr)
+{
+	free(lr->x);
+	free(lr->dual);
+	d->r->status = lr->status;
+	snprintf(d->r->message, sizeof d->r->message, "%s", lr->message);
+	return -1;
+}
+
 /*
  * Makes k's group session (opened on first use) the model of class k
  * under incoming prices shape; c_in's options priced inf are excluded.
@@ -1304,10 +1316,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 			e->value[j] = INFINITY;
 			break;
 		default:
-			free(lr.x);
-			d->r->status = lr.status;
-			snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
-			rc = -1;
+			rc = solve_failed(d, &lr);
 		}
 	}
 	fix_orbital(d, k, shape, ok, NONE, fixed);
@@ -1402,8 +1411,8 @@ exact_in(const dec *d, size_t b, size_t j)
 
 /*
  * Solves the relaxation of k's group session as it is loaded into lr.
- * Returns 0, or -1 (lr freed, r->status and the message set) when it
- * ended neither optimal nor infeasible.
+ * Returns 0, or -1 (solve_failed) when it ended neither optimal nor
+ * infeasible.
  */
 static int
 relaxation(dec *d, const klass *k, sli_lp_result *lr)
@@ -1417,11 +1426,7 @@ relaxation(dec *d, const klass *k, sli_lp_result *lr)
 	d->r->nsolves++;
 	if (lr->status == SLI_LP_OPTIMAL || lr->status == SLI_LP_INFEASIBLE)
 		return 0;
-	free(lr->x);
-	free(lr->dual);
-	d->r->status = lr->status;
-	snprintf(d->r->message, sizeof d->r->message, "%s", lr->message);
-	return -1;
+	return solve_failed(d, lr);
 }
 
 /*
@@ -1584,10 +1589,7 @@ refine(dec *d, size_t b, uint32_t j)
 			break;
 		}
 		if (lr.status != SLI_LP_OPTIMAL && lr.status != SLI_LP_FEASIBLE) {
-			free(lr.x);
-			d->r->status = lr.status;
-			snprintf(d->r->message, sizeof d->r->message, "%s", lr.message);
-			rc = -1;
+			rc = solve_failed(d, &lr);
 			break;
 		}
 		sli_form_pick(&k->f, lr.x, bk->own + j * nt);
