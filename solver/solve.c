@@ -317,20 +317,35 @@ decode_into(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q)
 /* }==================================================================== */
 
 /*
- * The axis orders pt (another module of the same program) writes, as the
- * orders cm's decoding writes in: per tensor and dim, the model axes of
- * pt's refs in their order (a whole axis: its pieces).
+ * The incumbent o->start as a point of the model (read_start): its
+ * sharding of each tensor and, tensor by tensor, the value of o->start
+ * that carries it, whose axis orders the incumbent is written in.
+ */
+typedef struct incumbent {
+	sli_cost_asg *q;
+	const sl_value **v;
+} incumbent;
+
+static void
+incumbent_free(incumbent *in)
+{
+	free(in->q);
+	free(in->v);
+	in->q = NULL;
+	in->v = NULL;
+}
+
+/*
+ * The axis orders of like (per tensor of cm, the value of another module
+ * of the same program that carries it), as the orders cm's decoding
+ * writes in: per tensor and dim, the model axes of like's refs in their
+ * order (a whole axis: its pieces).
  */
 static void
-orders_of(sli_cost_model *cm, sl_module *pt)
+orders_of(sli_cost_model *cm, const sl_value *const *like)
 {
-	sli_cost_params cp = cm->params;
-	sli_cost_model sm;
-	cp.report = false;	/* cm's module has reported */
-	if (sli_cost_model_build(pt, &cp, &sm))
-		return;
-	for (size_t t = 0; t < cm->tensors.n && sm.tensors.n == cm->tensors.n; t++) {
-		const sl_sharding *sh = sli_cost_value_sharding(sm.tensors.v[t].v);
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		const sl_sharding *sh = sli_cost_value_sharding(like[t]);
 		sli_cost_tensor *ct = &cm->tensors.v[t];
 		for (uint32_t d = 0; sh && d < sh->rank && d < ct->rank; d++) {
 			uint32_t k = 0;
@@ -344,16 +359,15 @@ orders_of(sli_cost_model *cm, sl_module *pt)
 				ct->major[d][k] = SLI_COST_NONE;
 		}
 	}
-	sli_cost_model_fini(&sm);
 }
 
 /*
- * Writes q onto m in the axis orders of the module `like` (NULL: the
- * model's own, cm's), through a model of m built for it.
+ * Writes q onto m in the axis orders of like (orders_of; NULL: the
+ * model's own, cm's), through a model of m built for them.
  */
 static void
 decode_like(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
-            sl_module *like)
+            const sl_value *const *like)
 {
 	sli_cost_params cp = cm->params;
 	sli_cost_model mm;
@@ -369,12 +383,13 @@ decode_like(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
 
 /*
  * The evaluator's score of q written onto a copy of m in the orders of
- * `like` (decode_like), m untouched (the decoding grows shardings, so it
- * is done once on m).  Returns 0 or -1.
+ * like (orders_of; NULL: the model's own), m untouched (the decoding
+ * grows shardings, so it is done once on m).  The copy's model is built
+ * for the decoding and takes like's orders itself.  Returns 0 or -1.
  */
 static int
 score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-           const sli_cost_asg *q, sl_module *like, sli_cost_parts *p)
+           const sli_cost_asg *q, const sl_value *const *like, sli_cost_parts *p)
 {
 	sl_module *c = sli_cost_copy(m);
 	sli_cost_params cp = cm->params;
@@ -383,7 +398,9 @@ score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	cp.report = false;	/* m's model has reported */
 	if (c && !sli_cost_model_build(c, &cp, &cc)) {
 		if (cc.tensors.n == cm->tensors.n) {
-			decode_like(c, &cc, q, like);
+			if (like)
+				orders_of(&cc, like);
+			decode_into(c, &cc, q);
 			rc = sli_cost_eval(c, &o->cost, p, NULL);
 		}
 		sli_cost_model_fini(&cc);
@@ -393,15 +410,15 @@ score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 }
 
 /*
- * The evaluator's scores of the incumbent q0, in the incumbent's orders,
- * into *e0 and of q into *e.  Returns 0 or -1.
+ * The evaluator's scores of the incumbent, in its orders, into *e0 and of
+ * q into *e.  Returns 0 or -1.
  */
 static int
 score_both(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-           const sli_cost_asg *q, const sli_cost_asg *q0, sli_cost_parts *e,
+           const sli_cost_asg *q, const incumbent *in, sli_cost_parts *e,
            sli_cost_parts *e0)
 {
-	if (score_copy(m, cm, o, q0, o->start, e0))
+	if (score_copy(m, cm, o, in->q, in->v, e0))
 		return -1;
 	return score_copy(m, cm, o, q, NULL, e);
 }
@@ -450,16 +467,17 @@ price_tolerance(const sli_cost_model *cm, const sli_solve_result *r)
 }
 
 /*
- * Writes q (or the incumbent q0, when the evaluator scores it less) onto
- * m, runs the checker, and holds the model's score of the annotated
- * module against r->objective.  q0 is read_start's, priced there
- * (r->start_total).  Returns 0 or -1.
+ * Writes q (or the incumbent, in (or NULL), when the evaluator scores it
+ * less) onto m, runs the checker, and holds the model's score of the
+ * annotated module against r->objective.  The incumbent is read_start's,
+ * priced there (r->start_total).  Returns 0 or -1.
  */
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-       const sli_cost_asg *q, const sli_cost_asg *q0, sli_solve_result *r)
+       const sli_cost_asg *q, const incumbent *in, sli_solve_result *r)
 {
 	sl_context *ctx = m->ctx;
+	const sli_cost_asg *q0 = in ? in->q : NULL;
 	int rc = 0;
 	if (fabs(r->gap) < 1e-12)	/* rounding noise of a proven optimum */
 		r->gap = 0;
@@ -489,7 +507,7 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	}
 	/* r->parts holds the evaluator's score of q once scored here */
 	bool scored = false;
-	if (q0 && q != q0 && !score_both(m, cm, o, q, q0, &e, &e0)) {
+	if (q0 && q != q0 && !score_both(m, cm, o, q, in, &e, &e0)) {
 		scored = true;
 		r->parts = e;
 	}
@@ -510,7 +528,7 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	sli_check_snap snap;
 	sli_check_snapshot(m, &snap);
 	/* the incumbent is written as it was, in its own axis orders */
-	decode_like(m, cm, q, q0 && q == q0 ? o->start : NULL);
+	decode_like(m, cm, q, q0 && q == q0 ? in->v : NULL);
 	if (sli_check(m, &snap)) {
 		sli_error(ctx, sli_loc_none(), "the solution fails the checker "
 		          "(a bug in shardlp)");
@@ -577,14 +595,14 @@ enum { FALLBACK = 2 };
 
 /*
  * The solve ended without a solution of its own (time limit): the
- * incumbent q0 becomes the answer, feasible and not proven, scored by
+ * incumbent becomes the answer, feasible and not proven, scored by
  * the evaluator.  Returns as finish does.
  */
 static int
 use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-          const sli_cost_asg *q0, sli_solve_result *r)
+          const incumbent *in, sli_solve_result *r)
 {
-	/* read_start scored q0 (with sub-axes, seconds of work) */
+	/* read_start scored the incumbent (with sub-axes, seconds of work) */
 	r->status = SLI_LP_FEASIBLE;
 	r->from_start = true;
 	r->objective = r->start_total;
@@ -592,7 +610,7 @@ use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		r->bound = r->objective;
 	r->gap = isinf(r->bound) ? INFINITY
 	       : (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
-	return finish(m, cm, o, q0, NULL, r);
+	return finish(m, cm, o, in->q, NULL, r);
 }
 
 /* {====================================================================
@@ -743,11 +761,11 @@ no_solution(sl_context *ctx, const sli_solve_result *r)
  * The decomposed solve (solver/decompose.c).  Returns 0, 1 or -1 as
  * sli_solve does, or FALLBACK when the model has no chain structure or
  * the chain is infeasible: the caller then solves the whole model.
- * q0 (or NULL) is the incumbent, the answer when time runs out.
+ * in is the incumbent (in->q NULL: none), the answer when time runs out.
  */
 static int
 solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-                 const sli_lp_backend *be, const sli_cost_asg *q0,
+                 const sli_lp_backend *be, const incumbent *in,
                  sli_solve_result *r)
 {
 	sl_context *ctx = m->ctx;
@@ -775,11 +793,11 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 		r->objective = dr.objective;
 		r->gap = dr.gap;
 		sli_cost_tidy(cm, q);
-		rc = finish(m, cm, o, q, q0, r);
+		rc = finish(m, cm, o, q, in, r);
 		break;
 	case SLI_LP_NO_SOLUTION:
-		if (q0) {
-			rc = use_start(m, cm, o, q0, r);
+		if (in->q) {
+			rc = use_start(m, cm, o, in, r);
 			break;
 		}
 		no_solution(ctx, r);
@@ -798,16 +816,20 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
  * The shardings of pt, another module of the same program, as an
  * assignment of cm (heap, caller frees): each one of its tensor's options
  * in cm, scored by the evaluator.  NULL, with the reason in note, when it
- * is not such a point.
+ * is not such a point.  When vals is non-NULL, *vals receives with the
+ * assignment the value of pt that carries each tensor (heap, caller
+ * frees).  pt is read through a model built as cm was, warnings aside.
  */
 static sli_cost_asg *
-read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
-           char *note, size_t cap, double *total)
+read_point(const sli_cost_model *cm, sl_module *pt, char *note, size_t cap,
+           double *total, const sl_value ***vals)
 {
 	sli_cost_model sm;
+	sli_cost_params cp = cm->params;
 	sli_cost_asg *q = NULL;
 	const char *why = NULL;
-	if (sli_cost_model_build(pt, cost, &sm))
+	cp.report = false;	/* cm's module has reported */
+	if (sli_cost_model_build(pt, &cp, &sm))
 		return NULL;
 	if (sm.tensors.n != cm->tensors.n) {
 		why = "not the same program";
@@ -843,6 +865,11 @@ read_point(const sli_cost_model *cm, const sli_cost_params *cost, sl_module *pt,
 		why = "some op has no valid assignment under it";
 	else if (!why && total)
 		*total = p.total;
+	if (!why && vals) {
+		*vals = sli_xcalloc(sm.tensors.n + 1, sizeof **vals);
+		for (size_t t = 0; t < sm.tensors.n; t++)
+			(*vals)[t] = sm.tensors.v[t].v;
+	}
 out:
 	if (why) {
 		snprintf(note, cap, "%s", why);
@@ -854,14 +881,14 @@ done:
 	return q;
 }
 
-/* The incumbent o->start as a point of cm (read_point), or NULL with the
- * reason in r->start_note. */
-static sli_cost_asg *
+/* The incumbent o->start as a point of cm (read_point) into *in; none,
+ * with the reason in r->start_note, when it is not one. */
+static void
 read_start(const sli_cost_model *cm, const sli_solve_opts *o,
-           sli_solve_result *r)
+           sli_solve_result *r, incumbent *in)
 {
-	return read_point(cm, &o->cost, o->start, r->start_note, sizeof r->start_note,
-	                  &r->start_total);
+	in->q = read_point(cm, o->start, r->start_note, sizeof r->start_note,
+	                   &r->start_total, &in->v);
 }
 
 int
@@ -888,7 +915,7 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
 			snprintf(why[i], sizeof why[i], "no result");
 			continue;
 		}
-		sli_cost_asg *q = read_point(&cm, &o->cost, pts[i], why[i], sizeof why[i],
+		sli_cost_asg *q = read_point(&cm, pts[i], why[i], sizeof why[i], NULL,
 		                             NULL);
 		if (!q)
 			continue;
@@ -917,7 +944,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	const sli_lp_backend *be = o->backend ? o->backend : &sli_lp_glpk;
 	sli_cost_model cm;
 	sli_form f;
-	sli_cost_asg *q0 = NULL;
+	incumbent in = {NULL, NULL};
 	int rc = 0;
 
 	memset(r, 0, sizeof *r);
@@ -943,7 +970,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
 	if (o->start && !o->no_solve)
-		q0 = read_start(&cm, o, r);
+		read_start(&cm, o, r, &in);
 	/*
 	 * An exported model is always the whole one; the solve goes by parts
 	 * where the structure allows (solve_decomposed returns FALLBACK when
@@ -966,7 +993,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	if (decompose) {
 		if (sli_lp_clock() >= end)
 			goto timeout;
-		rc = solve_decomposed(m, &cm, &left, be, q0, r);
+		rc = solve_decomposed(m, &cm, &left, be, &in, r);
 		if (rc != FALLBACK)
 			goto out;
 		rc = 0;
@@ -981,16 +1008,15 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 
 	/* the incumbent, as a point of the whole model */
 	double *start = NULL;
-	if (q0) {
+	if (in.q) {
 		start = sli_xcalloc(r->ncols + 1, sizeof *start);
-		if (sli_form_encode(&f, q0, start) ||
+		if (sli_form_encode(&f, in.q, start) ||
 		    !sli_lp_feasible(&f.lp, start, 1e-9)) {
 			snprintf(r->start_note, sizeof r->start_note, "breaks a row "
 			         "of the model (the memory budget, a tie)");
 			free(start);
 			start = NULL;
-			free(q0);
-			q0 = NULL;
+			incumbent_free(&in);
 		}
 	}
 	r->start_used = start != NULL;
@@ -1013,8 +1039,8 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		rc = 1;
 		goto out;
 	case SLI_LP_NO_SOLUTION:
-		if (q0) {
-			rc = use_start(m, &cm, o, q0, r);
+		if (in.q) {
+			rc = use_start(m, &cm, o, &in, r);
 			goto out;
 		}
 		no_solution(ctx, r);
@@ -1034,19 +1060,19 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_form_decode(&f, lr.x, q, NULL);
 	free(lr.x);
 	sli_cost_tidy(&cm, q);
-	rc = finish(m, &cm, o, q, q0, r);
+	rc = finish(m, &cm, o, q, &in, r);
 	free(q);
 out:
 	if (whole)
 		sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
-	free(q0);
+	incumbent_free(&in);
 	return rc;
 timeout:
 	r->status = SLI_LP_NO_SOLUTION;
 	r->seconds = sli_lp_clock() - t_start;
-	if (q0) {
-		rc = use_start(m, &cm, o, q0, r);
+	if (in.q) {
+		rc = use_start(m, &cm, o, &in, r);
 		goto out;
 	}
 	no_solution(ctx, r);
@@ -1055,7 +1081,7 @@ timeout:
 infeasible:
 	sli_form_fini(&f);
 	sli_cost_model_fini(&cm);
-	free(q0);
+	incumbent_free(&in);
 	r->status = SLI_LP_INFEASIBLE;
 	return 1;
 }
