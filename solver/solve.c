@@ -384,19 +384,17 @@ decode_like(sl_module *m, const sli_cost_model *cm, const sli_cost_asg *q,
 /*
  * The evaluator's score of q written onto a copy of m in the orders of
  * like (orders_of; NULL: the model's own), m untouched (the decoding
- * grows shardings, so it is done once on m).  The copy's model is built
- * for the decoding and takes like's orders itself.  Returns 0 or -1.
+ * grows shardings, so it is done once on m).  The copy's model is cm's
+ * on the copy, and takes like's orders itself.  Returns 0 or -1.
  */
 static int
 score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
            const sli_cost_asg *q, const sl_value *const *like, sli_cost_parts *p)
 {
 	sl_module *c = sli_cost_copy(m);
-	sli_cost_params cp = cm->params;
 	sli_cost_model cc;
 	int rc = -1;
-	cp.report = false;	/* m's model has reported */
-	if (c && !sli_cost_model_build(c, &cp, &cc)) {
+	if (c && !sli_cost_model_build_copy(cm, c, &cc)) {
 		if (cc.tensors.n == cm->tensors.n) {
 			if (like)
 				orders_of(&cc, like);

@@ -276,6 +276,16 @@ typedef struct sli_cost_model {
 int sli_cost_model_build(sl_module *m, const sli_cost_params *p,
                          sli_cost_model *cm);
 void sli_cost_model_fini(sli_cost_model *cm);
+/*
+ * The model of c, a copy of cm's module (sli_cost_copy) neither has
+ * changed since cm was built, without building it: cm's tensors, ops,
+ * ties and orders on c's values and ops, paired op by op.  It shares
+ * cm's rules and index arrays, so cm (and its module) must outlive it.
+ * Where the two modules do not pair, it is built from c.  Returns as
+ * sli_cost_model_build does, without warnings.
+ */
+int sli_cost_model_build_copy(const sli_cost_model *cm, sl_module *c,
+                              sli_cost_model *out);
 /* The tensor index of v, or UINT32_MAX when v is not in the model. */
 uint32_t sli_cost_tensor_of(const sli_cost_model *cm, const sl_value *v);
 
