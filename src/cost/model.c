@@ -745,6 +745,48 @@ reshards_nonnegative(const sli_cost_model *cm)
 	return true;
 }
 
+/* The ops and values (results, block arguments) of a module. */
+typedef struct census {
+	size_t ops, values;
+} census;
+
+static int
+count(sl_op *op, void *ud)
+{
+	census *c = ud;
+	c->ops++;
+	c->values += op->nresults;
+	for (uint32_t r = 0; r < op->nregions; r++)
+		for (sl_block *blk = op->regions[r].first; blk; blk = blk->next)
+			c->values += blk->nargs;
+	return 0;
+}
+
+/* An empty value table that holds n tensors without growing. */
+static void
+reserve_table(sli_cost_model *cm, size_t n)
+{
+	uint32_t slots = 64;
+	while (slots / 2 <= n && slots < UINT32_MAX / 2 + 1)
+		slots *= 2;
+	sli_htab_reserve(&cm->tensor_of, slots);
+}
+
+/*
+ * Room for a tensor per value and an op per op of m: the arrays are
+ * large, and each doubling copies them (an upper bound on the tensors;
+ * a manual computation's entries are ops beyond it).
+ */
+static void
+reserve(sli_cost_model *cm, sl_module *m)
+{
+	census c = {0, 0};
+	sli_walk(m->top, count, &c);
+	SL_VEC_RESERVE(cm->tensors, c.values);
+	SL_VEC_RESERVE(cm->ops, c.ops);
+	reserve_table(cm, c.values);
+}
+
 int
 sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 {
@@ -766,6 +808,7 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 		sli_cost_model_fini(cm);
 		return -1;
 	}
+	reserve(cm, m);
 	for (sl_op *f = body->first; f && !b.failed; f = f->next) {
 		if (f->kind != SL_OP_FUNC || !f->nregions || !f->regions[0].first)
 			continue;
@@ -921,6 +964,7 @@ move_onto(const sli_cost_model *cm, sl_module *c, const twins *tw,
 	DUP_VEC(out->row_loc, cm->row_loc);
 	sli_arena_init(&out->arena);
 	memset(&out->tensor_of, 0, sizeof out->tensor_of);
+	reserve_table(out, out->tensors.n);
 	out->op_memo = sli_cost_op_memo_new(out->ops.n);
 	for (size_t t = 0; t < out->tensors.n; t++) {
 		sli_cost_tensor *ct = &out->tensors.v[t];
