@@ -45,6 +45,11 @@
  * exact); the other classes keep theirs, solved under whatever prices
  * come in, and their values are exact only where their pick is.
  * Symmetry and reuse serve those classes only; start_for both.
+ * A costly class met again under incoming prices that differ from the
+ * ones of its last relaxations by nearly a constant (the layers after
+ * the first of a model whose layers are alike) takes its bounds from
+ * those, moved by the least change of price, and solves nothing
+ * (carry_bounds).
  */
 #include "solver/decompose.h"
 
@@ -70,6 +75,12 @@
 size_t sli_decomp_lazy_cols = START_MIN_COLS;
 /* incoming prices equal to this (relative) tolerance share a cache entry */
 #define SHAPE_TOL 1e-10
+/*
+ * a lazy block takes its class's last bounds when its incoming prices
+ * differ from theirs by a constant give or take this much (relative to
+ * the largest price): the bounds then lose no more than that
+ */
+#define CARRY_TOL 1e-4
 
 typedef struct entry {
 	double *shape;		/* incoming prices, nin (NULL without c_in) */
@@ -99,6 +110,9 @@ typedef struct klass {
 	SL_VEC(entry) entries;
 	bool sym_done;		/* syms computed */
 	SL_VEC(sym) syms;	/* the symmetries of the model, identity excluded */
+	/* a lazy class: the incoming prices of its last relaxations, nin,
+	 * and the bounds they gave, less the prices' offset, nout (or NULL) */
+	double *lazy_shape, *lazy_val;
 } klass;
 
 /*
@@ -1528,6 +1542,65 @@ relax(dec *d, size_t b, uint32_t j, uint32_t *in)
 }
 
 /*
+ * Bounds for every outgoing option of block b (a lazy class) from the
+ * last relaxations of its class, with no solve.  A point of the block
+ * takes exactly one incoming option, so with prices moved from then to
+ * now its cost moves by at least lo = the least of now - then over the
+ * options allowed now (excluded then: no bound), and every bound then,
+ * plus lo, is one now.  Taken only when the prices moved by nearly a
+ * constant (CARRY_TOL), where these bounds are within that of the
+ * relaxations: in a model whose layers are alike, every layer after the
+ * first two.  Returns whether it bounded the block.
+ */
+static bool
+carry_bounds(dec *d, size_t b, const double *shape, double off)
+{
+	block *bk = &d->blocks.v[b];
+	const klass *k = &d->classes.v[bk->cls];
+	if (!k->has_in || !k->lazy_shape)
+		return false;
+	double lo = INFINITY, hi = -INFINITY, top = 1;
+	for (size_t p = 0; p < k->nin; p++) {
+		if (isinf(shape[p]))
+			continue;
+		if (isinf(k->lazy_shape[p]))
+			return false;
+		double m = shape[p] - k->lazy_shape[p];
+		lo = fmin(lo, m);
+		hi = fmax(hi, m);
+		top = fmax(top, fabs(shape[p]));
+	}
+	if (isinf(lo) || hi - lo > CARRY_TOL * top)
+		return false;
+	bk->own = sli_xcalloc(k->nout * bk->nt + 1, sizeof *bk->own);
+	for (size_t j = 0; j < k->nout; j++) {
+		/* (an option infeasible then is infeasible now) */
+		double v = off + k->lazy_val[j] + lo;
+		bk->exact[j] = isinf(v);
+		bk->val[j] = isinf(v) ? v : v - 1e-12 * fmax(1, fabs(v));
+	}
+	d->r->ncarried++;
+	return true;
+}
+
+/* Keeps block b's bounds, just relaxed, for the next block of its class. */
+static void
+keep_bounds(dec *d, size_t b, const double *shape, double off)
+{
+	const block *bk = &d->blocks.v[b];
+	klass *k = &d->classes.v[bk->cls];
+	if (!k->has_in)
+		return;
+	if (!k->lazy_shape) {
+		k->lazy_shape = sli_xmalloc((k->nin + 1) * sizeof *k->lazy_shape);
+		k->lazy_val = sli_xmalloc((k->nout + 1) * sizeof *k->lazy_val);
+	}
+	memcpy(k->lazy_shape, shape, k->nin * sizeof *shape);
+	for (size_t j = 0; j < k->nout; j++)
+		k->lazy_val[j] = bk->val[j] - off;
+}
+
+/*
  * Makes option j of block b exact: solves the block with c_out fixed to
  * j under the incoming values as they are, and while the incoming
  * option it picks is a bound, makes that one exact first and solves
@@ -1642,6 +1715,8 @@ forward(dec *d, double *total, double *slack)
 		bk->val = sli_xmalloc((k->nout + 1) * sizeof *bk->val);
 		bk->exact = sli_xmalloc((k->nout + 1) * sizeof *bk->exact);
 		if (is_lazy(k)) {
+			if (carry_bounds(d, b, shape, off))
+				continue;
 			rc = bound_block(d, b, shape, off);
 			/*
 			 * then each option's own relaxation: within 0.3% of
@@ -1653,6 +1728,8 @@ forward(dec *d, double *total, double *slack)
 			for (uint32_t j = 0; !rc && j < k->nout; j++)
 				if (!bk->exact[j])
 					rc = relax(d, b, j, NULL);
+			if (!rc)
+				keep_bounds(d, b, shape, off);
 			continue;
 		}
 		size_t e;
@@ -1808,6 +1885,8 @@ out:
 			entry_free(&k->entries.v[e]);
 		SL_VEC_FREE(k->entries);
 		syms_free(k);
+		free(k->lazy_shape);
+		free(k->lazy_val);
 		sli_form_fini(&k->f);
 	}
 	SL_VEC_FREE(d.blocks);

@@ -23,6 +23,8 @@ typedef struct sli_decomp_result {
 				 * solution an earlier one stays (Reuse) */
 	size_t nsym;		/* solves saved: outgoing options whose least
 				 * cost and solution are a symmetric one's image */
+	size_t ncarried;	/* costly blocks whose bounds an earlier block
+				 * of their class gave (Lazy outgoing values) */
 	size_t ncols, nrows, nbinaries;	/* summed over the distinct blocks */
 	char message[256];	/* the backend's words on failure */
 } sli_decomp_result;

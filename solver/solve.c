@@ -784,6 +784,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	r->nclasses = dr.nclasses;
 	r->nsolves = dr.nsolves;
 	r->nsym = dr.nsym;
+	r->ncarried = dr.ncarried;
 	r->nreuse = dr.nreuse;
 	switch (dr.status) {
 	case SLI_LP_OPTIMAL:

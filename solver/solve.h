@@ -42,6 +42,8 @@ typedef struct sli_solve_result {
 				 * prices and classes */
 	size_t nsym;		/* decomposed: solves saved by symmetry (the
 				 * image of a solved one taken instead) */
+	size_t ncarried;	/* decomposed: costly blocks bounded from an
+				 * earlier block of their class, unsolved */
 	bool start_used;	/* the incumbent was a point of the model */
 	bool from_start;	/* the answer is the incumbent: the solver found
 				 * none of its own in the time limit */

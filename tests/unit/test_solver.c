@@ -919,6 +919,37 @@ test_decompose_lazy(void)
 }
 
 /*
+ * A chain of alike layers, every block lazy: once the incoming prices of
+ * a block repeat those of its class's last relaxations up to a constant,
+ * its bounds are carried over unsolved, and the optimum stays the whole
+ * model's.  With no reuse every block is its own class: nothing carried.
+ */
+static void
+test_decompose_carry(void)
+{
+	static char text[65536];
+	bool pinned[6] = {false, false, false, false, false, false};
+	size_t cols = sli_decomp_lazy_cols;
+	for (unsigned naxes = 2; naxes <= 3; naxes++) {
+		chain_program(text, sizeof text, naxes, 6, pinned);
+		sli_solve_opts whole, parts, every;
+		sli_solve_opts_init(&whole);
+		sli_solve_opts_init(&parts);
+		sli_solve_opts_init(&every);
+		whole.no_decompose = true;
+		every.no_block_reuse = true;
+		sli_solve_result rw, rl, re;
+		sli_decomp_lazy_cols = 1;
+		solve_both(text, &whole, &parts, &rw, &rl);
+		solve_both(text, &whole, &every, &rw, &re);
+		sli_decomp_lazy_cols = cols;
+		CU_ASSERT(rl.ncarried > 0);
+		CU_ASSERT_EQUAL(re.ncarried, 0);
+		CU_ASSERT(rl.nsolves < re.nsolves);
+	}
+}
+
+/*
  * On "a"="b"="c"=2 with only the input pinned (on "a"), every layer but
  * the last is unchanged when "b" and "c" trade places: of two outgoing
  * shardings that are images of each other one is solved and the other
@@ -1143,6 +1174,7 @@ CU_TestInfo tests_solver[] = {
 	{"identical-block reuse equals solving every block", test_decompose_reuse},
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
 	{"lazy outgoing values equal the whole model", test_decompose_lazy},
+	{"lazy bounds carried over alike layers", test_decompose_carry},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
 	{"a limit of work stops branch and cut at one point", test_work_limit},
