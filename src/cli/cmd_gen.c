@@ -29,11 +29,15 @@
 #define MAX_DIM (1L << 24)
 
 enum { M_TRANSFORMER, M_MLP, M_ATTENTION, M_DAG };
+/* which weights are pinned (--pins), and the flag that says so */
+enum { P_SEEDED, P_ALL, P_NONE };
+static const char *const pins_flag[] = {"", " --pins all", " --pins none"};
 
 typedef struct gen_opts {
 	long layers, hidden, seq, batch, heads, seed;
 	int mesh3;		/* 0: mesh 4x2 ("x", "y"), 1: 2x2x2 ("x", "y", "z") */
 	int model;		/* M_* */
+	int pins;		/* P_* */
 	unsigned wmask;		/* the weights of a layer: 1 << W_* */
 } gen_opts;
 
@@ -56,7 +60,8 @@ typedef struct gen {
 static const char usage_short[] =
 	"usage: shardlp gen transformer|mlp|attention|dag [--layers N] [--hidden H]\n"
 	"                   [--seq S] [--batch B] [--heads N] [--mesh 4x2|2x2x2]\n"
-	"                   [--seed N] [--format mlir|xml] [-o FILE]\n";
+	"                   [--seed N] [--pins seeded|all|none] [--format mlir|xml]\n"
+	"                   [-o FILE]\n";
 
 static void
 usage_long(void)
@@ -77,6 +82,10 @@ usage_long(void)
 	      "  --heads N       attention heads (default 4)\n"
 	      "  --mesh M        4x2 (axes x, y) or 2x2x2 (axes x, y, z); default 4x2\n"
 	      "  --seed N        seed of the pseudo-random pinning and DAG (default 1)\n"
+	      "  --pins P        the weights pinned: seeded (default: the MLP's and\n"
+	      "                  the query's, the others by the seed), all (every\n"
+	      "                  projection, Megatron style) or none (only the input;\n"
+	      "                  every layer of a transformer then alike)\n"
 	      "  --format F      mlir (default) or xml, the sharding problem of\n"
 	      "                  shardlp-xml(5)\n"
 	      "  -o, --output F  write to F instead of standard output ('-')\n"
@@ -264,16 +273,20 @@ wtype(const gen *g, int w, char *buf, size_t n)
 }
 
 /*
- * The sharding pinned on weight w of the next layer, or NULL.  The MLP and the
- * query projection are always pinned (Megatron style, on "y"); the other
- * projections are pinned on one layer in four, chosen by the seed.
+ * The sharding pinned on weight w of the next layer, or NULL.  With
+ * --pins seeded the MLP and the query projection are always pinned
+ * (Megatron style, on "y"); the other projections are pinned on one layer
+ * in four, chosen by the seed.  --pins all pins each of them, none none.
  */
 static const char *
 wsharding(gen *g, int w)
 {
 	const char *model = g->o->mesh3 ? "\"y\", \"z\"" : "\"y\"";
 	static char buf[64];
+	bool seeded = g->o->pins == P_SEEDED;
 
+	if (g->o->pins == P_NONE)
+		return NULL;
 	switch (w) {
 	case W_Q:
 	case W_UP:
@@ -281,13 +294,13 @@ wsharding(gen *g, int w)
 		return buf;
 	case W_DOWN:
 	case W_O:
-		if (w == W_O && rnd(g) % 4 != 0)
+		if (w == W_O && seeded && rnd(g) % 4 != 0)
 			return NULL;
 		snprintf(buf, sizeof buf, "[{%s}, {}]", model);
 		return buf;
 	case W_K:
 	case W_V:
-		if (rnd(g) % 4 != 0)
+		if (seeded && rnd(g) % 4 != 0)
 			return NULL;
 		snprintf(buf, sizeof buf, "[{}, {%s}]", model);
 		return buf;
@@ -416,9 +429,9 @@ transformer(gen *g)
 
 	static const char *const names[] = {"transformer", "mlp", "attention"};
 	fprintf(g->out, "// shardlp gen %s --layers %ld --hidden %ld "
-	        "--seq %ld --batch %ld --heads %ld --mesh %s --seed %ld\n",
+	        "--seq %ld --batch %ld --heads %ld --mesh %s --seed %ld%s\n",
 	        names[o->model], o->layers, h, s, b, nh, o->mesh3 ? "2x2x2" : "4x2",
-	        o->seed);
+	        o->seed, pins_flag[o->pins]);
 	fputs("module {\n", g->out);
 	if (o->mesh3)
 		fputs("  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n", g->out);
@@ -453,7 +466,8 @@ enum { D_ADD, D_MUL, D_MAX, D_TANH, D_DOT, D_KINDS };
  * binary op, one drawn among all earlier values (the input included), so
  * the DAG is connected and its last op depends on the input; a matmul
  * takes a weight argument of its own, HxH, one in three pinned on the
- * model axis.  The kinds are drawn first, since the weights are arguments.
+ * model axis (--pins seeded; all: each, none: none, the DAG the same).
+ * The kinds are drawn first, since the weights are arguments.
  */
 static void
 dag(gen *g)
@@ -472,8 +486,8 @@ dag(gen *g)
 	snprintf(t, sizeof t, "tensor<%ldx%ldxf32>", o->batch, o->hidden);
 	snprintf(tw, sizeof tw, "tensor<%ldx%ldxf32>", o->hidden, o->hidden);
 	fprintf(g->out, "// shardlp gen dag --layers %ld --hidden %ld --batch %ld "
-	        "--mesh %s --seed %ld\n", n, o->hidden, o->batch,
-	        o->mesh3 ? "2x2x2" : "4x2", o->seed);
+	        "--mesh %s --seed %ld%s\n", n, o->hidden, o->batch,
+	        o->mesh3 ? "2x2x2" : "4x2", o->seed, pins_flag[o->pins]);
 	fputs("module {\n", g->out);
 	fputs(o->mesh3 ? "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2, \"z\"=2]>\n"
 	      : "  sdy.mesh @mesh = <[\"x\"=4, \"y\"=2]>\n", g->out);
@@ -481,7 +495,8 @@ dag(gen *g)
 	        "#sdy.sharding<@mesh, [{\"x\"}, {}]>}", t);
 	for (long w = 1; w <= nw; w++) {
 		fprintf(g->out, ",\n      %%arg%ld: %s", w, tw);
-		if (rnd(g) % 3 == 0)
+		bool drawn = rnd(g) % 3 == 0;
+		if (o->pins == P_ALL || (o->pins == P_SEEDED && drawn))
 			fprintf(g->out, " {sdy.sharding = #sdy.sharding<@mesh, [{}, {\"y\"}]>}");
 	}
 	fprintf(g->out, ") -> %s {\n", t);
@@ -534,13 +549,15 @@ cmd_gen(int argc, char **argv)
 		{"heads", required_argument, NULL, 'n'},
 		{"mesh", required_argument, NULL, 'm'},
 		{"seed", required_argument, NULL, 'S'},
+		{"pins", required_argument, NULL, 'p'},
 		{"output", required_argument, NULL, 'o'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
 	static const char *const models[] = {"transformer", "mlp", "attention", "dag"};
-	gen_opts o = {2, 256, 128, 8, 4, 1, 0, M_TRANSFORMER, (1u << W_COUNT) - 1};
+	gen_opts o = {2, 256, 128, 8, 4, 1, 0, M_TRANSFORMER, P_SEEDED,
+	              (1u << W_COUNT) - 1};
 	bool xml = false;
 	static char outbuf[1 << 16];
 	const char *outpath = NULL;
@@ -561,6 +578,17 @@ cmd_gen(int argc, char **argv)
 		case 'S':
 			if (parse_long(optarg, 0, LONG_MAX, &o.seed))
 				return usage_error("bad --seed '%s'", optarg);
+			continue;
+		case 'p':
+			if (strcmp(optarg, "seeded") == 0)
+				o.pins = P_SEEDED;
+			else if (strcmp(optarg, "all") == 0)
+				o.pins = P_ALL;
+			else if (strcmp(optarg, "none") == 0)
+				o.pins = P_NONE;
+			else
+				return usage_error("unknown --pins '%s' "
+				                   "(seeded, all or none)", optarg);
 			continue;
 		case 'm':
 			if (strcmp(optarg, "4x2") == 0)

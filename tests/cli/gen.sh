@@ -56,6 +56,30 @@ expect_grep "$tmp/dag.mlir" '^// shardlp gen dag --layers 5 ' "dag: its options 
 run "$SHARDLP" gen dag --layers 40 --seed 9
 checks=$((checks + 1))
 if [ "$(grep -c ' = stablehlo\.' "$tmp/out")" -eq 40 ]; then pass "dag: --layers ops"; else fail "dag --layers 40: $(grep -c ' = stablehlo' "$tmp/out") ops"; fi
+# --pins: the same program, only its pinned weights differ; none pins
+# only the input, all every projection, so that the layers are alike
+for p in all none; do
+	run "$SHARDLP" gen transformer --layers 3 --pins "$p"
+	expect_rc 0 "gen transformer --pins $p"
+	cp "$tmp/out" "$tmp/p-$p.mlir"
+	run_in "$tmp/p-$p.mlir" "$SHARDLP" verify -
+	expect_rc 0 "gen --pins $p | shardlp verify -"
+	checks=$((checks + 1))
+	if diff <(sed 's/ {sdy\.sharding = [^>]*>}//; 1d' "$tmp/p-$p.mlir") \
+	        <("$SHARDLP" gen transformer --layers 3 | sed 's/ {sdy\.sharding = [^>]*>}//; 1d') >/dev/null; then
+		pass "--pins $p: the same ops as seeded"
+	else
+		fail "--pins $p changes more than the pins"
+	fi
+done
+checks=$((checks + 1))
+n=$(grep -c 'sdy\.sharding = ' "$tmp/p-none.mlir")
+[ "$n" -eq 1 ] && pass "--pins none: only the input pinned" || fail "--pins none: $n pinned"
+checks=$((checks + 1))
+n=$(grep -c 'sdy\.sharding = ' "$tmp/p-all.mlir")
+[ "$n" -eq 19 ] && pass "--pins all: input and 6 weights a layer" || fail "--pins all: $n pinned"
+run "$SHARDLP" gen transformer --pins some
+expect_rc 2 "gen --pins some"
 run "$SHARDLP" gen mlp --format json
 expect_rc 2 "gen --format json"
 
