@@ -38,12 +38,16 @@
 # only where the program's sizes use a part of them: on 4x2 none, so 2
 # model axes; on 8x8 each axis at the 4 heads, so 4).  A mesh
 # AxB other than 4x2 gives the generated 4x2 program the mesh x=A,y=B
-# (--mesh ... --replace-mesh).  Costs are step times in seconds on the
+# (--mesh ... --replace-mesh).  A mesh written with @P (8x8+sub@none)
+# solves the program generated with --pins P (none: only the input
+# pinned, every layer alike, as in real models; the others pin weights
+# of some layers at random, so that layers differ).  Costs are step times in seconds on the
 # default cluster (shardlp-cost(7)); CBC solves the exported LP file (in
 # microseconds: its MPS reader misreads some free-MPS lines).
 #
 # Environment: SHARDLP (the program), BENCH_LAYERS (default "12 96 1000"),
-# BENCH_MESHES (default "4x2 2x2x2 4x2+sub"), BENCH_TIME_LIMIT (seconds per
+# BENCH_MESHES (default "4x2 2x2x2 8x8 4x2+sub 8x8+sub 8x8+sub@none"),
+# BENCH_TIME_LIMIT (seconds per
 # solve, default 600), BENCH_CBC_MAX (largest layer count given to CBC,
 # per mesh: default "4x2=96 2x2x2=4"; on this model CBC took 81 s for 96
 # layers on 4x2 and had not finished 12 layers on 2x2x2 in 600 s),
@@ -55,7 +59,7 @@ LC_ALL=C
 export LC_ALL
 SHARDLP=${SHARDLP:-./shardlp}
 layers=${BENCH_LAYERS:-12 96 1000}
-meshes=${BENCH_MESHES:-4x2 2x2x2 8x8 4x2+sub 8x8+sub}
+meshes=${BENCH_MESHES:-4x2 2x2x2 8x8 4x2+sub 8x8+sub 8x8+sub@none}
 limit=${BENCH_TIME_LIMIT:-600}
 cbc_max=${BENCH_CBC_MAX:-4x2=96 2x2x2=4 8x8=12}
 cbc_limit_s=${BENCH_CBC_TIME_LIMIT:-$limit}
@@ -82,20 +86,22 @@ cbc_limit() {
 	echo 0
 }
 
-printf '%-7s %5s %6s %-8s %12s %8s %8s %8s %11s %8s %8s  %s\n' mesh layers \
+printf '%-12s %5s %6s %-8s %12s %8s %8s %8s %11s %8s %8s  %s\n' mesh layers \
 	ops status cost gap time_s s/layer blocks/dist cbc_s cbc_ok \
 	"greedy/optimal (best, then each)"
 for mesh in $meshes; do
-	sub=
-	case $mesh in *+sub) sub=--sub-axes ;; esac
-	shape=${mesh%+sub} gen=${mesh%+sub}
+	sub= pins=
+	case $mesh in *@*) pins="--pins ${mesh#*@}" ;; esac
+	case ${mesh%@*} in *+sub) sub=--sub-axes ;; esac
+	shape=${mesh%@*} shape=${shape%+sub} gen=$shape
 	case $shape in
 	4x2|2x2x2) ;;
 	*x*) gen=4x2 sub="$sub --mesh x=${shape%x*},y=${shape#*x} --replace-mesh" ;;
 	esac
 	for L in $layers; do
 		f=$tmp/t$L-$mesh.mlir
-		"$SHARDLP" gen transformer --layers "$L" --mesh "$gen" -o "$f" || exit 1
+		# shellcheck disable=SC2086
+		"$SHARDLP" gen transformer --layers "$L" --mesh "$gen" $pins -o "$f" || exit 1
 		ops=$(grep -c ' = stablehlo\.' "$f")
 
 		t0=$(now)
@@ -113,7 +119,7 @@ for mesh in $meshes; do
 		# CBC on the whole model, exported apart from the timed solve
 		cbc_s=- cbc_ok=-
 		rm -f "$tmp/m.lp"
-		if [ $have_cbc = 1 ] && [ "$L" -le "$(cbc_limit "$mesh")" ]; then
+		if [ $have_cbc = 1 ] && [ "$L" -le "$(cbc_limit "${mesh%@*}")" ]; then
 			# exit 3 after the 1 s limit: only the file is wanted
 			"$SHARDLP" solve $sub --no-decompose --write-lp "$tmp/m.lp" \
 			    --time-limit 1 -q -o /dev/null "$f" 2>/dev/null
@@ -156,7 +162,7 @@ for mesh in $meshes; do
 			                 print out
 			             }')
 		fi
-		printf '%-7s %5s %6s %-8s %12s %8s %8s %8.4f %11s %8s %8s  %s\n' \
+		printf '%-12s %5s %6s %-8s %12s %8s %8s %8.4f %11s %8s %8s  %s\n' \
 			"$mesh" "$L" "$ops" "${status:-?}" "${cost:--}" "${gap:--}" \
 			"$wall" "$(awk -v w="$wall" -v l="$L" 'BEGIN { print w / l }')" \
 			"${blocks:-whole}" "$cbc_s" "$cbc_ok" "$ratios"
