@@ -7,7 +7,6 @@
  */
 #include "cost/cost.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,7 @@
 #include "cost/order.h"
 #include "cost/primitives.h"
 #include "cost/shardings.h"
+#include "ir/rewrite.h"
 
 /* {====================================================================
  * Value -> tensor index: the table's items are tensor index + 1
@@ -855,71 +855,27 @@ sli_cost_model_fini(sli_cost_model *cm)
  * The model of a copy: cm's tensors, ops and ties on a copy's values
  * ===================================================================== */
 
-/* An op or value of cm's module and its twin in the copy. */
-typedef struct twin {
-	const void *from;
-	void *to;
-} twin;
-
-/* The twins, found by `from`: the table's items are index into v + 1. */
-typedef struct twins {
-	SL_VEC(twin) v;
-	sli_htab of;
-} twins;
-
-typedef struct twin_key {
-	const twins *tw;
-	const void *from;
-} twin_key;
-
-static bool
-twin_eq(const void *item, const void *key)
-{
-	const twin_key *k = key;
-	return k->tw->v.v[(uintptr_t)item - 1].from == k->from;
-}
-
-static void
-add_twin(twins *tw, const void *from, void *to)
-{
-	twin_key k = {tw, from};
-	uint64_t h = sli_ptr_hash(from);
-	sli_hslot *slot = sli_htab_slot(&tw->of, h, twin_eq, &k, 64);
-	twin x = {from, to};
-	assert(!slot->item);	/* each op and value is met once */
-	SL_VEC_PUSH(tw->v, x);
-	sli_htab_fill(&tw->of, slot, h, (void *)(uintptr_t)tw->v.n);
-}
-
-static void *
-twin_of(const twins *tw, const void *from)
-{
-	twin_key k = {tw, from};
-	void *item = sli_htab_get(&tw->of, sli_ptr_hash(from), twin_eq, &k);
-	return item ? tw->v.v[(uintptr_t)item - 1].to : NULL;
-}
-
 /*
  * Pairs op a of cm's module with op b of the copy, and their results,
  * regions, blocks, block arguments and nested ops in order.  False where
  * the two differ in shape.
  */
 static bool
-pair_ops(twins *tw, sl_op *a, sl_op *b)
+pair_ops(sli_pmap *tw, sl_op *a, sl_op *b)
 {
 	if (a->kind != b->kind || a->nresults != b->nresults ||
 	    a->noperands != b->noperands || a->nregions != b->nregions)
 		return false;
-	add_twin(tw, a, b);
+	sli_pmap_set(tw, a, b);
 	for (uint32_t i = 0; i < a->nresults; i++)
-		add_twin(tw, &a->results[i], &b->results[i]);
+		sli_pmap_set(tw, &a->results[i], &b->results[i]);
 	for (uint32_t r = 0; r < a->nregions; r++) {
 		sl_block *x = a->regions[r].first, *y = b->regions[r].first;
 		for (; x && y; x = x->next, y = y->next) {
 			if (x->nargs != y->nargs)
 				return false;
 			for (uint32_t i = 0; i < x->nargs; i++)
-				add_twin(tw, &x->args[i], &y->args[i]);
+				sli_pmap_set(tw, &x->args[i], &y->args[i]);
 			sl_op *o = x->first, *q = y->first;
 			for (; o && q; o = o->next, q = q->next)
 				if (!pair_ops(tw, o, q))
@@ -947,10 +903,11 @@ dup_items(const void *p, size_t n, size_t size)
 	((to).v = dup_items((from).v, (from).n, sizeof *(from).v), \
 	 (to).n = (to).cap = (from).n)
 
-/* cm on c through the twins tw into out.  Returns 0, or -1 (out freed)
- * when a tensor or op of cm has no twin. */
+/* cm on c through the twins tw (each op and value of cm's module to
+ * its copy's) into out.  Returns 0, or -1 (out freed) when a tensor or
+ * op of cm has no twin. */
 static int
-move_onto(const sli_cost_model *cm, sl_module *c, const twins *tw,
+move_onto(const sli_cost_model *cm, sl_module *c, const sli_pmap *tw,
           sli_cost_model *out)
 {
 	*out = *cm;
@@ -968,7 +925,7 @@ move_onto(const sli_cost_model *cm, sl_module *c, const twins *tw,
 	out->op_memo = sli_cost_op_memo_new(out->ops.n);
 	for (size_t t = 0; t < out->tensors.n; t++) {
 		sli_cost_tensor *ct = &out->tensors.v[t];
-		sl_value *v = twin_of(tw, ct->v);
+		sl_value *v = sli_pmap_get(tw, ct->v);
 		if (!v || !v->type || v->type->rank != ct->rank) {
 			sli_cost_model_fini(out);
 			return -1;
@@ -979,7 +936,7 @@ move_onto(const sli_cost_model *cm, sl_module *c, const twins *tw,
 	}
 	for (size_t o = 0; o < out->ops.n; o++) {
 		sli_cost_op *co = &out->ops.v[o];
-		if (!(co->op = twin_of(tw, co->op))) {
+		if (!(co->op = sli_pmap_get(tw, co->op))) {
 			sli_cost_model_fini(out);
 			return -1;
 		}
@@ -991,12 +948,11 @@ int
 sli_cost_model_build_copy(const sli_cost_model *cm, sl_module *c,
                           sli_cost_model *out)
 {
-	twins tw;
-	memset(&tw, 0, sizeof tw);
+	sli_pmap tw;
+	sli_pmap_init(&tw);
 	int rc = cm->m->top && c->top && pair_ops(&tw, cm->m->top, c->top)
 	         ? move_onto(cm, c, &tw, out) : -1;
-	SL_VEC_FREE(tw.v);
-	sli_htab_fini(&tw.of);
+	sli_pmap_fini(&tw);
 	if (rc) {
 		sli_cost_params cp = cm->params;
 		cp.report = false;

@@ -5,60 +5,60 @@
 #include <string.h>
 
 /* ==================================================================== */
-/* Value maps: open addressing keyed by pointer                          */
+/* Pointer maps: open addressing keyed by pointer                        */
 /* ==================================================================== */
 
-struct sli_vmap_ent {
-	const sl_value *from;
-	sl_value *to;
+struct sli_pmap_ent {
+	const void *from;
+	void *to;
 };
 
-typedef struct vmap_key {
-	const sli_vmap *m;
-	const sl_value *from;
-} vmap_key;
+typedef struct pmap_key {
+	const sli_pmap *m;
+	const void *from;
+} pmap_key;
 
 static bool
-vmap_eq(const void *item, const void *key)
+pmap_eq(const void *item, const void *key)
 {
-	const vmap_key *k = key;
+	const pmap_key *k = key;
 	return k->m->v[(uintptr_t)item - 1].from == k->from;
 }
 
 void
-sli_vmap_init(sli_vmap *m)
+sli_pmap_init(sli_pmap *m)
 {
 	memset(m, 0, sizeof *m);
 }
 
 void
-sli_vmap_fini(sli_vmap *m)
+sli_pmap_fini(sli_pmap *m)
 {
 	free(m->v);
 	sli_htab_fini(&m->index);
-	sli_vmap_init(m);
+	sli_pmap_init(m);
 }
 
 void
-sli_vmap_set(sli_vmap *m, const sl_value *from, sl_value *to)
+sli_pmap_set(sli_pmap *m, const void *from, void *to)
 {
-	vmap_key k = {m, from};
+	pmap_key k = {m, from};
 	uint64_t h = sli_ptr_hash(from);
-	sli_hslot *slot = sli_htab_slot(&m->index, h, vmap_eq, &k, 64);
+	sli_hslot *slot = sli_htab_slot(&m->index, h, pmap_eq, &k, 64);
 	if (slot->item) {
 		m->v[(uintptr_t)slot->item - 1].to = to;
 		return;
 	}
-	struct sli_vmap_ent e = {from, to};
+	struct sli_pmap_ent e = {from, to};
 	SL_VEC_PUSH(*m, e);
 	sli_htab_fill(&m->index, slot, h, (void *)(uintptr_t)m->n);
 }
 
-sl_value *
-sli_vmap_get(const sli_vmap *m, const sl_value *from)
+void *
+sli_pmap_get(const sli_pmap *m, const void *from)
 {
-	vmap_key k = {m, from};
-	void *item = sli_htab_get(&m->index, sli_ptr_hash(from), vmap_eq, &k);
+	pmap_key k = {m, from};
+	void *item = sli_htab_get(&m->index, sli_ptr_hash(from), pmap_eq, &k);
 	return item ? m->v[(uintptr_t)item - 1].to : NULL;
 }
 

@@ -9,20 +9,49 @@
 #include "util/hash.h"
 
 /*
- * A hash map from values to values (heap-allocated, caller-owned): its
- * pairs in insertion order, and a table of their index + 1.
+ * A hash map between pointers (heap-allocated, caller-owned): its pairs
+ * in insertion order, and a table of their index + 1.
  */
-typedef struct sli_vmap {
-	struct sli_vmap_ent *v;
+typedef struct sli_pmap {
+	struct sli_pmap_ent *v;
 	size_t n, cap;
 	sli_htab index;
-} sli_vmap;
+} sli_pmap;
 
-void sli_vmap_init(sli_vmap *m);
-void sli_vmap_fini(sli_vmap *m);
-void sli_vmap_set(sli_vmap *m, const sl_value *from, sl_value *to);
+void sli_pmap_init(sli_pmap *m);
+void sli_pmap_fini(sli_pmap *m);
+void sli_pmap_set(sli_pmap *m, const void *from, void *to);
+/* The pointer mapped from `from`, or NULL. */
+void *sli_pmap_get(const sli_pmap *m, const void *from);
+
+/* A map from values to values: a pointer map, typed. */
+typedef sli_pmap sli_vmap;
+
+static inline void
+sli_vmap_init(sli_vmap *m)
+{
+	sli_pmap_init(m);
+}
+
+static inline void
+sli_vmap_fini(sli_vmap *m)
+{
+	sli_pmap_fini(m);
+}
+
+static inline void
+sli_vmap_set(sli_vmap *m, const sl_value *from, sl_value *to)
+{
+	sli_pmap_set(m, from, to);
+}
+
 /* The value mapped from `from`, or NULL. */
-sl_value *sli_vmap_get(const sli_vmap *m, const sl_value *from);
+static inline sl_value *
+sli_vmap_get(const sli_vmap *m, const sl_value *from)
+{
+	return sli_pmap_get(m, from);
+}
+
 /* The mapped value, or `from` itself when unmapped. */
 static inline sl_value *
 sli_vmap_lookup(const sli_vmap *m, sl_value *from)
