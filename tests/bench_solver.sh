@@ -33,6 +33,10 @@
 # 2x2x2 with a core free, wall s: 4.67-4.84 -> 4.33-4.50; user s at a
 # load of 3-4: 4x2 0.58 -> 0.50, 8x8 26.8-28.8 -> 25.8-26.4
 # (doc/performance.md, "Session 12 (ilp16)").
+# Session 14 (lazy bounds carried over a layer like one before, exact),
+# 8x8+sub, user s: 12 layers 880 -> 292, both proven optimal;
+# with --pins none 12 layers 464.5 -> 59.2, 96 layers 61.3
+# (doc/performance.md, "Session 14 (ilp19)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
