@@ -1557,7 +1557,7 @@ carry_bounds(dec *d, size_t b, const double *shape, double off)
 {
 	block *bk = &d->blocks.v[b];
 	const klass *k = &d->classes.v[bk->cls];
-	if (!k->has_in || !k->lazy_shape)
+	if (!k->lazy_shape)	/* (kept only with c_in: keep_bounds) */
 		return false;
 	double lo = INFINITY, hi = -INFINITY, top = 1;
 	for (size_t p = 0; p < k->nin; p++) {
