@@ -1600,6 +1600,15 @@ keep_bounds(dec *d, size_t b, const double *shape, double off)
 		k->lazy_val[j] = bk->val[j] - off;
 }
 
+/* Tells the caller (sli_lp_opts.progress) where the solve is. */
+static void
+report(const dec *d, const char *phase, size_t b)
+{
+	if (d->o->progress)
+		d->o->progress(d->o->progress_arg, phase, b, d->blocks.n,
+		               d->r->nsolves, sli_lp_clock() - d->t0);
+}
+
 /*
  * Makes option j of block b exact: solves the block with c_out fixed to
  * j under the incoming values as they are, and while the incoming
@@ -1631,6 +1640,7 @@ refine(dec *d, size_t b, uint32_t j)
 	 * before it
 	 */
 	uint32_t p;
+	report(d, "refining", b + 1);
 	if (is_lazy(k) && b && !bk->exact[j]) {
 		rc = relax(d, b, j, &p);
 		if (!rc && !bk->exact[j] && p != NONE && !d->blocks.v[b - 1].exact[p])
@@ -1642,6 +1652,7 @@ refine(dec *d, size_t b, uint32_t j)
 			rc = -1;
 			break;
 		}
+		report(d, "refining", b + 1);
 		prices_of(d, b, shape, &off);
 		if (load_class(d, k, shape)) {
 			rc = -1;
@@ -1707,6 +1718,7 @@ forward(dec *d, double *total, double *slack)
 		block *bk = &d->blocks.v[b];
 		klass *k = &d->classes.v[bk->cls];
 		size_t nin = b ? d->classes.v[bk[-1].cls].nout : 1;
+		report(d, "blocks", b + 1);
 		shape = sli_xrealloc(shape, (nin + 1) * sizeof *shape);
 		if (prices_of(d, b, shape, &off)) {
 			rc = 1;

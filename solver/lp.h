@@ -88,6 +88,12 @@ typedef struct sli_lp_opts {
 	double deadline;	/* sli_lp_clock() instant, <= 0: none */
 	double gap;		/* relative MIP gap, e.g. 1e-6 */
 	FILE *log;		/* the caller's stream for the solver log, or NULL */
+	/* a decomposed solve's progress (sli_decomp_solve), or NULL: phase
+	 * ("blocks", "refining"), block (from 1) of nblocks, solves so far,
+	 * seconds since it began */
+	void (*progress)(void *arg, const char *phase, size_t block,
+	                 size_t nblocks, size_t nsolves, double seconds);
+	void *progress_arg;
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 	bool presolve;		/* the solver's LP presolver on the first
 				 * relaxation (its own work is not timed) */

@@ -319,6 +319,17 @@ double sl_solve_clock(void);
 
 #define SL_SOLVE_MAX_POINTS 16	/* sl_solve_opts.points taken */
 
+/* How far a decomposed solve has gone (sl_solve_opts.progress). */
+typedef struct sl_solve_progress {
+	const char *phase;	/* "blocks": the forward pass, block by
+				 * block; "refining": the options the chain
+				 * picks made exact, from the last block down */
+	size_t block;		/* the block at hand, from 1 */
+	size_t nblocks;
+	size_t nsolves;		/* solver runs so far */
+	double seconds;		/* since sl_solve was called */
+} sl_solve_progress;
+
 typedef struct sl_solve_opts {
 	sl_cost_params cost;
 	double time_limit;	/* seconds from the call; <= 0: none */
@@ -343,6 +354,11 @@ typedef struct sl_solve_opts {
 	 * column of the whole model, named as in write_lp, with its value),
 	 * to the caller's stream, or NULL */
 	FILE *solution_report;
+	/* called as a decomposed solve goes, on the calling thread (NULL:
+	 * never): at each block of the forward pass and each solve of the
+	 * refinement; it is told, it changes nothing */
+	void (*progress)(void *arg, const sl_solve_progress *p);
+	void *progress_arg;
 } sl_solve_opts;
 
 void sl_solve_opts_init(sl_solve_opts *o);

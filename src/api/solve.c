@@ -62,6 +62,23 @@ sl_solve_in_model(sl_module *m, const sl_cost_params *p, sl_module *const *pts,
 	return sli_solve_points(m, &so, pts, n, in, why);
 }
 
+/* The caller's progress callback behind the solver's. */
+typedef struct progress_to {
+	void (*fn)(void *arg, const sl_solve_progress *p);
+	void *arg;
+	double t0;		/* sl_solve's call */
+} progress_to;
+
+static void
+progress(void *arg, const char *phase, size_t block, size_t nblocks,
+         size_t nsolves, double seconds)
+{
+	const progress_to *t = arg;
+	(void)seconds;	/* (the decomposition's own) */
+	sl_solve_progress p = {phase, block, nblocks, nsolves, sl_solve_clock() - t->t0};
+	t->fn(t->arg, &p);
+}
+
 int
 sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 {
@@ -84,6 +101,11 @@ sl_solve(sl_module *m, const sl_solve_opts *o, sl_solve_result *r)
 	so.lp.deadline = o->deadline;
 	so.lp.gap = o->gap;
 	so.lp.log = o->log;
+	progress_to pt = {o->progress, o->progress_arg, sl_solve_clock()};
+	if (o->progress) {
+		so.lp.progress = progress;
+		so.lp.progress_arg = &pt;
+	}
 	so.no_decompose = o->no_decompose;
 	so.write_lp = o->write_lp;
 	so.write_mps = o->write_mps;

@@ -13,12 +13,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_short[] =
 	"usage: shardlp solve [-o FILE] [--format mlir|xml] [--time-limit S] [--gap G]\n"
 	"                     [--write-lp F] [--write-mps F] [--log F] [--no-decompose]\n"
 	"                     [--solution-report F] [--split-input-file]\n"
-	"                     [--explicit-reshards | --collectives]\n"
+	"                     [--explicit-reshards | --collectives] [--progress[=S]]\n"
 	"                     [cost options] [auto-sharding options] FILE\n";
 
 const char cli_cost_help[] =
@@ -253,6 +254,45 @@ export_solved(sl_run *run, sl_module *m, const sl_solve_opts *so, const char *pa
 	return 0;
 }
 
+/*
+ * The progress of a long solve on standard error: on a terminal one line
+ * rewritten in place, otherwise (--progress) a line per report; at most
+ * one report per `every` seconds, the first at `first` seconds.
+ */
+typedef struct progress_line {
+	const char *path;
+	bool on;		/* reports are shown */
+	bool tty;		/* standard error is a terminal */
+	double first, every;
+	double next;		/* sl_solve_clock() instant of the next one */
+	bool shown;		/* a line is on the terminal now */
+} progress_line;
+
+static void
+show_progress(void *arg, const sl_solve_progress *p)
+{
+	progress_line *l = arg;
+	double now = sl_solve_clock();
+	if (now < l->next)
+		return;
+	l->next = now + l->every;
+	fprintf(stderr, "%sshardlp: %s: %s block %zu of %zu, %zu solve%s so far, "
+	        "%.1f s%s", l->tty ? "\r" : "", l->path,
+	        strcmp(p->phase, "refining") ? "solving" : "refining",
+	        p->block, p->nblocks, p->nsolves, p->nsolves == 1 ? "" : "s",
+	        p->seconds, l->tty ? "\033[K" : "\n");
+	l->shown = l->tty;
+}
+
+/* Removes the line of show_progress from the terminal, if it is there. */
+static void
+clear_progress(progress_line *l)
+{
+	if (l->shown)
+		fputs("\r\033[K", stderr);
+	l->shown = false;
+}
+
 /* What every chunk of one `solve` run shares. */
 typedef struct solve_job {
 	sl_solve_opts so;
@@ -261,6 +301,7 @@ typedef struct solve_job {
 	solve_files files;
 	bool xml, quiet;
 	int explicit_level;	/* cli_explicit_steps */
+	progress_line progress;
 } solve_job;
 
 /*
@@ -270,9 +311,16 @@ typedef struct solve_job {
  * EXIT_OK.
  */
 static int
-solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
+solve_src(sl_context *ctx, const cli_src *src, solve_job *j, FILE *out)
 {
 	sl_solve_opts so = j->so;
+	progress_line *pl = &j->progress;
+	if (pl->on) {
+		pl->path = j->path;
+		pl->next = sl_solve_clock() + pl->first;
+		so.progress = show_progress;
+		so.progress_arg = pl;
+	}
 	sl_solve_result r;
 	int status = EXIT_OK;
 	memset(&r, 0, sizeof r);
@@ -311,6 +359,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 	so.npoints = npts;
 	sl_run *run = sl_run_import(m);
 	int rc = run ? solve_to_files(m, &so, &r, &j->files) : -1;
+	clear_progress(pl);
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
@@ -377,7 +426,7 @@ solve_src(sl_context *ctx, const cli_src *src, const solve_job *j, FILE *out)
 enum {
 	OPT_FORMAT = 1000, OPT_TIME, OPT_GAP, OPT_LP, OPT_MPS, OPT_VERBOSE,
 	OPT_NO_DECOMPOSE, OPT_LOG, OPT_SPLIT, OPT_EXPLICIT, OPT_COLLECTIVES,
-	OPT_REPORT
+	OPT_REPORT, OPT_PROGRESS
 };
 
 int
@@ -404,12 +453,14 @@ cmd_solve(int argc, char **argv)
 		{"collectives", no_argument, NULL, OPT_COLLECTIVES},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"quiet", no_argument, NULL, 'q'},
+		{"progress", optional_argument, NULL, OPT_PROGRESS},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL, *lp = NULL, *mps = NULL, *logpath = NULL;
 	const char *report = NULL;
 	bool xml = false, quiet = false, split = false;
+	double every = -1;	/* --progress: seconds between reports */
 	int explicit_level = 0;
 	sl_solve_opts so;
 	cli_cost_opts co;
@@ -446,7 +497,12 @@ cmd_solve(int argc, char **argv)
 			      "  --log F              the solver log, to F\n"
 			      "  --solution-report F  every row and column of the model with its\n"
 			      "                       value, as glpsol -o writes them, to F\n"
-			      "  -q, --quiet          no summary on standard error\n\n", stdout);
+			      "  -q, --quiet          no summary on standard error\n"
+			      "  --progress[=S]       report a decomposed solve's progress (block,\n"
+			      "                       solves, seconds) every S seconds (default 1,\n"
+			      "                       0: at every step) on standard error, also\n"
+			      "                       when it is not a terminal; without it, a\n"
+			      "                       line on a terminal once a solve passes 1 s\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
 			cli_cost_opts_fini(&co);
@@ -493,6 +549,14 @@ cmd_solve(int argc, char **argv)
 		case OPT_VERBOSE:
 			so.log = stderr;
 			break;
+		case OPT_PROGRESS:
+			every = 1;
+			if (optarg && (!cli_parse_number(optarg, &every) || every < 0)) {
+				fprintf(stderr, "shardlp solve: invalid --progress interval "
+				        "'%s' (seconds, 0 or more)\n", optarg);
+				goto usage;
+			}
+			break;
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;
 			break;
@@ -529,7 +593,12 @@ cmd_solve(int argc, char **argv)
 	cli_sink_init(&sink, ctx);
 	sink.once = true;	/* each method reads the program: warn once */
 	solve_job job = {so, &co, argv[optind], {lp, mps, logpath, report}, xml,
-	                 quiet, explicit_level};
+	                 quiet, explicit_level, {0}};
+	job.progress.tty = isatty(STDERR_FILENO);
+	/* (not between the lines of --verbose's log) */
+	job.progress.on = every >= 0 || (job.progress.tty && !quiet && so.log != stderr);
+	job.progress.first = every >= 0 ? 0 : 1;
+	job.progress.every = every >= 0 ? every : 1;
 	int status = EXIT_INPUT;
 	size_t len, n = 0;
 	const char *name;

@@ -411,4 +411,39 @@ run "$SHARDLP" solve --sub-axes=halves "$tmp/t42.mlir"
 expect_rc 2 "--sub-axes=halves is a usage error"
 expect_grep "$tmp/err" "--sub-axes takes 'sizes' or 'primes', got 'halves'" "it says what --sub-axes takes"
 
+# --progress: a line per step of the decomposed solve on standard error
+# (not a terminal here), the block counting up to the chain's length; the
+# answer and the summary as without it.  Without it, and off a terminal,
+# no progress at all.
+run "$SHARDLP" solve --progress=0 -o "$tmp/t42.progress.mlir" "$tmp/t42.mlir"
+expect_rc 0 "solve --progress=0"
+expect_same "$tmp/t42.progress.mlir" "$tmp/t42.whole.mlir" "--progress changes nothing in the answer"
+expect_grep "$tmp/err" '^shardlp: .*t42\.mlir: solving block 1 of [0-9]+, 0 solves so far, [0-9.]+ s$' "the first block is reported"
+nblocks=$(sed -n 's/.*, \([0-9]*\) blocks (.*/\1/p' "$tmp/err")
+expect_grep "$tmp/err" "^shardlp: .*: solving block $nblocks of $nblocks, [0-9]+ solves so far" "so is the last of the $nblocks blocks"
+expect_grep "$tmp/err" '^shardlp: .*t42\.mlir: optimal, step time ' "the summary follows"
+run "$SHARDLP" solve -o "$tmp/t42.quiet.mlir" "$tmp/t42.mlir"
+checks=$((checks + 1))
+if grep -q 'solving block' "$tmp/err"; then
+	fail "progress off a terminal without --progress"
+else
+	pass "no progress off a terminal without --progress"
+fi
+# on a terminal the line is rewritten in place and erased before the summary
+if command -v script >/dev/null; then
+	script -qec "'$SHARDLP' solve --progress=0 -o /dev/null '$tmp/t42.mlir'" /dev/null >"$tmp/tty" 2>&1
+	checks=$((checks + 1))
+	if grep -aq $'\rshardlp: .*solving block 1 of' "$tmp/tty" &&
+	   grep -aq $'\r\033\\[Kshardlp: .*: optimal, step time' "$tmp/tty"; then
+		pass "on a terminal: one line rewritten, erased before the summary"
+	else
+		fail "on a terminal: $(od -c "$tmp/tty" | head -3)"
+	fi
+fi
+for bad in -1 abc ''; do
+	run "$SHARDLP" solve --progress="$bad" "$tmp/t42.mlir"
+	expect_rc 2 "--progress='$bad' is a usage error"
+done
+expect_grep "$tmp/err" "invalid --progress interval" "it says what is wrong"
+
 finish

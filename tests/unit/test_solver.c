@@ -949,6 +949,65 @@ test_decompose_carry(void)
 	}
 }
 
+/* What a decomposed solve reported (sli_lp_opts.progress). */
+typedef struct progress_log {
+	size_t n, nrefining, last_block, nblocks, max_solves;
+	bool in_order;		/* forward blocks 1, 2, ... then refining */
+	bool solves_grow;
+} progress_log;
+
+static void
+log_progress(void *arg, const char *phase, size_t block, size_t nblocks,
+             size_t nsolves, double seconds)
+{
+	progress_log *l = arg;
+	(void)seconds;
+	if (!strcmp(phase, "blocks"))
+		l->in_order &= !l->nrefining && block == l->last_block + 1;
+	else if (!strcmp(phase, "refining"))
+		l->nrefining++;
+	else
+		l->in_order = false;
+	if (!strcmp(phase, "blocks"))
+		l->last_block = block;
+	l->solves_grow &= nsolves >= l->max_solves;
+	l->max_solves = nsolves;
+	l->nblocks = nblocks;
+	l->n++;
+}
+
+/*
+ * A decomposed solve reports each block of its forward pass once, in
+ * order, then its refinements, with a count of solves that never falls,
+ * and answers as it does unwatched.
+ */
+static void
+test_decompose_progress(void)
+{
+	static char text[65536];
+	bool pinned[4] = {true, false, false, false};
+	chain_program(text, sizeof text, 2, 4, pinned);
+	size_t cols = sli_decomp_lazy_cols;
+	sli_decomp_lazy_cols = 1;	/* every block lazy: refinements too */
+	sli_solve_opts plain, watched;
+	sli_solve_opts_init(&plain);
+	sli_solve_opts_init(&watched);
+	progress_log l = {0, 0, 0, 0, 0, true, true};
+	watched.lp.progress = log_progress;
+	watched.lp.progress_arg = &l;
+	sli_solve_result rp, rw;
+	solve_both(text, &plain, &watched, &rp, &rw);
+	sli_decomp_lazy_cols = cols;
+	CU_ASSERT(rw.nblocks >= 4);
+	CU_ASSERT_EQUAL(l.nblocks, rw.nblocks);
+	CU_ASSERT_EQUAL(l.last_block, rw.nblocks);
+	CU_ASSERT(l.in_order);
+	CU_ASSERT(l.solves_grow);
+	CU_ASSERT(l.nrefining > 0);
+	CU_ASSERT(l.max_solves <= rw.nsolves);
+	CU_ASSERT_EQUAL(rp.nsolves, rw.nsolves);
+}
+
 /*
  * On "a"="b"="c"=2 with only the input pinned (on "a"), every layer but
  * the last is unchanged when "b" and "c" trade places: of two outgoing
@@ -1175,6 +1234,7 @@ CU_TestInfo tests_solver[] = {
 	{"symmetric blocks solved once per orbit", test_decompose_symmetry},
 	{"lazy outgoing values equal the whole model", test_decompose_lazy},
 	{"lazy bounds carried over alike layers", test_decompose_carry},
+	{"a decomposed solve reports its progress", test_decompose_progress},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
 	{"a limit of work stops branch and cut at one point", test_work_limit},
