@@ -167,6 +167,30 @@ typedef struct cli_compare_out {
 } cli_compare_out;
 
 /*
+ * A long solve's progress on standard error (solve's and compare's
+ * --progress[=S]): where the decomposed solve is, on a terminal one line
+ * rewritten in place from 1 s on, with --progress (every >= 0) also off
+ * a terminal, a line every `every` seconds from the start.
+ */
+typedef struct cli_progress {
+	const char *path;	/* in the line */
+	bool on, tty;
+	double first, every;
+	double next;		/* sl_solve_clock() instant of the next line */
+	bool shown;		/* a line is on the terminal now */
+} cli_progress;
+
+/* every < 0: the default (a terminal, and not quiet). */
+void cli_progress_init(cli_progress *l, double every, bool quiet);
+/* Reports so's solve of path to l (unless l is off, or the default and
+ * so's log is on standard error). */
+void cli_progress_arm(cli_progress *l, sl_solve_opts *so, const char *path);
+/* Erases the line from the terminal, if it is there. */
+void cli_progress_done(cli_progress *l);
+/* --progress's argument (NULL: none) into *every; -1 after a message. */
+int cli_progress_option(const char *cmd, const char *arg, double *every);
+
+/*
  * Every method on src, between the pipeline's import and export steps
  * (the best greedy result as the ILP's incumbent), scored under the cost
  * options co.  An EXIT_* status; out->rows are filled in every case (all

@@ -17,6 +17,7 @@
 static const char usage_short[] =
 	"usage: shardlp compare [--csv] [--time-limit S] [--no-decompose]\n"
 	"                       [--methods LIST] [--split-input-file] [--dot FILE.dot]\n"
+	"                       [--progress[=S]]\n"
 	"                       [cost options] [auto-sharding options] FILE...\n";
 
 static void
@@ -85,14 +86,16 @@ write_dot(const char *path, cli_compare_out *o)
 static int
 compare_src(sl_context *ctx, const cli_src *src, const char *path,
             const sl_solve_opts *opts, cli_cost_opts *co, bool csv, unsigned methods,
-            const char *dot)
+            const char *dot, cli_progress *pl)
 {
 	cli_compare_out o;
 	memset(&o, 0, sizeof o);
 	o.tell = true;
 	o.methods = methods;
 	o.keep_all = dot != NULL;
-	int status = cli_compare_run(ctx, src, opts, co, &o);
+	sl_solve_opts so = *opts;
+	cli_progress_arm(pl, &so, path);
+	int status = cli_compare_run(ctx, src, &so, co, &o);
 	if (dot && status != EXIT_INPUT) {
 		int st = write_dot(dot, &o);
 		status = st > status ? st : status;
@@ -174,7 +177,7 @@ compare_src(sl_context *ctx, const cli_src *src, const char *path,
  */
 static int
 compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, bool csv,
-             bool split, unsigned methods, const char *dot)
+             bool split, unsigned methods, const char *dot, cli_progress *pl)
 {
 	sl_context *ctx = sl_context_new();
 	cli_sink sink;
@@ -192,7 +195,7 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 		if (split)
 			snprintf(label, sizeof label, "%s#%zu", path, k + 1);
 		int st = compare_src(ctx, &chunks[k], split ? label : path, opts, co, csv, methods,
-		                     dot);
+		                     dot, pl);
 		if (st > status)
 			status = st;
 	}
@@ -203,7 +206,10 @@ compare_file(const char *path, const sl_solve_opts *opts, cli_cost_opts *co, boo
 	return status;
 }
 
-enum { OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT, OPT_METHODS, OPT_DOT };
+enum {
+	OPT_CSV = 1000, OPT_TIME, OPT_NO_DECOMPOSE, OPT_SPLIT, OPT_METHODS, OPT_DOT,
+	OPT_PROGRESS
+};
 
 int
 cmd_compare(int argc, char **argv)
@@ -217,11 +223,13 @@ cmd_compare(int argc, char **argv)
 		{"split-input-file", no_argument, NULL, OPT_SPLIT},
 		{"methods", required_argument, NULL, OPT_METHODS},
 		{"dot", required_argument, NULL, OPT_DOT},
+		{"progress", optional_argument, NULL, OPT_PROGRESS},
 		CLI_COST_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	bool csv = false, split = false;
 	unsigned methods = 0;
+	double every = -1;	/* --progress: seconds between reports */
 	const char *dot = NULL;
 	sl_solve_opts so;
 	cli_cost_opts co;
@@ -257,7 +265,12 @@ cmd_compare(int argc, char **argv)
 			      "                  lines, named FILE#N\n"
 			      "  --dot FILE.dot  a Graphviz graph of the one FILE: ops and\n"
 			      "                  tensors with the ILP's shardings, in red the\n"
-			      "                  tensors some method shards otherwise\n\n",
+			      "                  tensors some method shards otherwise\n"
+			      "  --progress[=S]  report the ILP's progress (block, solves,\n"
+			      "                  seconds) every S seconds (default 1, 0: at\n"
+			      "                  every step) on standard error, also when it\n"
+			      "                  is not a terminal; without it, a line on a\n"
+			      "                  terminal once a solve passes 1 s\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
@@ -279,6 +292,10 @@ cmd_compare(int argc, char **argv)
 		case OPT_DOT:
 			dot = optarg;
 			break;
+		case OPT_PROGRESS:
+			if (cli_progress_option("shardlp compare", optarg, &every))
+				goto usage;
+			break;
 		case OPT_TIME:
 			if (!cli_parse_number(optarg, &so.time_limit)) {
 				fprintf(stderr, "shardlp compare: invalid number '%s'\n", optarg);
@@ -299,9 +316,11 @@ cmd_compare(int argc, char **argv)
 	if (csv)
 		put_header();
 	int status = EXIT_OK;
+	cli_progress pl;
+	cli_progress_init(&pl, every, false);
 	for (int i = optind; i < argc; i++) {
 		cli_watchdog_arm("shardlp", argv[i], so.time_limit);
-		int st = compare_file(argv[i], &so, &co, csv, split, methods, dot);
+		int st = compare_file(argv[i], &so, &co, csv, split, methods, dot, &pl);
 		if (st > status)
 			status = st;
 	}

@@ -255,23 +255,14 @@ export_solved(sl_run *run, sl_module *m, const sl_solve_opts *so, const char *pa
 }
 
 /*
- * The progress of a long solve on standard error: on a terminal one line
- * rewritten in place, otherwise (--progress) a line per report; at most
- * one report per `every` seconds, the first at `first` seconds.
+ * The progress line (cli_solve.h): on a terminal one line rewritten in
+ * place, otherwise a line per report; at most one report per `every`
+ * seconds, the first at `first` seconds.
  */
-typedef struct progress_line {
-	const char *path;
-	bool on;		/* reports are shown */
-	bool tty;		/* standard error is a terminal */
-	double first, every;
-	double next;		/* sl_solve_clock() instant of the next one */
-	bool shown;		/* a line is on the terminal now */
-} progress_line;
-
 static void
 show_progress(void *arg, const sl_solve_progress *p)
 {
-	progress_line *l = arg;
+	cli_progress *l = arg;
 	double now = sl_solve_clock();
 	if (now < l->next)
 		return;
@@ -284,13 +275,46 @@ show_progress(void *arg, const sl_solve_progress *p)
 	l->shown = l->tty;
 }
 
-/* Removes the line of show_progress from the terminal, if it is there. */
-static void
-clear_progress(progress_line *l)
+void
+cli_progress_init(cli_progress *l, double every, bool quiet)
+{
+	memset(l, 0, sizeof *l);
+	l->tty = isatty(STDERR_FILENO);
+	l->on = every >= 0 || (l->tty && !quiet);
+	l->first = every >= 0 ? 0 : 1;
+	l->every = every >= 0 ? every : 1;
+}
+
+void
+cli_progress_arm(cli_progress *l, sl_solve_opts *so, const char *path)
+{
+	/* (not between the lines of --verbose's log) */
+	if (!l->on || (so->log == stderr && l->first > 0))
+		return;
+	l->path = path;
+	l->next = sl_solve_clock() + l->first;
+	so->progress = show_progress;
+	so->progress_arg = l;
+}
+
+void
+cli_progress_done(cli_progress *l)
 {
 	if (l->shown)
 		fputs("\r\033[K", stderr);
 	l->shown = false;
+}
+
+int
+cli_progress_option(const char *cmd, const char *arg, double *every)
+{
+	*every = 1;
+	if (arg && (!cli_parse_number(arg, every) || *every < 0)) {
+		fprintf(stderr, "%s: invalid --progress interval '%s' (seconds, 0 or "
+		        "more)\n", cmd, arg);
+		return -1;
+	}
+	return 0;
 }
 
 /* What every chunk of one `solve` run shares. */
@@ -301,7 +325,7 @@ typedef struct solve_job {
 	solve_files files;
 	bool xml, quiet;
 	int explicit_level;	/* cli_explicit_steps */
-	progress_line progress;
+	cli_progress progress;
 } solve_job;
 
 /*
@@ -314,13 +338,7 @@ static int
 solve_src(sl_context *ctx, const cli_src *src, solve_job *j, FILE *out)
 {
 	sl_solve_opts so = j->so;
-	progress_line *pl = &j->progress;
-	if (pl->on) {
-		pl->path = j->path;
-		pl->next = sl_solve_clock() + pl->first;
-		so.progress = show_progress;
-		so.progress_arg = pl;
-	}
+	cli_progress_arm(&j->progress, &so, j->path);
 	sl_solve_result r;
 	int status = EXIT_OK;
 	memset(&r, 0, sizeof r);
@@ -359,7 +377,7 @@ solve_src(sl_context *ctx, const cli_src *src, solve_job *j, FILE *out)
 	so.npoints = npts;
 	sl_run *run = sl_run_import(m);
 	int rc = run ? solve_to_files(m, &so, &r, &j->files) : -1;
-	clear_progress(pl);
+	cli_progress_done(&j->progress);
 	for (size_t g = 0; g < CLI_NGREEDY; g++)
 		sl_module_free(greedy[g]);
 	so.start = NULL;
@@ -550,12 +568,8 @@ cmd_solve(int argc, char **argv)
 			so.log = stderr;
 			break;
 		case OPT_PROGRESS:
-			every = 1;
-			if (optarg && (!cli_parse_number(optarg, &every) || every < 0)) {
-				fprintf(stderr, "shardlp solve: invalid --progress interval "
-				        "'%s' (seconds, 0 or more)\n", optarg);
+			if (cli_progress_option("shardlp solve", optarg, &every))
 				goto usage;
-			}
 			break;
 		case OPT_NO_DECOMPOSE:
 			so.no_decompose = true;
@@ -594,11 +608,7 @@ cmd_solve(int argc, char **argv)
 	sink.once = true;	/* each method reads the program: warn once */
 	solve_job job = {so, &co, argv[optind], {lp, mps, logpath, report}, xml,
 	                 quiet, explicit_level, {0}};
-	job.progress.tty = isatty(STDERR_FILENO);
-	/* (not between the lines of --verbose's log) */
-	job.progress.on = every >= 0 || (job.progress.tty && !quiet && so.log != stderr);
-	job.progress.first = every >= 0 ? 0 : 1;
-	job.progress.every = every >= 0 ? every : 1;
+	cli_progress_init(&job.progress, every, quiet);
 	int status = EXIT_INPUT;
 	size_t len, n = 0;
 	const char *name;

@@ -251,6 +251,8 @@ cli_compare_run(sl_context *ctx, const cli_src *src, const sl_solve_opts *opts,
 	if (slots[0].run)
 		points_in_model(m, &local.cost, slots, rows);
 	int rc = slots[0].run ? sl_solve(m, &so, &sr) : -1;
+	if (so.progress)	/* (its line off the terminal before any note) */
+		cli_progress_done(so.progress_arg);
 	cli_greedy_result gi;
 	if (rc == 0 && best && cli_greedy_instead(ctx, src, best_g, &co->mesh, &local.cost,
 	                                          &rows[best_g + 1].parts, &sr, &gi)) {

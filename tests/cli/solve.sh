@@ -445,5 +445,15 @@ for bad in -1 abc ''; do
 	expect_rc 2 "--progress='$bad' is a usage error"
 done
 expect_grep "$tmp/err" "invalid --progress interval" "it says what is wrong"
+# compare reports its ILP's solve alike, and its table is the same
+run "$SHARDLP" compare --csv "$tmp/t42.mlir"
+awk -F, -v OFS=, '{ $NF = "*"; print }' "$tmp/out" >"$tmp/compare.plain"	# (seconds)
+run "$SHARDLP" compare --csv --progress=0 "$tmp/t42.mlir"
+expect_rc 0 "compare --progress=0"
+awk -F, -v OFS=, '{ $NF = "*"; print }' "$tmp/out" >"$tmp/compare.progress"
+expect_same "$tmp/compare.progress" "$tmp/compare.plain" "compare's table is the same with --progress"
+expect_grep "$tmp/err" "^shardlp: .*t42\.mlir: solving block $nblocks of $nblocks, " "compare reports every block"
+run "$SHARDLP" compare --progress=-2 "$tmp/t42.mlir"
+expect_rc 2 "compare --progress=-2 is a usage error"
 
 finish
