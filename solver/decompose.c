@@ -147,6 +147,14 @@ typedef struct block {
 	bool *exact;
 	uint32_t *own;		/* per outgoing option, per local tensor: its
 				 * picks, or NULL: the entry's */
+	size_t gen;		/* solves that changed val or exact since the
+				 * forward pass (relax, refine): whether the
+				 * prices of the block after it moved */
+	/* a lazy block relaxed option by option: per option, the incoming
+	 * option its relaxation leaned on most (or NONE), under the prices
+	 * of the block before at its generation in_gen; NULL when carried */
+	uint32_t *lean;
+	size_t in_gen;
 	double slack;		/* max over options of value - proven bound */
 } block;
 
@@ -449,7 +457,7 @@ find_blocks(dec *d)
 		for (size_t j = c.n - 1; j > 0; j = c.v[j].from) {
 			const cand *x = &c.v[c.v[j].from];
 			block bk = {x->end, c.v[j].end - x->end, x->t, c.v[j].t, 0, NULL, 0, 0,
-			             NULL, NULL, NULL, 0};
+			             NULL, NULL, NULL, 0, NULL, 0, 0};
 			d->blocks.v[--b] = bk;
 		}
 	}
@@ -1525,6 +1533,7 @@ relax(dec *d, size_t b, uint32_t j, uint32_t *in)
 		*in = NONE;
 	if (relaxation(d, k, &lr))
 		return -1;
+	bk->gen++;
 	if (lr.status == SLI_LP_INFEASIBLE) {
 		bk->val[j] = INFINITY;
 		bk->exact[j] = true;
@@ -1642,7 +1651,13 @@ refine(dec *d, size_t b, uint32_t j)
 	uint32_t p;
 	report(d, "refining", b + 1);
 	if (is_lazy(k) && b && !bk->exact[j]) {
-		rc = relax(d, b, j, &p);
+		/* (its relaxation as the forward pass left it, when the prices
+		 * coming in are the same: solving it again gives the bound it
+		 * has) */
+		if (bk->lean && d->blocks.v[b - 1].gen == bk->in_gen)
+			p = bk->lean[j];
+		else
+			rc = relax(d, b, j, &p);
 		if (!rc && !bk->exact[j] && p != NONE && !d->blocks.v[b - 1].exact[p])
 			rc = refine(d, b - 1, p);
 	}
@@ -1667,6 +1682,7 @@ refine(dec *d, size_t b, uint32_t j)
 		sli_lp_result lr;
 		d->be->resolve(g->s, &o, &lr);
 		d->r->nsolves++;
+		bk->gen++;
 		if (lr.status == SLI_LP_INFEASIBLE) {
 			bk->val[j] = INFINITY;
 			bk->exact[j] = true;
@@ -1737,9 +1753,13 @@ forward(dec *d, double *total, double *slack)
 			 * for branch and cut on tens of options; a warm dual
 			 * simplex each (0.18 s of CPU on 24,157 columns)
 			 */
+			bk->lean = sli_xmalloc((k->nout + 1) * sizeof *bk->lean);
+			for (uint32_t j = 0; j < k->nout; j++)
+				bk->lean[j] = NONE;
 			for (uint32_t j = 0; !rc && j < k->nout; j++)
 				if (!bk->exact[j])
-					rc = relax(d, b, j, NULL);
+					rc = relax(d, b, j, &bk->lean[j]);
+			bk->in_gen = b ? d->blocks.v[b - 1].gen : 0;
 			if (!rc)
 				keep_bounds(d, b, shape, off);
 			continue;
@@ -1883,6 +1903,7 @@ out:
 		free(d.blocks.v[b].val);
 		free(d.blocks.v[b].exact);
 		free(d.blocks.v[b].own);
+		free(d.blocks.v[b].lean);
 	}
 	for (size_t g = 0; g < d.groups.n; g++) {
 		if (d.groups.v[g].s)
