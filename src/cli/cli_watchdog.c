@@ -36,8 +36,10 @@ cli_watchdog_arm(const char *prog, const char *what, double seconds)
 	memset(&it, 0, sizeof it);
 	if (seconds > 0 && isfinite(seconds)) {
 		double grace = fmax(5, seconds), at = fmin(seconds + grace, 1e8);
-		int n = snprintf(message, sizeof message, "%s: %s: stopped: the time "
-		                 "limit of %g s was exceeded by %g s\n", prog, what,
+		/* (on a terminal, over a progress line: cli_progress) */
+		int n = snprintf(message, sizeof message, "%s%s: %s: stopped: the "
+		                 "time limit of %g s was exceeded by %g s\n",
+		                 isatty(STDERR_FILENO) ? "\r\033[K" : "", prog, what,
 		                 seconds, grace);
 		message_len = n > 0 ? fmin((size_t)n, sizeof message - 1) : 0;
 		it.it_value.tv_sec = (time_t)at;
