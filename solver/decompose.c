@@ -147,9 +147,9 @@ typedef struct block {
 	bool *exact;
 	uint32_t *own;		/* per outgoing option, per local tensor: its
 				 * picks, or NULL: the entry's */
-	size_t gen;		/* solves that changed val or exact since the
-				 * forward pass (relax, refine): whether the
-				 * prices of the block after it moved */
+	size_t gen;		/* solves that changed val or exact (relax,
+				 * refine): whether the prices of the block
+				 * after it moved */
 	/* a lazy block relaxed option by option: per option, the incoming
 	 * option its relaxation leaned on most (or NONE), under the prices
 	 * of the block before at its generation in_gen; NULL when carried */
@@ -1649,8 +1649,8 @@ refine(dec *d, size_t b, uint32_t j)
 	 * before it
 	 */
 	uint32_t p;
-	report(d, "refining", b + 1);
 	if (is_lazy(k) && b && !bk->exact[j]) {
+		report(d, "refining", b + 1);
 		/* (its relaxation as the forward pass left it, when the prices
 		 * coming in are the same: solving it again gives the bound it
 		 * has) */
