@@ -2640,6 +2640,10 @@ sli_mlir_parse_at(sl_context *ctx, const char *name, const char *text, size_t le
 	sli_arena_init(&m->arena);
 	sli_arena_init(&m->oparena);
 	sli_arena_init(&m->valarena);
+	/* the module of a big text is about as big (arena.c: huge pages) */
+	sli_arena_expect(&m->arena, len);
+	sli_arena_expect(&m->oparena, len);
+	sli_arena_expect(&m->valarena, len);
 	struct sli_names names = {0};
 	struct sli_typecache tc = {0};
 	sli_parser P = {0};

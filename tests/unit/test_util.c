@@ -1,9 +1,11 @@
-/* test_util.c - unit tests of the hash set and union-find (src/util/). */
+/* test_util.c - unit tests of the hash set and union-find (src/util/) and
+ * of the arena (src/ir/arena.c). */
 #include "tests.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/arena.h"
 #include "util.h"
 #include "util/hash.h"
 #include "util/uf.h"
@@ -130,10 +132,54 @@ test_uf(void)
 	sli_uf_fini(&u);
 }
 
+/*
+ * An arena told it will be big takes chunks of the largest size (4 MiB)
+ * from the first, each on a 2 MiB boundary (huge pages); a small one
+ * starts at 64 KiB as before.  What is written stays, over many chunks.
+ */
+static void
+test_arena_expect(void)
+{
+	enum { MIB = 1024 * 1024, N = 3000, SZ = 4096 };
+	sli_arena small, big;
+	sli_arena_init(&small);
+	sli_arena_init(&big);
+	sli_arena_expect(&small, MIB);
+	sli_arena_expect(&big, SLI_ARENA_HUGE);
+	CU_ASSERT_FALSE(small.huge);
+	CU_ASSERT_TRUE(big.huge);
+	char *p = sli_arena_alloc(&small, 24), *q = sli_arena_alloc(&big, 24);
+	CU_ASSERT_PTR_NOT_NULL(p);
+	CU_ASSERT_PTR_NOT_NULL(q);
+#ifndef SL_ARENA_EXACT
+	CU_ASSERT(small.total < 64 * 1024);
+	CU_ASSERT(big.total > 4 * MIB - 64 && big.total < 4 * MIB);
+	CU_ASSERT((uintptr_t)q % (2 * MIB) < 64);	/* just after the chunk's header */
+#endif
+	/* 12 MB over several chunks, each block written, then read back */
+	char **blk = malloc(sizeof *blk * N);
+	for (int i = 0; i < N; i++) {
+		blk[i] = sli_arena_alloc(&big, SZ);
+		memset(blk[i], i % 251, SZ);
+	}
+	int bad = 0;
+	for (int i = 0; i < N; i++)
+		for (int k = 0; k < SZ; k += 511)
+			bad += (unsigned char)blk[i][k] != i % 251;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(big.total >= (size_t)N * SZ);
+	free(blk);
+	sli_arena_fini(&big);
+	sli_arena_fini(&small);
+	CU_ASSERT_FALSE(big.huge);
+	CU_ASSERT_EQUAL(big.total, 0);
+}
+
 CU_TestInfo tests_util[] = {
 	{"hash set: insert, find, grow, clear", test_htab_insert_find},
 	{"hash set: hashes compared first", test_htab_hash_first},
 	{"hash set: the context's intern table", test_htab_strings},
 	{"union-find", test_uf},
+	{"arena: a big one on huge pages, chunks of the largest size", test_arena_expect},
 	CU_TEST_INFO_NULL,
 };
