@@ -33,21 +33,53 @@ on_error(void *info)
 	longjmp(h->jb, 1);
 }
 
+/*
+ * Who hears GLPK during a solve: the caller's log, and its progress
+ * (sli_lp_opts.on_node), told of the branch and cut under way (nodes,
+ * gap) at each node and also at each line of GLPK's output, so that a
+ * long simplex run, which has no callback, still reports its time.
+ */
+typedef struct watch {
+	const sli_lp_opts *o;
+	size_t nodes;		/* of the branch and cut under way, 0: none */
+	double gap;		/* its relative gap, -1: no point yet */
+} watch;
+
 /* GLPK's terminal output, taken over so that it lands in the caller's
  * stream: nonzero tells GLPK not to write it to stdout itself. */
 static int
 on_output(void *info, const char *text)
 {
-	fputs(text, info);
+	const watch *w = info;
+	if (w->o->log)
+		fputs(text, w->o->log);
+	if (w->o->on_node)
+		w->o->on_node(w->o->on_node_arg, w->nodes, w->gap);
 	return 1;
 }
 
-/* Sends GLPK's log to out, or silences it (NULL). */
+/* Hands GLPK's output to w (when o has a log or watches the solve), or
+ * silences it (w NULL). */
 static void
-log_to(FILE *out)
+watch_from(watch *w, const sli_lp_opts *o)
 {
-	glp_term_hook(out ? on_output : NULL, out);
-	glp_term_out(out ? GLP_ON : GLP_OFF);
+	if (w) {
+		w->o = o;
+		w->nodes = 0;
+		w->gap = -1;
+		if (!o->log && !o->on_node)
+			w = NULL;
+	}
+	glp_term_hook(w ? on_output : NULL, w);
+	glp_term_out(w ? GLP_ON : GLP_OFF);
+}
+
+/* GLPK's messages: on for a log, and for a watched solve a line a second
+ * at most (its progress), which change nothing in the solve */
+static int
+msg_level(const sli_lp_opts *o)
+{
+	return o->log || o->on_node ? GLP_MSG_ON : GLP_MSG_OFF;
 }
 
 /*
@@ -205,6 +237,7 @@ typedef struct cbdata {
 	int it0;		/* P's iteration count at the start */
 	int nodes;		/* the tree's nodes so far */
 	bool stopped;		/* glp_ios_terminate was called */
+	watch *w;
 } cbdata;
 
 static void
@@ -227,6 +260,13 @@ callback(glp_tree *T, void *info)
 		double b = glp_ios_node_bound(T, node);
 		if (b > d->bound)
 			d->bound = b;
+	}
+	int why = glp_ios_reason(T);
+	if (d->o->on_node && (why == GLP_ISELECT || why == GLP_IBINGO)) {
+		bool point = glp_mip_status(glp_ios_get_prob(T)) == GLP_FEAS;
+		d->w->nodes = (size_t)d->nodes;
+		d->w->gap = point ? fmax(0, glp_ios_mip_gap(T)) : -1;
+		d->o->on_node(d->o->on_node_arg, d->w->nodes, d->w->gap);
 	}
 }
 
@@ -374,12 +414,15 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 static void
 optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
               const groups *g, double obj_const, const sli_lp_opts *o,
-              bool primal, const double *start, double end, sli_lp_result *r)
+              bool primal, const double *start, double end, watch *w,
+              sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.presolve = GLP_OFF;
-	sp.msg_lev = o->log ? GLP_MSG_ON : GLP_MSG_OFF;
+	sp.msg_lev = msg_level(o);
+	if (!o->log)
+		sp.out_frq = 1000;	/* ms: the progress's ticks */
 	/* the dual simplex is 1.5-2x faster on these degenerate LPs, and a
 	 * warm start after bound changes keeps a dual feasible basis; after
 	 * objective changes the basis stays primal feasible instead */
@@ -467,10 +510,12 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 
-	cbdata cb = {start, false, r->bound, end, o, it0, 0, false};
+	cbdata cb = {start, false, r->bound, end, o, it0, 0, false, w};
 	glp_iocp ip;
 	glp_init_iocp(&ip);
-	ip.msg_lev = o->log ? GLP_MSG_ON : GLP_MSG_OFF;
+	ip.msg_lev = msg_level(o);
+	if (!o->log)
+		ip.out_frq = 1000;
 	ip.presolve = GLP_OFF;
 	ip.mip_gap = o->gap > 0 ? o->gap : 0;
 	ip.cb_func = callback;
@@ -500,6 +545,8 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 	rc = glp_intopt(P, &ip);
+	w->nodes = 0;
+	w->gap = -1;
 	r->nodes = cb.nodes;
 	st = glp_mip_status(P);
 	if (cb.bound > r->bound)
@@ -534,10 +581,10 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
          double obj_const, const sli_lp_opts *o, bool primal,
-         const double *start, double end, sli_lp_result *r)
+         const double *start, double end, watch *w, sli_lp_result *r)
 {
 	int it0 = glp_get_it_cnt(P);
-	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, r);
+	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, w, r);
 	r->iterations = glp_get_it_cnt(P) - it0;
 }
 
@@ -578,11 +625,13 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 		return -1;
 	}
 	groups_init(&g, lp);	/* before setjmp: not changed after it */
-	log_to(o->log);
+	watch w;
+	watch_from(&w, o);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		/* GLPK aborted: its environment is gone, P and every session with it */
 		env_lost();
+		watch_from(NULL, o);
 		free(start);
 		groups_fini(&g);
 		r->status = SLI_LP_ERROR;
@@ -594,11 +643,12 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	P = load(lp, k);
 	start = start_of(o, nc);
 	optimize(P, nc, lp->binary.v, &g, lp->obj_const * k, o, false, start,
-	         sli_lp_deadline(o, t0), r);
+	         sli_lp_deadline(o, t0), &w, r);
 	unscale(r, k);
 	glp_delete_prob(P);
 	groups_fini(&g);
 	glp_error_hook(NULL, NULL);
+	watch_from(NULL, o);
 	free(start);
 	r->seconds = sli_lp_clock() - t0;
 	return r->status == SLI_LP_ERROR ? -1 : 0;
@@ -648,7 +698,7 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 	s->k = scale_of(lp);
 	s->obj_const = lp->obj_const * s->k;
 	groups_init(&s->g, lp);
-	log_to(NULL);
+	watch_from(NULL, NULL);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
@@ -691,10 +741,12 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 	if (session_lost(s, r))
 		return -1;
 	double *volatile start = start_of(o, s->nc);
-	log_to(o->log);
+	watch w;
+	watch_from(&w, o);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();
+		watch_from(NULL, o);
 		free(start);
 		r->status = SLI_LP_ERROR;
 		r->seconds = sli_lp_clock() - t0;
@@ -702,13 +754,14 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		return -1;
 	}
 	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
-	         s->solved && s->obj_changed, start, sli_lp_deadline(o, t0), r);
+	         s->solved && s->obj_changed, start, sli_lp_deadline(o, t0), &w, r);
 	free(start);
 	unscale(r, s->k);
 	s->obj_changed = false;
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
 	glp_error_hook(NULL, NULL);
+	watch_from(NULL, o);
 	r->seconds = sli_lp_clock() - t0;
 	return r->status == SLI_LP_ERROR ? -1 : 0;
 }
@@ -738,7 +791,7 @@ write(const sli_lp *lp, sli_lp_format f, const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s", dummy.message);
 		return -1;
 	}
-	log_to(NULL);
+	watch_from(NULL, NULL);
 	glp_error_hook(on_error, &h);
 	if (setjmp(h.jb)) {
 		env_lost();

@@ -161,7 +161,10 @@ typedef struct block {
 typedef struct dec {
 	const sli_cost_model *cm;
 	const sli_lp_backend *be;
-	const sli_lp_opts *o;
+	const sli_lp_opts *o;	/* the caller's, with on_node: &opts */
+	sli_lp_opts opts;
+	const char *phase;	/* of the last report, and its block */
+	size_t block;
 	sli_decomp_result *r;
 	double t0;
 	double end;		/* deadline of every solve (sli_lp_deadline) */
@@ -1609,13 +1612,31 @@ keep_bounds(dec *d, size_t b, const double *shape, double off)
 		k->lazy_val[j] = bk->val[j] - off;
 }
 
-/* Tells the caller (sli_lp_opts.progress) where the solve is. */
+/* Tells the caller (sli_lp_opts.progress) where the solve is: at block b
+ * (from 1) of phase, in a branch and cut of `nodes` so far (0: none). */
 static void
-report(const dec *d, const char *phase, size_t b)
+tell(const dec *d, size_t nodes, double gap)
 {
+	sli_lp_progress p = {d->phase, d->block, d->blocks.n, d->r->nsolves,
+	                     sli_lp_clock() - d->t0, nodes, gap};
+	d->o->progress(d->o->progress_arg, &p);
+}
+
+static void
+report(dec *d, const char *phase, size_t b)
+{
+	d->phase = phase;
+	d->block = b;
 	if (d->o->progress)
-		d->o->progress(d->o->progress_arg, phase, b, d->blocks.n,
-		               d->r->nsolves, sli_lp_clock() - d->t0);
+		tell(d, 0, -1);
+}
+
+/* the backend's branch and cut (sli_lp_opts.on_node), within the block
+ * of the last report */
+static void
+on_node(void *arg, size_t nodes, double gap)
+{
+	tell(arg, nodes, gap);
 }
 
 /*
@@ -1841,7 +1862,14 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	memset(&d, 0, sizeof d);
 	d.cm = cm;
 	d.be = be;
-	d.o = o;
+	d.opts = *o;
+	if (o->progress) {
+		d.opts.on_node = on_node;
+		d.opts.on_node_arg = &d;
+	}
+	d.o = &d.opts;
+	d.phase = "blocks";
+	d.block = 1;
 	d.r = r;
 	d.t0 = sli_lp_clock();
 	d.end = sli_lp_deadline(o, d.t0);

@@ -77,6 +77,21 @@ const char *sli_lp_status_name(sli_lp_status s);
 /* The public status (shardlp.h) of a backend's status. */
 sl_solve_status sli_lp_public_status(sli_lp_status s);
 
+/* Where a solve is (sli_lp_opts.progress). */
+typedef struct sli_lp_progress {
+	const char *phase;	/* "blocks": a decomposed solve's forward
+				 * pass; "refining": the options its chain
+				 * picks made exact; "whole": the model in
+				 * one branch and cut */
+	size_t block, nblocks;	/* the block at hand (from 1) of; 0 of 0
+				 * for "whole" */
+	size_t nsolves;		/* solves so far */
+	double seconds;		/* since the solve began */
+	size_t nodes;		/* the branch and cut at hand: its nodes so
+				 * far; 0: none under way */
+	double gap;		/* its relative gap, -1: no point yet */
+} sli_lp_progress;
+
 /*
  * The limits of one solve.  time_limit counts from the call; deadline is
  * an instant on sli_lp_clock() that the caller's whole task must end by
@@ -88,12 +103,14 @@ typedef struct sli_lp_opts {
 	double deadline;	/* sli_lp_clock() instant, <= 0: none */
 	double gap;		/* relative MIP gap, e.g. 1e-6 */
 	FILE *log;		/* the caller's stream for the solver log, or NULL */
-	/* a decomposed solve's progress (sli_decomp_solve), or NULL: phase
-	 * ("blocks", "refining"), block (from 1) of nblocks, solves so far,
-	 * seconds since it began */
-	void (*progress)(void *arg, const char *phase, size_t block,
-	                 size_t nblocks, size_t nsolves, double seconds);
+	/* where the solve is (sli_decomp_solve, sli_solve), or NULL */
+	void (*progress)(void *arg, const sli_lp_progress *p);
 	void *progress_arg;
+	/* the backend's branch and cut, at each node it takes up and each
+	 * point it finds: its nodes so far and relative gap (-1: no point
+	 * yet); or NULL.  Set by the solves that report progress. */
+	void (*on_node)(void *arg, size_t nodes, double gap);
+	void *on_node_arg;
 	const double *start;	/* an incumbent (integral, feasible) or NULL */
 	bool presolve;		/* the solver's LP presolver on the first
 				 * relaxation (its own work is not timed) */

@@ -748,6 +748,20 @@ explain_infeasible(sl_context *ctx, sli_cost_model *cm, const sli_lp_backend *be
 
 /* }==================================================================== */
 
+/* The whole model's branch and cut, as progress (sli_lp_opts.on_node). */
+typedef struct whole_watch {
+	const sli_lp_opts *o;
+	double t0;		/* sli_solve's call */
+} whole_watch;
+
+static void
+whole_node(void *arg, size_t nodes, double gap)
+{
+	const whole_watch *w = arg;
+	sli_lp_progress p = {"whole", 0, 0, 0, sli_lp_clock() - w->t0, nodes, gap};
+	w->o->progress(w->o->progress_arg, &p);
+}
+
 static void
 no_solution(sl_context *ctx, const sli_solve_result *r)
 {
@@ -1025,6 +1039,12 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	}
 	sli_lp_opts lo = left.lp;
 	lo.start = start;
+	whole_watch ww = {&lo, t_start};
+	if (lo.progress) {
+		lo.on_node = whole_node;
+		lo.on_node_arg = &ww;
+		whole_node(&ww, 0, -1);
+	}
 	sli_lp_result lr;
 	be->solve(&f.lp, &lo, &lr);
 	free(start);

@@ -319,15 +319,22 @@ double sl_solve_clock(void);
 
 #define SL_SOLVE_MAX_POINTS 16	/* sl_solve_opts.points taken */
 
-/* How far a decomposed solve has gone (sl_solve_opts.progress). */
+/* How far a solve has gone (sl_solve_opts.progress). */
 typedef struct sl_solve_progress {
-	const char *phase;	/* "blocks": the forward pass, block by
-				 * block; "refining": the options the chain
-				 * picks made exact, from the last block down */
-	size_t block;		/* the block at hand, from 1 */
-	size_t nblocks;
+	const char *phase;	/* a decomposed solve: "blocks", the forward
+				 * pass, block by block; "refining", the
+				 * options the chain picks made exact, from
+				 * the last block down.  "whole": the model
+				 * in one branch and cut (no chain, or
+				 * no_decompose) */
+	size_t block;		/* the block at hand, from 1 (0: whole) */
+	size_t nblocks;		/* (0: whole) */
 	size_t nsolves;		/* solver runs so far */
 	double seconds;		/* since sl_solve was called */
+	/* reported again at each node of a branch and cut under way */
+	size_t nodes;		/* its nodes so far; 0: none under way */
+	double gap;		/* its relative gap (|point - bound| / |point|),
+				 * -1: no point yet */
 } sl_solve_progress;
 
 typedef struct sl_solve_opts {

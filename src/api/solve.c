@@ -70,12 +70,12 @@ typedef struct progress_to {
 } progress_to;
 
 static void
-progress(void *arg, const char *phase, size_t block, size_t nblocks,
-         size_t nsolves, double seconds)
+progress(void *arg, const sli_lp_progress *lp)
 {
 	const progress_to *t = arg;
-	(void)seconds;	/* (the decomposition's own) */
-	sl_solve_progress p = {phase, block, nblocks, nsolves, sl_solve_clock() - t->t0};
+	/* (seconds from sl_solve's call, not the solver's) */
+	sl_solve_progress p = {lp->phase, lp->block, lp->nblocks, lp->nsolves,
+	                       sl_solve_clock() - t->t0, lp->nodes, lp->gap};
 	t->fn(t->arg, &p);
 }
 

@@ -177,6 +177,12 @@ typedef struct cli_progress {
 	bool on, tty;
 	double first, every;
 	double next;		/* sl_solve_clock() instant of the next line */
+	/* the step of the last line (phase, block), and the instant of the
+	 * next line within it (a branch and cut's nodes, ticks of a long
+	 * simplex run: at most one a second) */
+	const char *phase;
+	size_t block;
+	double next_same;
 	bool shown;		/* a line is on the terminal now */
 } cli_progress;
 

@@ -266,11 +266,12 @@ cmd_compare(int argc, char **argv)
 			      "  --dot FILE.dot  a Graphviz graph of the one FILE: ops and\n"
 			      "                  tensors with the ILP's shardings, in red the\n"
 			      "                  tensors some method shards otherwise\n"
-			      "  --progress[=S]  report the ILP's progress (block, solves,\n"
-			      "                  seconds) every S seconds (default 1, 0: at\n"
-			      "                  every step) on standard error, also when it\n"
-			      "                  is not a terminal; without it, a line on a\n"
-			      "                  terminal once a solve passes 1 s\n\n",
+			      "  --progress[=S]  report the ILP's progress (block, solves, branch\n"
+			      "                  and cut nodes and gap, seconds) every S\n"
+			      "                  seconds (default 1, 0: at every step) on\n"
+			      "                  standard error, also when it is not a\n"
+			      "                  terminal; without it, a line on a terminal\n"
+			      "                  once a solve passes 1 s\n\n",
 			      stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);

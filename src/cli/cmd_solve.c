@@ -257,21 +257,39 @@ export_solved(sl_run *run, sl_module *m, const sl_solve_opts *so, const char *pa
 /*
  * The progress line (cli_solve.h): on a terminal one line rewritten in
  * place, otherwise a line per report; at most one report per `every`
- * seconds, the first at `first` seconds.
+ * seconds, the first at `first` seconds, and within one step (block, or
+ * the whole model), whose branch and cut nodes come by the thousand, at
+ * most one a second.
  */
 static void
 show_progress(void *arg, const sl_solve_progress *p)
 {
 	cli_progress *l = arg;
 	double now = sl_solve_clock();
-	if (now < l->next)
+	bool same = l->phase && !strcmp(l->phase, p->phase) && l->block == p->block;
+	if (now < l->next || (same && now < l->next_same))
 		return;
 	l->next = now + l->every;
-	fprintf(stderr, "%sshardlp: %s: %s block %zu of %zu, %zu solve%s so far, "
-	        "%.1f s%s", l->tty ? "\r" : "", l->path,
-	        strcmp(p->phase, "refining") ? "solving" : "refining",
-	        p->block, p->nblocks, p->nsolves, p->nsolves == 1 ? "" : "s",
-	        p->seconds, l->tty ? "\033[K" : "\n");
+	l->next_same = now + (l->every > 1 ? l->every : 1);
+	l->phase = p->phase;
+	l->block = p->block;
+	char bnb[96] = "";
+	if (p->nodes && p->gap >= 0)
+		snprintf(bnb, sizeof bnb, "branch and cut at node %zu, gap %.3g%%, ",
+		         p->nodes, 100 * p->gap);
+	else if (p->nodes)
+		snprintf(bnb, sizeof bnb, "branch and cut at node %zu, no point yet, ",
+		         p->nodes);
+	if (!strcmp(p->phase, "whole"))
+		fprintf(stderr, "%sshardlp: %s: %s%.1f s%s", l->tty ? "\r" : "", l->path,
+		        *bnb ? bnb : "solving the whole model, ", p->seconds,
+		        l->tty ? "\033[K" : "\n");
+	else
+		fprintf(stderr, "%sshardlp: %s: %s block %zu of %zu, %zu solve%s so "
+		        "far, %s%.1f s%s", l->tty ? "\r" : "", l->path,
+		        strcmp(p->phase, "refining") ? "solving" : "refining",
+		        p->block, p->nblocks, p->nsolves, p->nsolves == 1 ? "" : "s",
+		        bnb, p->seconds, l->tty ? "\033[K" : "\n");
 	l->shown = l->tty;
 }
 
@@ -516,11 +534,12 @@ cmd_solve(int argc, char **argv)
 			      "  --solution-report F  every row and column of the model with its\n"
 			      "                       value, as glpsol -o writes them, to F\n"
 			      "  -q, --quiet          no summary on standard error\n"
-			      "  --progress[=S]       report a decomposed solve's progress (block,\n"
-			      "                       solves, seconds) every S seconds (default 1,\n"
-			      "                       0: at every step) on standard error, also\n"
-			      "                       when it is not a terminal; without it, a\n"
-			      "                       line on a terminal once a solve passes 1 s\n\n", stdout);
+			      "  --progress[=S]       report the solve's progress (block, solves,\n"
+			      "                       branch and cut nodes and gap, seconds) every\n"
+			      "                       S seconds (default 1, 0: at every step) on\n"
+			      "                       standard error, also when it is not a\n"
+			      "                       terminal; without it, a line on a terminal\n"
+			      "                       once a solve passes 1 s\n\n", stdout);
 			fputs(cli_cost_help, stdout);
 			fputs(cli_mesh_help, stdout);
 			cli_cost_opts_fini(&co);

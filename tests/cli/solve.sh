@@ -455,5 +455,19 @@ expect_same "$tmp/compare.progress" "$tmp/compare.plain" "compare's table is the
 expect_grep "$tmp/err" "^shardlp: .*t42\.mlir: solving block $nblocks of $nblocks, " "compare reports every block"
 run "$SHARDLP" compare --progress=-2 "$tmp/t42.mlir"
 expect_rc 2 "compare --progress=-2 is a usage error"
+# the whole model in one solve reports itself (its ticks: GLPK's lines),
+# and answers as without the option
+run "$SHARDLP" solve --no-decompose -o "$tmp/t42.wplain.mlir" "$tmp/t42.mlir"
+expect_rc 0 "solve --no-decompose"
+run "$SHARDLP" solve --no-decompose --progress=0 -o "$tmp/t42.wprog.mlir" "$tmp/t42.mlir"
+expect_rc 0 "solve --no-decompose --progress=0"
+expect_same "$tmp/t42.wprog.mlir" "$tmp/t42.wplain.mlir" "--progress changes nothing in a whole-model answer"
+expect_grep "$tmp/err" '^shardlp: .*t42\.mlir: solving the whole model, [0-9.]+ s$' "a whole-model solve is reported"
+checks=$((checks + 1))
+if grep -q 'solving block' "$tmp/err"; then
+	fail "a whole-model solve reported blocks"
+else
+	pass "a whole-model solve reports no blocks"
+fi
 
 finish

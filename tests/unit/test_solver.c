@@ -949,37 +949,66 @@ test_decompose_carry(void)
 	}
 }
 
-/* What a decomposed solve reported (sli_lp_opts.progress). */
+/* What a solve reported (sli_lp_opts.progress). */
 typedef struct progress_log {
 	size_t n, nrefining, last_block, nblocks, max_solves;
+	size_t nnodes;		/* reports within a branch and cut */
+	size_t nwhole;		/* reports of "whole" */
 	bool in_order;		/* forward blocks 1, 2, ... then refining */
 	bool solves_grow;
+	bool nodes_in_step;	/* a node's report repeats its step's phase
+				 * and block, and its gap is -1 or >= 0 */
+	bool time_grows;
+	double seconds;
+	const char *phase;	/* of the last report */
+	size_t block;
 } progress_log;
 
 static void
-log_progress(void *arg, const char *phase, size_t block, size_t nblocks,
-             size_t nsolves, double seconds)
+log_progress(void *arg, const sli_lp_progress *p)
 {
 	progress_log *l = arg;
-	(void)seconds;
-	if (!strcmp(phase, "blocks"))
-		l->in_order &= !l->nrefining && block == l->last_block + 1;
-	else if (!strcmp(phase, "refining"))
+	l->time_grows &= p->seconds >= l->seconds;
+	l->seconds = p->seconds;
+	if (p->nodes || (l->phase && !strcmp(p->phase, l->phase) && p->block == l->block)) {
+		/* within the step at hand: a node, or a tick of GLPK's output */
+		l->nodes_in_step &= l->phase && !strcmp(p->phase, l->phase) &&
+		                    p->block == l->block && (p->gap == -1 || p->gap >= 0);
+		l->nnodes += p->nodes > 0;
+		l->nwhole += !strcmp(p->phase, "whole");
+		l->n++;
+		return;
+	}
+	if (!strcmp(p->phase, "blocks"))
+		l->in_order &= !l->nrefining && p->block == l->last_block + 1;
+	else if (!strcmp(p->phase, "refining"))
 		l->nrefining++;
+	else if (!strcmp(p->phase, "whole"))
+		l->nwhole++;
 	else
 		l->in_order = false;
-	if (!strcmp(phase, "blocks"))
-		l->last_block = block;
-	l->solves_grow &= nsolves >= l->max_solves;
-	l->max_solves = nsolves;
-	l->nblocks = nblocks;
+	if (!strcmp(p->phase, "blocks"))
+		l->last_block = p->block;
+	l->solves_grow &= p->nsolves >= l->max_solves;
+	l->max_solves = p->nsolves;
+	l->nblocks = p->nblocks;
+	l->phase = p->phase;
+	l->block = p->block;
 	l->n++;
+}
+
+static void
+progress_log_init(progress_log *l)
+{
+	memset(l, 0, sizeof *l);
+	l->in_order = l->solves_grow = l->nodes_in_step = l->time_grows = true;
 }
 
 /*
  * A decomposed solve reports each block of its forward pass once, in
- * order, then its refinements, with a count of solves that never falls,
- * and answers as it does unwatched.
+ * order, then its refinements, with a count of solves that never falls;
+ * within a step, the nodes of its branch and cuts and the ticks of
+ * GLPK's output repeat that step; it answers as it does unwatched.
  */
 static void
 test_decompose_progress(void)
@@ -992,7 +1021,8 @@ test_decompose_progress(void)
 	sli_solve_opts plain, watched;
 	sli_solve_opts_init(&plain);
 	sli_solve_opts_init(&watched);
-	progress_log l = {0, 0, 0, 0, 0, true, true};
+	progress_log l;
+	progress_log_init(&l);
 	watched.lp.progress = log_progress;
 	watched.lp.progress_arg = &l;
 	sli_solve_result rp, rw;
@@ -1003,8 +1033,41 @@ test_decompose_progress(void)
 	CU_ASSERT_EQUAL(l.last_block, rw.nblocks);
 	CU_ASSERT(l.in_order);
 	CU_ASSERT(l.solves_grow);
+	CU_ASSERT(l.nodes_in_step);
+	CU_ASSERT(l.time_grows);
 	CU_ASSERT(l.nrefining > 0);
+	CU_ASSERT_EQUAL(l.nwhole, 0);
 	CU_ASSERT(l.max_solves <= rw.nsolves);
+	CU_ASSERT_EQUAL(rp.nsolves, rw.nsolves);
+}
+
+/*
+ * The whole model in one solve reports "whole", block 0 of 0, at its
+ * start and then at each line of GLPK's output and each node, with time
+ * that never falls; it answers as it does unwatched.
+ */
+static void
+test_whole_progress(void)
+{
+	static char text[65536];
+	bool pinned[4] = {true, false, false, false};
+	chain_program(text, sizeof text, 2, 4, pinned);
+	sli_solve_opts plain, watched;
+	sli_solve_opts_init(&plain);
+	sli_solve_opts_init(&watched);
+	plain.no_decompose = watched.no_decompose = true;
+	progress_log l;
+	progress_log_init(&l);
+	watched.lp.progress = log_progress;
+	watched.lp.progress_arg = &l;
+	sli_solve_result rp, rw;
+	solve_both(text, &plain, &watched, &rp, &rw);
+	CU_ASSERT(l.n >= 2);	/* the start, and GLPK's first line */
+	CU_ASSERT_EQUAL(l.nwhole, l.n);
+	CU_ASSERT_EQUAL(l.nblocks, 0);
+	CU_ASSERT_EQUAL(l.block, 0);
+	CU_ASSERT(l.nodes_in_step);
+	CU_ASSERT(l.time_grows);
 	CU_ASSERT_EQUAL(rp.nsolves, rw.nsolves);
 }
 
@@ -1201,6 +1264,67 @@ test_work_limit(void)
 	sli_lp_fini(&lp);
 }
 
+/* What the backend told sli_lp_opts.on_node. */
+typedef struct node_log {
+	size_t n, nodes;	/* calls; the most nodes told */
+	size_t first_point;	/* nodes at the first gap >= 0, or 0 */
+	bool grows;		/* nodes never fall, and a gap once told stays */
+	bool gap_ok;		/* -1 or in [0, 1e9] */
+} node_log;
+
+static void
+log_node(void *arg, size_t nodes, double gap)
+{
+	node_log *l = arg;
+	if (nodes) {	/* (0: a tick of GLPK's output outside branch and cut) */
+		l->grows &= nodes >= l->nodes && !(l->first_point && gap < 0);
+		l->nodes = nodes;
+		if (gap >= 0 && !l->first_point)
+			l->first_point = nodes;
+	}
+	l->gap_ok &= gap == -1 || (gap >= 0 && gap <= 1e9);
+	l->n++;
+}
+
+/*
+ * Branch and cut tells on_node of its nodes as they grow, with the gap
+ * once it has a point, and watching it changes nothing: the same
+ * iterations, nodes and point as unwatched (the market split problem
+ * under a limit of work).
+ */
+static void
+test_on_node(void)
+{
+	sli_lp lp;
+	double start[MS_COLS + 2 * MS_ROWS] = {0};
+	market_split(&lp, start);
+	sli_lp_opts o = {0};
+	o.it_limit = 3000;
+	o.node_its = 20;
+	o.time_limit = 20;
+	sli_lp_result r[2];
+	node_log l = {0, 0, 0, true, true};
+	for (int k = 0; k < 2; k++) {
+		o.on_node = k ? log_node : NULL;
+		o.on_node_arg = &l;
+		sli_lp_glpk.solve(&lp, &o, &r[k]);
+		CU_ASSERT_EQUAL(r[k].status, SLI_LP_FEASIBLE);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r[k].x);
+	}
+	CU_ASSERT(l.n > 0);
+	CU_ASSERT(l.nodes > 1);
+	CU_ASSERT(l.nodes <= r[1].nodes && l.nodes + 2 >= r[1].nodes);
+	CU_ASSERT(l.first_point > 0);	/* found its own point */
+	CU_ASSERT(l.grows);
+	CU_ASSERT(l.gap_ok);
+	CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
+	CU_ASSERT_EQUAL(r[0].nodes, r[1].nodes);
+	CU_ASSERT_DOUBLE_EQUAL(r[0].objective, r[1].objective, 0);
+	free(r[0].x);
+	free(r[1].x);
+	sli_lp_fini(&lp);
+}
+
 static void
 test_deadline(void)
 {
@@ -1235,9 +1359,11 @@ CU_TestInfo tests_solver[] = {
 	{"lazy outgoing values equal the whole model", test_decompose_lazy},
 	{"lazy bounds carried over alike layers", test_decompose_carry},
 	{"a decomposed solve reports its progress", test_decompose_progress},
+	{"a whole-model solve reports its progress", test_whole_progress},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
 	{"a limit of work stops branch and cut at one point", test_work_limit},
+	{"branch and cut tells of its nodes, and watching changes nothing", test_on_node},
 	{"a time limit and a deadline: the earlier holds", test_deadline},
 	CU_TEST_INFO_NULL,
 };
