@@ -75,6 +75,16 @@ expect_grep() {
 	fi
 }
 
+# expect_no_grep FILE ERE WHAT: no line of FILE matches.
+expect_no_grep() {
+	checks=$((checks + 1))
+	if grep -Eq -e "$2" "$1"; then
+		fail "$3: $(grep -E -m 1 -e "$2" "$1")"
+	else
+		pass "$3"
+	fi
+}
+
 # expect_line FILE TEXT WHAT: FILE holds the line TEXT exactly.
 expect_line() {
 	checks=$((checks + 1))

@@ -1228,42 +1228,6 @@ test_time_limit_keeps_best(void)
 	sli_lp_fini(&lp);
 }
 
-/*
- * A limit of work instead of time: branch and cut on the market split
- * problem (hours) stops once its simplex iterations, each node counted
- * as node_its of them, reach it_limit, with the best point it found, and
- * at the same point in two solves (the limit counts no time).
- */
-static void
-test_work_limit(void)
-{
-	sli_lp lp;
-	double start[MS_COLS + 2 * MS_ROWS] = {0};
-	market_split(&lp, start);
-	sli_lp_opts o = {0};
-	o.it_limit = 3000;
-	o.node_its = 20;
-	o.time_limit = 20;	/* (without the work limit: stopped here) */
-	o.start = start;
-	sli_lp_result r[2];
-	for (int k = 0; k < 2; k++) {
-		sli_lp_glpk.solve(&lp, &o, &r[k]);
-		CU_ASSERT_EQUAL(r[k].status, SLI_LP_FEASIBLE);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(r[k].x);
-		CU_ASSERT_TRUE(sli_lp_feasible(&lp, r[k].x, 1e-6));
-		CU_ASSERT(r[k].nodes > 0);
-		/* the callback looks between nodes: one node's LP past it */
-		CU_ASSERT(r[k].iterations + o.node_its * r[k].nodes >= o.it_limit);
-		CU_ASSERT(r[k].iterations + o.node_its * (r[k].nodes - 1) < o.it_limit + 500);
-	}
-	CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
-	CU_ASSERT_EQUAL(r[0].nodes, r[1].nodes);
-	CU_ASSERT_DOUBLE_EQUAL(r[0].objective, r[1].objective, 0);
-	free(r[0].x);
-	free(r[1].x);
-	sli_lp_fini(&lp);
-}
-
 /* What the backend told sli_lp_opts.on_node. */
 typedef struct node_log {
 	size_t n, nodes;	/* calls; the most nodes told */
@@ -1287,13 +1251,15 @@ log_node(void *arg, size_t nodes, double gap)
 }
 
 /*
- * Branch and cut tells on_node of its nodes as they grow, with the gap
- * once it has a point, and watching it changes nothing: the same
- * iterations, nodes and point as unwatched (the market split problem
- * under a limit of work).
+ * A limit of work instead of time: branch and cut on the market split
+ * problem (hours) stops once its simplex iterations, each node counted
+ * as node_its of them, reach it_limit, with the best point it found, and
+ * at the same point in two solves (the limit counts no time).  The
+ * second is watched (sli_lp_opts.on_node): told of its nodes as they
+ * grow, with the gap once it has a point, which changes nothing.
  */
 static void
-test_on_node(void)
+test_work_limit(void)
 {
 	sli_lp lp;
 	double start[MS_COLS + 2 * MS_ROWS] = {0};
@@ -1301,7 +1267,8 @@ test_on_node(void)
 	sli_lp_opts o = {0};
 	o.it_limit = 3000;
 	o.node_its = 20;
-	o.time_limit = 20;
+	o.time_limit = 20;	/* (without the work limit: stopped here) */
+	o.start = start;
 	sli_lp_result r[2];
 	node_log l = {0, 0, 0, true, true};
 	for (int k = 0; k < 2; k++) {
@@ -1310,16 +1277,21 @@ test_on_node(void)
 		sli_lp_glpk.solve(&lp, &o, &r[k]);
 		CU_ASSERT_EQUAL(r[k].status, SLI_LP_FEASIBLE);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r[k].x);
+		CU_ASSERT_TRUE(sli_lp_feasible(&lp, r[k].x, 1e-6));
+		CU_ASSERT(r[k].nodes > 0);
+		/* the callback looks between nodes: one node's LP past it */
+		CU_ASSERT(r[k].iterations + o.node_its * r[k].nodes >= o.it_limit);
+		CU_ASSERT(r[k].iterations + o.node_its * (r[k].nodes - 1) < o.it_limit + 500);
 	}
-	CU_ASSERT(l.n > 0);
-	CU_ASSERT(l.nodes > 1);
-	CU_ASSERT(l.nodes <= r[1].nodes && l.nodes + 2 >= r[1].nodes);
-	CU_ASSERT(l.first_point > 0);	/* found its own point */
-	CU_ASSERT(l.grows);
-	CU_ASSERT(l.gap_ok);
 	CU_ASSERT_EQUAL(r[0].iterations, r[1].iterations);
 	CU_ASSERT_EQUAL(r[0].nodes, r[1].nodes);
 	CU_ASSERT_DOUBLE_EQUAL(r[0].objective, r[1].objective, 0);
+	CU_ASSERT(l.n > 0);
+	CU_ASSERT(l.nodes > 1);
+	CU_ASSERT(l.nodes <= r[1].nodes && l.nodes + 2 >= r[1].nodes);
+	CU_ASSERT(l.first_point > 0);
+	CU_ASSERT(l.grows);
+	CU_ASSERT(l.gap_ok);
 	free(r[0].x);
 	free(r[1].x);
 	sli_lp_fini(&lp);
@@ -1362,8 +1334,7 @@ CU_TestInfo tests_solver[] = {
 	{"a whole-model solve reports its progress", test_whole_progress},
 	{"no decomposition under a memory budget", test_decompose_fallback},
 	{"the time limit keeps the best point found", test_time_limit_keeps_best},
-	{"a limit of work stops branch and cut at one point", test_work_limit},
-	{"branch and cut tells of its nodes, and watching changes nothing", test_on_node},
+	{"a limit of work stops branch and cut at one point (watched or not)", test_work_limit},
 	{"a time limit and a deadline: the earlier holds", test_deadline},
 	CU_TEST_INFO_NULL,
 };
