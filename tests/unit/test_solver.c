@@ -1011,22 +1011,29 @@ progress_log_init(progress_log *l)
  * GLPK's output repeat that step; it answers as it does unwatched.
  */
 static void
-test_decompose_progress(void)
+solve_watched(bool whole, progress_log *l, sli_solve_result *rp, sli_solve_result *rw)
 {
 	static char text[65536];
 	bool pinned[4] = {true, false, false, false};
 	chain_program(text, sizeof text, 2, 4, pinned);
-	size_t cols = sli_decomp_lazy_cols;
-	sli_decomp_lazy_cols = 1;	/* every block lazy: refinements too */
 	sli_solve_opts plain, watched;
 	sli_solve_opts_init(&plain);
 	sli_solve_opts_init(&watched);
-	progress_log l;
-	progress_log_init(&l);
+	plain.no_decompose = watched.no_decompose = whole;
+	progress_log_init(l);
 	watched.lp.progress = log_progress;
-	watched.lp.progress_arg = &l;
+	watched.lp.progress_arg = l;
+	solve_both(text, &plain, &watched, rp, rw);
+}
+
+static void
+test_decompose_progress(void)
+{
+	size_t cols = sli_decomp_lazy_cols;
+	sli_decomp_lazy_cols = 1;	/* every block lazy: refinements too */
+	progress_log l;
 	sli_solve_result rp, rw;
-	solve_both(text, &plain, &watched, &rp, &rw);
+	solve_watched(false, &l, &rp, &rw);
 	sli_decomp_lazy_cols = cols;
 	CU_ASSERT(rw.nblocks >= 4);
 	CU_ASSERT_EQUAL(l.nblocks, rw.nblocks);
@@ -1049,19 +1056,9 @@ test_decompose_progress(void)
 static void
 test_whole_progress(void)
 {
-	static char text[65536];
-	bool pinned[4] = {true, false, false, false};
-	chain_program(text, sizeof text, 2, 4, pinned);
-	sli_solve_opts plain, watched;
-	sli_solve_opts_init(&plain);
-	sli_solve_opts_init(&watched);
-	plain.no_decompose = watched.no_decompose = true;
 	progress_log l;
-	progress_log_init(&l);
-	watched.lp.progress = log_progress;
-	watched.lp.progress_arg = &l;
 	sli_solve_result rp, rw;
-	solve_both(text, &plain, &watched, &rp, &rw);
+	solve_watched(true, &l, &rp, &rw);
 	CU_ASSERT(l.n >= 2);	/* the start, and GLPK's first line */
 	CU_ASSERT_EQUAL(l.nwhole, l.n);
 	CU_ASSERT_EQUAL(l.nblocks, 0);
