@@ -161,8 +161,7 @@ typedef struct block {
 typedef struct dec {
 	const sli_cost_model *cm;
 	const sli_lp_backend *be;
-	const sli_lp_opts *o;	/* the caller's, with on_node: &opts */
-	sli_lp_opts opts;
+	sli_lp_opts opts;	/* the caller's, with on_node when watched */
 	const char *phase;	/* of the last report, and its block */
 	size_t block;
 	sli_decomp_result *r;
@@ -1289,7 +1288,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 	if (g->fixed != NONE && g->fixed < k->nout && rep[g->fixed] == g->fixed &&
 	    !done[g->fixed])
 		first = g->fixed;
-	sli_lp_opts o = *d->o;
+	sli_lp_opts o = d->opts;
 	o.start = NULL;
 	o.time_limit = 0;
 	o.deadline = d->end;
@@ -1442,7 +1441,7 @@ exact_in(const dec *d, size_t b, size_t j)
 static int
 relaxation(dec *d, const klass *k, sli_lp_result *lr)
 {
-	sli_lp_opts o = *d->o;
+	sli_lp_opts o = d->opts;
 	o.start = NULL;
 	o.time_limit = 0;
 	o.deadline = d->end;
@@ -1619,7 +1618,7 @@ tell(const dec *d, size_t nodes, double gap)
 {
 	sli_lp_progress p = {d->phase, d->block, d->blocks.n, d->r->nsolves,
 	                     sli_lp_clock() - d->t0, nodes, gap};
-	d->o->progress(d->o->progress_arg, &p);
+	d->opts.progress(d->opts.progress_arg, &p);
 }
 
 static void
@@ -1627,7 +1626,7 @@ report(dec *d, const char *phase, size_t b)
 {
 	d->phase = phase;
 	d->block = b;
-	if (d->o->progress)
+	if (d->opts.progress)
 		tell(d, 0, -1);
 }
 
@@ -1660,7 +1659,7 @@ refine(dec *d, size_t b, uint32_t j)
 	double *shape = sli_xmalloc((k->nin + 1) * sizeof *shape);
 	bool *fixed = sli_xcalloc(k->nin + 1, sizeof *fixed);
 	double *x = NULL, *sx = sli_xmalloc((nc + 1) * sizeof *sx), off;
-	sli_lp_opts o = *d->o;
+	sli_lp_opts o = d->opts;
 	o.time_limit = 0;
 	o.deadline = d->end;
 	int rc = 0;
@@ -1867,7 +1866,6 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 		d.opts.on_node = on_node;
 		d.opts.on_node_arg = &d;
 	}
-	d.o = &d.opts;
 	d.phase = "blocks";
 	d.block = 1;
 	d.r = r;
