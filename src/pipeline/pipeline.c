@@ -31,6 +31,7 @@ sli_pipeline_start(sli_pipeline_state *s, sl_module *m, bool dedup, bool calls)
 	s->mode = (dedup ? SLI_WHEN_DEDUP : SLI_WHEN_NO_DEDUP) | (calls ? SLI_WHEN_CALLS : 0);
 	s->census = sli_census(m);
 	s->verify_each = m->ctx->verify_each || env_verify_each();
+	s->imported = (s->census & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE)) != 0;
 }
 
 /* A top-level function carries an attribute that unflattening strips. */
@@ -82,6 +83,14 @@ sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 {
 	sli_pass_opts defaults;
 	sli_pass_opts_init(&defaults);
+	/*
+	 * Shardy verifies the module after every pass; a run here verifies
+	 * it at its end, and after each step only with verify-each, or when
+	 * it imports a module that came with data-flow edges: their steps
+	 * then put edges on edges, which do not verify, and the steps after
+	 * them would go on with the module broken
+	 */
+	bool verify = s->verify_each || (s->imported && p == &sli_import_steps);
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const sli_step *t = &p->steps[i];
 		if ((t->when & ~s->mode) || !needed(m, t, s->census))
@@ -90,7 +99,7 @@ sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 			return -1;
 		if (!t->makes_if || (s->census & t->makes_if))
 			s->census |= t->makes;
-		if (s->verify_each && sl_module_verify(m)) {
+		if (verify && sl_module_verify(m)) {
 			sli_error(m->ctx, sli_loc_none(),
 			          "module does not verify after step '%s' of pipeline '%s'", t->name,
 			          p->name);
