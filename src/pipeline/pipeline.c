@@ -31,7 +31,6 @@ sli_pipeline_start(sli_pipeline_state *s, sl_module *m, bool dedup, bool calls)
 	s->mode = (dedup ? SLI_WHEN_DEDUP : SLI_WHEN_NO_DEDUP) | (calls ? SLI_WHEN_CALLS : 0);
 	s->census = sli_census(m);
 	s->verify_each = m->ctx->verify_each || env_verify_each();
-	s->imported = (s->census & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE)) != 0;
 }
 
 /* A top-level function carries an attribute that unflattening strips. */
@@ -83,18 +82,21 @@ sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 {
 	sli_pass_opts defaults;
 	sli_pass_opts_init(&defaults);
-	/*
-	 * Shardy verifies the module after every pass; a run here verifies
-	 * it at its end, and after each step only with verify-each, or when
-	 * it imports a module that came with data-flow edges: their steps
-	 * then put edges on edges, which do not verify, and the steps after
-	 * them would go on with the module broken
-	 */
-	bool verify = s->verify_each || (s->imported && p == &sli_import_steps);
 	for (size_t i = 0; i < p->nsteps; i++) {
 		const sli_step *t = &p->steps[i];
 		if ((t->when & ~s->mode) || !needed(m, t, s->census))
 			continue;
+		/*
+		 * Shardy verifies the module after every pass; a run here
+		 * verifies it at its end, and after a step only with
+		 * verify-each, or when the step adds data-flow edges to a
+		 * module that came with some (written after an import): a
+		 * new edge then lands on an old one, which does not verify,
+		 * and the steps after it would go on with it (a case's
+		 * sharding was lost so)
+		 */
+		bool verify = s->verify_each || (t->run == sli_pass_add_data_flow_edges &&
+		                                 (s->census & SLI_HAS_EDGE));
 		if (run_step(m, t, &defaults))
 			return -1;
 		if (!t->makes_if || (s->census & t->makes_if))

@@ -53,9 +53,6 @@ typedef struct sli_pipeline_state {
 	unsigned mode;		/* SLI_WHEN_* */
 	unsigned census;	/* SLI_HAS_*; grows with what steps make */
 	bool verify_each;
-	/* the module came with data-flow edges (written after an import):
-	 * the import steps verify it after each of them */
-	bool imported;
 } sli_pipeline_state;
 
 /*
