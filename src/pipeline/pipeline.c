@@ -86,11 +86,22 @@ sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 		const sli_step *t = &p->steps[i];
 		if ((t->when & ~s->mode) || !needed(m, t, s->census))
 			continue;
+		/*
+		 * Shardy verifies the module after every pass; a run here
+		 * verifies it at its end, and after a step only with
+		 * verify-each, or when the step adds data-flow edges to a
+		 * module that came with some (written after an import): a
+		 * new edge then lands on an old one, which does not verify,
+		 * and the steps after it would go on with it (a case's
+		 * sharding was lost so)
+		 */
+		bool verify = s->verify_each || (t->run == sli_pass_add_data_flow_edges &&
+		                                 (s->census & SLI_HAS_EDGE));
 		if (run_step(m, t, &defaults))
 			return -1;
 		if (!t->makes_if || (s->census & t->makes_if))
 			s->census |= t->makes;
-		if (s->verify_each && sl_module_verify(m)) {
+		if (verify && sl_module_verify(m)) {
 			sli_error(m->ctx, sli_loc_none(),
 			          "module does not verify after step '%s' of pipeline '%s'", t->name,
 			          p->name);

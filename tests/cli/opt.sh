@@ -94,6 +94,45 @@ for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
 	expect_same "$tmp/out" "$tmp/plain.mlir" "--verify-each $p: same output"
 done
 
+# A module written after an import (a data-flow edge on a case's result,
+# as Shardy's propagation tests write them) imported again: the import
+# puts an edge on the edge, which does not verify (Shardy verifies after
+# every pass), so the pipeline stops there with the verifier's error at
+# the edge's place, not with a module whose case has lost its sharding;
+# without a pipeline the module propagates as it is.
+cat >"$tmp/edge.mlir" <<'MLIR'
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<i32>, %arg1: tensor<4xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}, %arg2: tensor<4xi64>) -> tensor<4xi64> {
+  %0 = "stablehlo.case"(%arg0) ({
+    stablehlo.return %arg1 : tensor<4xi64>
+  }, {
+    stablehlo.return %arg2 : tensor<4xi64>
+  }) : (tensor<i32>) -> tensor<4xi64>
+  %1 = sdy.data_flow_edge %0 : tensor<4xi64>
+  return %1 : tensor<4xi64>
+}
+MLIR
+for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
+	SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" "$p" "$tmp/edge.mlir"
+	expect_rc 1 "$p on a module with data-flow edges"
+	expect_grep "$tmp/err" "edge\.mlir:8:3: error: 'sdy\.data_flow_edge' op expected input" \
+		"$p: the verifier's error at the edge"
+	expect_grep "$tmp/err" "does not verify after step 'sdy-add-data-flow-edges'" \
+		"$p: stopped after the step that broke it"
+	expect_empty "$tmp/out" "$p: no module printed"
+done
+SHARDLP_VERIFY_EACH= run "$SHARDLP" propagate --pipeline -o "$tmp/edge.out" "$tmp/edge.mlir"
+expect_rc 1 "shardlp propagate --pipeline on a module with data-flow edges"
+if [ -e "$tmp/edge.out" ]; then
+	fail "propagate --pipeline wrote an output after the error"
+else
+	pass "propagate --pipeline wrote no output after the error"
+fi
+SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" -sdy-basic-propagate "$tmp/edge.mlir"
+expect_rc 0 "-sdy-basic-propagate on the same module"
+expect_grep "$tmp/out" 'sdy\.data_flow_edge %0 sharding=<@mesh, \[\{"a", \?\}\]>' \
+	"the edge takes the argument's sharding"
+
 # Inside a manual computation, a body argument's sharding is its
 # in_sharding without the manual axes (Shardy's getSharding): a collective
 # on a manual axis the in_sharding lists as replicated verifies, and the
