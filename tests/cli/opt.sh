@@ -123,6 +123,7 @@ for p in -sdy-import-pipeline -sdy-propagation-pipeline; do
 done
 SHARDLP_VERIFY_EACH= run "$SHARDLP" propagate --pipeline -o "$tmp/edge.out" "$tmp/edge.mlir"
 expect_rc 1 "shardlp propagate --pipeline on a module with data-flow edges"
+checks=$((checks + 1))
 if [ -e "$tmp/edge.out" ]; then
 	fail "propagate --pipeline wrote an output after the error"
 else
