@@ -70,39 +70,39 @@ erase_dead_reshards(sl_module *m, const sli_pass_opts *opts)
 }
 
 static const sli_step steps[] = {
-	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, DEDUP, 0, 0, 0},
-	{"sdy-sink-func-data-flow-edges", sli_pass_sink_func_data_flow_edges, NULL, DEDUP, 0, 0, 0},
+	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, DEDUP, 0, 0, 0, 0},
+	{"sdy-sink-func-data-flow-edges", sli_pass_sink_func_data_flow_edges, NULL, DEDUP, 0, 0, 0, 0},
 	{"sdy-export-named-computations", sli_pass_export_named_computations, NULL, NO_DEDUP,
-	 SLI_HAS_NAMED, SLI_HAS_CALL, 0},
+	 SLI_HAS_NAMED, SLI_HAS_CALL, 0, 0},
 	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, NO_DEDUP, 0, 0,
-	 0},
+	 0, 0},
 	{"sdy-unflatten-call-graph", sli_pass_unflatten_call_graph, NULL, 0, SLI_NEEDS_FUNC_ATTRS,
-	 SLI_HAS_CALL, 0},
-	{"symbol-dce", sli_pass_symbol_dce, NULL, 0, SLI_NEEDS_PRIVATE, 0, 0},
+	 SLI_HAS_CALL, 0, 0},
+	{"symbol-dce", sli_pass_symbol_dce, NULL, 0, SLI_NEEDS_PRIVATE, 0, 0, 0},
 	{"sdy-sink-data-flow-edges", sli_pass_sink_data_flow_edges, NULL, 0,
-	 SLI_HAS_EDGE | SLI_HAS_DATA_FLOW_OP, 0, 0},
+	 SLI_HAS_EDGE | SLI_HAS_DATA_FLOW_OP, 0, 0, 0},
 	{"sdy-remove-sharding-groups", sli_pass_remove_sharding_groups, NULL, 0, SLI_HAS_GROUP, 0,
-	 0},
+	 0, 0},
 	{"sdy-sharding-constraint-to-reshard", sli_pass_sharding_constraint_to_reshard, NULL, 0,
-	 SLI_HAS_CONSTRAINT, SLI_HAS_RESHARD, 0},
+	 SLI_HAS_CONSTRAINT, SLI_HAS_RESHARD, 0, 0},
 	{"sdy-update-non-divisible-input-output-shardings",
 	 sli_pass_update_non_divisible_input_output_shardings, NULL, 0,
-	 SLI_HAS_CALL | SLI_HAS_MANUAL, 0, 0},
+	 SLI_HAS_CALL | SLI_HAS_MANUAL, 0, 0, 0},
 	{"sdy-update-non-divisible-input-output-shardings", update_function_io, NULL, 0,
-	 NONE_OF | SLI_HAS_CALL | SLI_HAS_MANUAL, 0, 0},
+	 NONE_OF | SLI_HAS_CALL | SLI_HAS_MANUAL, 0, 0, 0},
 	{"sdy-remove-sub-axes-in-input-output-shardings",
-	 sli_pass_remove_sub_axes_in_input_output_shardings, NULL, 0, 0, 0, 0},
-	{"sdy-close-shardings", sli_pass_close_shardings, NULL, 0, 0, 0, 0},
+	 sli_pass_remove_sub_axes_in_input_output_shardings, NULL, 0, 0, 0, 0, 0},
+	{"sdy-close-shardings", sli_pass_close_shardings, NULL, 0, 0, 0, 0, 0},
 	/* the calls import-composites made (composites.c) */
 	{"export-composites", sli_pass_export_composites, NULL, 0, SLI_HAS_COMPOSITE | SLI_HAS_CALL,
-	 0, 0},
+	 0, 0, 0},
 	/*
 	 * sdy-drop-sharding-rules comes last in Shardy's pipeline; here the
 	 * propagation has dropped every rule it did not keep, on every op of
 	 * the module, and no export step adds one, so it has nothing left to
 	 * do and its walk is saved.
 	 */
-	{"canonicalize (unused reshards)", erase_dead_reshards, NULL, 0, SLI_HAS_RESHARD, 0, 0},
+	{"canonicalize (unused reshards)", erase_dead_reshards, NULL, 0, SLI_HAS_RESHARD, 0, 0, 0},
 };
 
 const sli_pipeline sli_export_steps = {"export", steps, sizeof steps / sizeof *steps};
@@ -121,7 +121,7 @@ full_reshards(sli_pass_opts *o)
 	o->xr.full = true;
 }
 
-#define STEP(flag, fn, set) ((sli_step){flag, fn, set, 0, 0, 0, 0})
+#define STEP(flag, fn, set) ((sli_step){flag, fn, set, 0, 0, 0, 0, 0})
 
 /* The partitioner's steps (Shardy's runShardyPartitioner). */
 static size_t

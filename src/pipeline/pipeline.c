@@ -89,14 +89,9 @@ sli_pipeline_run(sl_module *m, const sli_pipeline *p, sli_pipeline_state *s)
 		/*
 		 * Shardy verifies the module after every pass; a run here
 		 * verifies it at its end, and after a step only with
-		 * verify-each, or when the step adds data-flow edges to a
-		 * module that came with some (written after an import): a
-		 * new edge then lands on an old one, which does not verify,
-		 * and the steps after it would go on with it (a case's
-		 * sharding was lost so)
+		 * verify-each or when the census asks (sli_step.verify_if)
 		 */
-		bool verify = s->verify_each || (t->run == sli_pass_add_data_flow_edges &&
-		                                 (s->census & SLI_HAS_EDGE));
+		bool verify = s->verify_each || (s->census & t->verify_if);
 		if (run_step(m, t, &defaults))
 			return -1;
 		if (!t->makes_if || (s->census & t->makes_if))

@@ -40,6 +40,13 @@ typedef struct sli_step {
 	unsigned needs;
 	unsigned makes;		/* SLI_HAS_* flags of ops the step may create */
 	unsigned makes_if;	/* makes only if the census holds one of these; 0: always */
+	/*
+	 * SLI_HAS_* flags: the module is verified after the step, as with
+	 * verify-each, when its census held one of them before the step
+	 * (a module the step breaks so: Shardy stops there); 0: only with
+	 * verify-each
+	 */
+	unsigned verify_if;
 } sli_step;
 
 typedef struct sli_pipeline {

@@ -17,7 +17,7 @@
  */
 static const sli_step propagate[] = {
 	{"sdy-user-priority-propagate", sli_pass_user_priority_propagate, NULL, 0, 0,
-	 SLI_HAS_CONSTRAINT, SLI_HAS_GROUP},
+	 SLI_HAS_CONSTRAINT, SLI_HAS_GROUP, 0},
 };
 
 static const sli_pipeline propagate_steps = {"propagate", propagate, 1};
