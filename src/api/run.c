@@ -23,13 +23,16 @@ sl_run_import(sl_module *m)
 {
 	sl_run *r = sli_xcalloc(1, sizeof *r);
 	r->m = m;
-	sli_pipeline_start(&r->s, m, false, true);
 	/*
 	 * A module that holds data-flow edges is imported already (the input
 	 * of a propagation pass, as Shardy's tests write them): importing it
-	 * again would put a second edge on every edge's owner.
+	 * again would put a second edge on every edge's owner.  One with
+	 * func edges was imported with dedup-functions-fully (only that
+	 * import adds them), so its export sinks them as that one's would.
 	 */
-	if (sli_census(m) & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE))
+	unsigned c = sli_census(m);
+	sli_pipeline_start(&r->s, m, (c & SLI_HAS_FUNC_EDGE) != 0, true);
+	if (c & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE))
 		return r;
 	if (sli_pipeline_run(m, &sli_import_steps, &r->s)) {
 		free(r);

@@ -41,13 +41,15 @@ static const sli_step steps[] = {
 	{"sdy-sharding-group-import", sli_pass_sharding_group_import, NULL, DEDUP, SLI_HAS_GROUP,
 	 0, 0, 0},
 	/* the call graph */
+	/* on a module that came with func edges, as the edges step above */
 	{"sdy-add-func-data-flow-edges", sli_pass_add_func_data_flow_edges, NULL, CALLS | DEDUP, 0,
-	 SLI_HAS_FUNC_EDGE, 0, 0},
+	 SLI_HAS_FUNC_EDGE, 0, SLI_HAS_FUNC_EDGE},
 	{"sdy-flatten-call-graph", sli_pass_flatten_call_graph, NULL, CALLS | NO_DEDUP,
 	 SLI_HAS_CALL, 0, 0, 0},
 	{"symbol-dce", sli_pass_symbol_dce, NULL, CALLS | NO_DEDUP, PRIVATE, 0, 0, 0},
+	/* a func edge on a call's result is left on a named computation's */
 	{"sdy-import-func-calls", sli_pass_import_func_calls, NULL, CALLS | NO_DEDUP, SLI_HAS_CALL,
-	 SLI_HAS_NAMED | SLI_HAS_DATA_FLOW_OP | SLI_HAS_EDGE, 0, 0},
+	 SLI_HAS_NAMED | SLI_HAS_DATA_FLOW_OP | SLI_HAS_EDGE, 0, SLI_HAS_FUNC_EDGE},
 	{"symbol-dce", sli_pass_symbol_dce, NULL, CALLS | NO_DEDUP, PRIVATE, 0, 0, 0},
 	{"sdy-apply-sharding-constraints", sli_pass_apply_sharding_constraints, NULL,
 	 CALLS | NO_DEDUP, SLI_HAS_CONSTRAINT | SLI_HAS_MANUAL, SLI_HAS_CONSTRAINT, 0, 0},

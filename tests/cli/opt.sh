@@ -134,6 +134,46 @@ expect_rc 0 "-sdy-basic-propagate on the same module"
 expect_grep "$tmp/out" 'sdy\.data_flow_edge %0 sharding=<@mesh, \[\{"a", \?\}\]>' \
 	"the edge takes the argument's sharding"
 
+# The same with func data-flow edges (written after an import of the call
+# graph with dedup-functions-fully): importing again leaves an edge on a
+# named computation (Shardy's sdy-import-func-calls) or on a new func edge
+# (sdy-add-func-data-flow-edges), and the pipeline stops there.  `solve`
+# takes the module as imported and exports it as that import's export
+# would: the func edges sunk, their sharding on the call's result.
+cat >"$tmp/fedge.mlir" <<'MLIR'
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func private @f(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> attributes {sdy.original_func_name = "g"} {
+  %0 = sdy.func_data_flow_edge %arg0 : tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func @main(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x2xi32> {
+  %0 = stablehlo.add %arg0, %arg0 : tensor<8x2xi32>
+  %1 = call @f(%0) : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  %2 = sdy.func_data_flow_edge %1 : tensor<8x2xi32>
+  return %2 : tensor<8x2xi32>
+}
+MLIR
+for p in -sdy-propagation-pipeline '-sdy-propagation-pipeline=dedup-functions-fully=true'; do
+	case $p in
+	*dedup*) step=sdy-add-func-data-flow-edges ;;
+	*) step=sdy-import-func-calls ;;
+	esac
+	SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" "$p" "$tmp/fedge.mlir"
+	expect_rc 1 "$p on a module with func data-flow edges"
+	expect_grep "$tmp/err" "fedge\.mlir:9:3: error: 'sdy\.func_data_flow_edge' op expected operand" \
+		"$p: the verifier's error at the func edge"
+	expect_grep "$tmp/err" "does not verify after step '$step'" \
+		"$p: stopped after $step"
+	expect_empty "$tmp/out" "$p: no module printed"
+done
+run "$SHARDLP" solve -q "$tmp/fedge.mlir"
+expect_rc 0 "solve on a module with func data-flow edges"
+expect_no_grep "$tmp/out" 'func_data_flow_edge' "solve's output sinks the func edges"
+expect_grep "$tmp/out" '= call @f\(%0\) \{sdy\.sharding = #sdy\.sharding_per_value' \
+	"the call's result takes the edge's sharding"
+SHARDLP_VERIFY_EACH= run "$SHARDLP_OPT" -sdy-propagation-pipeline "$tmp/out"
+expect_rc 0 "the pipeline runs on solve's output"
+
 # Inside a manual computation, a body argument's sharding is its
 # in_sharding without the manual axes (Shardy's getSharding): a collective
 # on a manual axis the in_sharding lists as replicated verifies, and the
