@@ -70,8 +70,10 @@ erase_dead_reshards(sl_module *m, const sli_pass_opts *opts)
 }
 
 static const sli_step steps[] = {
-	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, DEDUP, 0, 0, 0, 0},
-	{"sdy-sink-func-data-flow-edges", sli_pass_sink_func_data_flow_edges, NULL, DEDUP, 0, 0, 0, 0},
+	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, DEDUP, 0, 0, 0,
+	 0},
+	{"sdy-sink-func-data-flow-edges", sli_pass_sink_func_data_flow_edges, NULL, DEDUP, 0, 0, 0,
+	 0},
 	{"sdy-export-named-computations", sli_pass_export_named_computations, NULL, NO_DEDUP,
 	 SLI_HAS_NAMED, SLI_HAS_CALL, 0, 0},
 	{"sdy-propagate-to-func-results", sli_pass_propagate_to_func_results, NULL, NO_DEDUP, 0, 0,

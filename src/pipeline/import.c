@@ -26,7 +26,8 @@ static const sli_step steps[] = {
 	{"sdy-remove-size-one-axes", sli_pass_remove_size_one_axes, NULL, 0, 0, 0, 0, 0},
 	{"sdy-propagate-sharding-from-func-to-call", sli_pass_propagate_sharding_from_func_to_call,
 	 NULL, 0, SLI_HAS_CALL, 0, 0, 0},
-	{"sdy-constant-or-scalar-splitter", sli_pass_constant_or_scalar_splitter, NULL, 0, 0, 0, 0, 0},
+	{"sdy-constant-or-scalar-splitter", sli_pass_constant_or_scalar_splitter, NULL, 0, 0, 0, 0,
+	 0},
 	{"symbol-dce", sli_pass_symbol_dce, NULL, 0, PRIVATE, 0, 0, 0},
 	{"sdy-manual-axes-cleanup", sli_pass_manual_axes_cleanup, NULL, 0, SLI_HAS_MANUAL, 0, 0, 0},
 	/*
@@ -55,7 +56,8 @@ static const sli_step steps[] = {
 	 CALLS | NO_DEDUP, SLI_HAS_CONSTRAINT | SLI_HAS_MANUAL, SLI_HAS_CONSTRAINT, 0, 0},
 	{"sdy-sharding-group-import", sli_pass_sharding_group_import, NULL, CALLS | NO_DEDUP,
 	 SLI_HAS_GROUP, 0, 0, 0},
-	{"sdy-pre-order-funcs", sli_pass_pre_order_funcs, NULL, CALLS, SLI_NEEDS_FUNCS_MOVE, 0, 0, 0},
+	{"sdy-pre-order-funcs", sli_pass_pre_order_funcs, NULL, CALLS, SLI_NEEDS_FUNCS_MOVE, 0, 0,
+	 0},
 };
 
 const sli_pipeline sli_import_steps = {"import", steps, sizeof steps / sizeof *steps};

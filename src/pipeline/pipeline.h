@@ -5,7 +5,8 @@
  * (dedup-functions-fully, import of the call graph) and the census of the
  * module (census.h), so that a step with nothing to act on is skipped
  * without a walk.  With verify-each on, the runner verifies the module
- * after every step and names the step that broke it.
+ * after every step, and without it after the steps whose verify_if the
+ * census meets, and names the step that broke it.
  * Ownership: lists are static and const; the caller owns the run state.
  */
 #ifndef SL_PIPELINE_PIPELINE_H
