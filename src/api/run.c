@@ -30,9 +30,10 @@ sl_run_import(sl_module *m)
 	 * func edges was imported with dedup-functions-fully (only that
 	 * import adds them), so its export sinks them as that one's would.
 	 */
-	unsigned c = sli_census(m);
-	sli_pipeline_start(&r->s, m, (c & SLI_HAS_FUNC_EDGE) != 0, true);
-	if (c & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE))
+	sli_pipeline_start(&r->s, m, false, true);
+	if (r->s.census & SLI_HAS_FUNC_EDGE)
+		r->s.mode = (r->s.mode & ~SLI_WHEN_NO_DEDUP) | SLI_WHEN_DEDUP;
+	if (r->s.census & (SLI_HAS_EDGE | SLI_HAS_FUNC_EDGE))
 		return r;
 	if (sli_pipeline_run(m, &sli_import_steps, &r->s)) {
 		free(r);
