@@ -98,6 +98,12 @@ typedef struct sli_cost_params {
 	 */
 	const sl_module *const *cut_by;
 	uint32_t ncut_by;
+	/*
+	 * a model of the same program whose pieces of the mesh axes this one
+	 * takes too (or NULL): a solved module re-read keeps the pieces it
+	 * was solved over where its own shardings no longer name them
+	 */
+	const struct sli_cost_model *like;
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -162,6 +168,12 @@ typedef struct sli_cost_tensor {
 	bool kept;
 	sli_cost_asg *fixed;	/* the one sharding allowed (manual body, kept),
 				 * or NULL */
+	/*
+	 * with sub_axes: the pieces of each mesh axis stay together (all on
+	 * one dim, or none), as no size of this tensor or reshape next to it
+	 * uses a part (whole_axes)
+	 */
+	bool whole;
 	/*
 	 * live range in program positions (liveness.c): from its definition
 	 * to its last use; a function's arguments and results span the whole
