@@ -92,6 +92,12 @@ typedef struct sli_cost_params {
 	 */
 	bool sub_axes, sub_axes_primes;
 	/*
+	 * with sub_axes (not primes): every tensor may take a part of an
+	 * axis; false: only where its own sizes, a reshape next to it, its
+	 * pin or a greedy result use one (sli_cost_tensor.whole)
+	 */
+	bool sub_axes_anywhere;
+	/*
 	 * other modules of the same program (greedy results): the mesh axes
 	 * are also cut where their sub-axes start and end, with or without
 	 * sub_axes, so that each of them is a point of the model

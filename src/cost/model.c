@@ -805,6 +805,30 @@ uses_part(const sli_cost_model *cm, const sli_cost_tensor *ct)
 	return false;
 }
 
+/* The dim of the user's sharding pin that names model axis a, or -1. */
+static int
+pin_dim(const sli_cost_tensor *ct, uint32_t a)
+{
+	for (uint32_t d = 0; d < ct->rank; d++)
+		for (uint32_t k = 0; k < SLI_COST_MAX_AXES && ct->pin.axes[d][k] >= 0; k++)
+			if ((uint32_t)ct->pin.axes[d][k] == a)
+				return (int)d;
+	return -1;
+}
+
+/* Whether the user's sharding of ct keeps the pieces of a mesh axis
+ * apart: on different dims, or some written and some not. */
+static bool
+pin_apart(const sli_cost_model *cm, const sli_cost_tensor *ct)
+{
+	for (uint32_t a = 1; ct->pin.any && a < cm->naxes; a++)
+		if (cm->axis_pre[a] > 1 &&
+		    (pin_dim(ct, a) != pin_dim(ct, a - 1) ||
+		     (ct->pin.replicated >> a & 1) != (ct->pin.replicated >> (a - 1) & 1)))
+			return true;
+	return false;
+}
+
 /* Whether mapping tm joins factors on one dim (a reshape's does). */
 static bool
 compound(const sl_tensor_mapping *tm)
@@ -864,11 +888,12 @@ whole_axes(sli_cost_model *cm)
 	bool split = false;
 	for (uint32_t a = 1; a < cm->naxes; a++)
 		split |= cm->axis_pre[a] > 1;
-	if (!split || !cm->params.sub_axes || cm->params.sub_axes_primes)
+	if (!split || !cm->params.sub_axes || cm->params.sub_axes_primes ||
+	    cm->params.sub_axes_anywhere)
 		return;
 	for (size_t t = 0; t < cm->tensors.n; t++) {
 		sli_cost_tensor *ct = &cm->tensors.v[t];
-		ct->whole = !ct->fixed && !ct->pin.any && !uses_part(cm, ct);
+		ct->whole = !ct->fixed && !pin_apart(cm, ct) && !uses_part(cm, ct);
 	}
 	for (size_t o = 0; o < cm->ops.n; o++) {
 		const sli_cost_op *co = &cm->ops.v[o];
