@@ -1178,6 +1178,19 @@ start_for(const klass *k, const group *g, const double *shape,
 	return sli_lp_feasible(lp, x, 1e-9);
 }
 
+/*
+ * What a block solve leaves unproven: its gap when it stopped at the
+ * --gap tolerance or a limit; none when the backend proved it optimal
+ * (within the backend's own tolerance, 1e-9 of a block's objective,
+ * which holds the prefix's cost: summed over the blocks those would
+ * read as a gap of the whole)
+ */
+static double
+slack_of(const sli_lp_result *lr)
+{
+	return lr->status == SLI_LP_OPTIMAL ? 0 : fmax(0, lr->objective - lr->bound);
+}
+
 /* Records in r a solve that ended without an answer (time limit, solver
  * error) and frees its result; returns -1. */
 static int
@@ -1333,7 +1346,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		case SLI_LP_OPTIMAL:
 		case SLI_LP_FEASIBLE:
 			e->value[j] = lr.objective;
-			e->slack = fmax(e->slack, lr.objective - lr.bound);
+			e->slack = fmax(e->slack, slack_of(&lr));
 			sli_form_pick(&k->f, lr.x, e->pick + j * nt);
 			sli_form_pick_ops(&k->f, lr.x, e->opick + j * k->f.no);
 			free(g->sol);
@@ -1739,7 +1752,7 @@ refine(dec *d, size_t b, uint32_t j)
 		if (!pv || pv->exact[p]) {
 			bk->val[j] = off + lr.objective;
 			bk->exact[j] = true;
-			bk->slack = fmax(bk->slack, lr.objective - lr.bound);
+			bk->slack = fmax(bk->slack, slack_of(&lr));
 			break;
 		}
 		rc = refine(d, b - 1, p);
