@@ -113,6 +113,7 @@ typedef struct klass {
 	/* a lazy class: the incoming prices of its last relaxations, nin,
 	 * and the bounds they gave, less the prices' offset, nout (or NULL) */
 	double *lazy_shape, *lazy_val;
+	uint32_t *lazy_lean;	/* and the incoming option each leaned on */
 } klass;
 
 /*
@@ -152,7 +153,9 @@ typedef struct block {
 				 * after it moved */
 	/* a lazy block relaxed option by option: per option, the incoming
 	 * option its relaxation leaned on most (or NONE), under the prices
-	 * of the block before at its generation in_gen; NULL when carried */
+	 * of the block before at its generation in_gen; a block whose
+	 * bounds were carried takes the leans of the block they came from
+	 * (prices moved by a constant lean the same way) */
 	uint32_t *lean;
 	size_t in_gen;
 	double slack;		/* max over options of value - proven bound */
@@ -1175,6 +1178,19 @@ start_for(const klass *k, const group *g, const double *shape,
 	return sli_lp_feasible(lp, x, 1e-9);
 }
 
+/*
+ * What a block solve leaves unproven: its gap when it stopped at the
+ * --gap tolerance or a limit; none when the backend proved it optimal
+ * (within the backend's own tolerance, 1e-9 of a block's objective,
+ * which holds the prefix's cost: summed over the blocks those would
+ * read as a gap of the whole)
+ */
+static double
+slack_of(const sli_lp_result *lr)
+{
+	return lr->status == SLI_LP_OPTIMAL ? 0 : fmax(0, lr->objective - lr->bound);
+}
+
 /* Records in r a solve that ended without an answer (time limit, solver
  * error) and frees its result; returns -1. */
 static int
@@ -1330,7 +1346,7 @@ solve_entry(dec *d, klass *k, const double *shape, entry *e)
 		case SLI_LP_OPTIMAL:
 		case SLI_LP_FEASIBLE:
 			e->value[j] = lr.objective;
-			e->slack = fmax(e->slack, lr.objective - lr.bound);
+			e->slack = fmax(e->slack, slack_of(&lr));
 			sli_form_pick(&k->f, lr.x, e->pick + j * nt);
 			sli_form_pick_ops(&k->f, lr.x, e->opick + j * k->f.no);
 			free(g->sol);
@@ -1590,6 +1606,11 @@ carry_bounds(dec *d, size_t b, const double *shape, double off)
 		bk->exact[j] = isinf(v);
 		bk->val[j] = isinf(v) ? v : v - 1e-12 * fmax(1, fabs(v));
 	}
+	if (k->lazy_lean) {
+		bk->lean = sli_xmalloc((k->nout + 1) * sizeof *bk->lean);
+		memcpy(bk->lean, k->lazy_lean, k->nout * sizeof *bk->lean);
+		bk->in_gen = b ? d->blocks.v[b - 1].gen : 0;
+	}
 	d->r->ncarried++;
 	return true;
 }
@@ -1607,6 +1628,12 @@ keep_bounds(dec *d, size_t b, const double *shape, double off)
 		k->lazy_val = sli_xmalloc((k->nout + 1) * sizeof *k->lazy_val);
 	}
 	memcpy(k->lazy_shape, shape, k->nin * sizeof *shape);
+	free(k->lazy_lean);
+	k->lazy_lean = NULL;
+	if (bk->lean) {
+		k->lazy_lean = sli_xmalloc((k->nout + 1) * sizeof *k->lazy_lean);
+		memcpy(k->lazy_lean, bk->lean, k->nout * sizeof *k->lazy_lean);
+	}
 	for (size_t j = 0; j < k->nout; j++)
 		k->lazy_val[j] = bk->val[j] - off;
 }
@@ -1666,10 +1693,11 @@ refine(dec *d, size_t b, uint32_t j)
 	/*
 	 * a costly block's first solve under incoming bounds would be
 	 * wasted: the incoming option its relaxation leans on is made exact
-	 * before it
+	 * before it (a lazy class, or the chain's last block when it is as
+	 * large: a branch and cut of tens of seconds)
 	 */
 	uint32_t p;
-	if (is_lazy(k) && b && !bk->exact[j]) {
+	if ((is_lazy(k) || nc >= sli_decomp_lazy_cols) && b && !bk->exact[j]) {
 		report(d, "refining", b + 1);
 		/* (its relaxation as the forward pass left it, when the prices
 		 * coming in are the same: solving it again gives the bound it
@@ -1724,7 +1752,7 @@ refine(dec *d, size_t b, uint32_t j)
 		if (!pv || pv->exact[p]) {
 			bk->val[j] = off + lr.objective;
 			bk->exact[j] = true;
-			bk->slack = fmax(bk->slack, lr.objective - lr.bound);
+			bk->slack = fmax(bk->slack, slack_of(&lr));
 			break;
 		}
 		rc = refine(d, b - 1, p);
@@ -1946,6 +1974,7 @@ out:
 		syms_free(k);
 		free(k->lazy_shape);
 		free(k->lazy_val);
+		free(k->lazy_lean);
 		sli_form_fini(&k->f);
 	}
 	SL_VEC_FREE(d.blocks);

@@ -542,10 +542,12 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	 * taken from the choice above where it scored q on a copy of m.
 	 */
 	sli_cost_parts model;
+	sli_cost_params same = o->cost;
+	same.like = cm;	/* over the pieces it was solved over */
 	sli_buf why;
 	sli_buf_init(&why);
 	if ((!scored && sli_cost_eval(m, &o->cost, &r->parts, &why)) ||
-	    sli_cost_eval_model(m, &o->cost, &model, &why)) {
+	    sli_cost_eval_model(m, &same, &model, &why)) {
 		sli_error(ctx, sli_loc_none(), "cannot score the solution: %s",
 		          sli_buf_cstr(&why));
 		rc = -1;

@@ -238,6 +238,9 @@ typedef struct sl_cost_params {
 	uint32_t naxes;
 	sl_cost_flops type_flops[SL_COST_MAX_TYPES];
 	uint32_t ntype_flops;
+	bool sub_axes_anywhere;	/* with sub_axes, not primes: every tensor may
+				 * take a part of an axis, not only those whose
+				 * sizes, reshape or pin use one */
 } sl_cost_params;
 
 void sl_cost_params_init(sl_cost_params *p);

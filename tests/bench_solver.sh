@@ -37,6 +37,11 @@
 # 8x8+sub, user s: 12 layers 880 -> 292, both proven optimal;
 # with --pins none 12 layers 464.5 -> 59.2, 96 layers 61.3
 # (doc/performance.md, "Session 14 (ilp19)").
+# Session 19 (by sizes, a tensor takes a part of an axis only where its
+# sizes, a reshape next to it, its pin or a greedy result use one; same
+# optima), 8x8+sub, user s on a machine about 2x slower than session 14's:
+# 12 layers 503-545 -> 232, with --pins none 109.3 -> 43.0 (side by
+# side) (doc/performance.md, "Session 19 (s19)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2

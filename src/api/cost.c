@@ -35,6 +35,7 @@ sli_api_cost_from(sli_api_cost *c, const sl_cost_params *p)
 	c->p.conservative = p->conservative;
 	c->p.sub_axes = p->sub_axes;
 	c->p.sub_axes_primes = p->sub_axes_primes;
+	c->p.sub_axes_anywhere = p->sub_axes_anywhere;
 	/* a count past the array's end is the caller's slip: what the
 	 * struct can hold is what there is */
 	uint32_t n = p->naxes < 2 * SL_COST_MAX_AXES ? p->naxes : 2 * SL_COST_MAX_AXES;
@@ -88,6 +89,7 @@ sl_cost_params_init(sl_cost_params *p)
 	p->conservative = d.conservative;
 	p->sub_axes = d.sub_axes;
 	p->sub_axes_primes = d.sub_axes_primes;
+	p->sub_axes_anywhere = d.sub_axes_anywhere;
 }
 
 int

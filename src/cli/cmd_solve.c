@@ -38,11 +38,13 @@ const char cli_cost_help[] =
 	"  --divisible-only      only shardings that divide every dimension they\n"
 	"                        shard, under the conservative sharding rules\n"
 	"                        (--conservative is a deprecated alias)\n"
-	"  --sub-axes[=sizes|primes]\n"
+	"  --sub-axes[=sizes|anywhere|primes]\n"
 	"                        let shardings use sub-axes: the parts of the\n"
-	"                        mesh axes the program's sizes use (sizes, the\n"
-	"                        default), or every prime piece, such as\n"
-	"                        \"x\":(1)2 of \"x\"=4 (primes: finer, far larger)\n"
+	"                        mesh axes the program's sizes use, on the\n"
+	"                        tensors whose sizes, reshapes or pins use them\n"
+	"                        (sizes, the default) or on every tensor\n"
+	"                        (anywhere: larger), or every prime piece, such\n"
+	"                        as \"x\":(1)2 of \"x\"=4 (primes: finer, far larger)\n"
 	"  numbers take SI suffixes: k M G T P, and m u n for fractions\n";
 
 int
@@ -95,14 +97,17 @@ cli_cost_option(cli_cost_opts *co, int c, const char *arg)
 		p->conservative = true;
 		return 0;
 	case CLI_OPT_SUB_AXES:
-		/* --sub-axes[=sizes|primes]: the parts the sizes use, or every prime */
-		if (arg && strcmp(arg, "sizes") && strcmp(arg, "primes")) {
-			fprintf(stderr, "shardlp: --sub-axes takes 'sizes' or 'primes', "
-			        "got '%s'\n", arg);
+		/* --sub-axes[=sizes|anywhere|primes]: the parts the sizes use,
+		 * where they use them or on every tensor, or every prime */
+		if (arg && strcmp(arg, "sizes") && strcmp(arg, "anywhere") &&
+		    strcmp(arg, "primes")) {
+			fprintf(stderr, "shardlp: --sub-axes takes 'sizes', 'anywhere' "
+			        "or 'primes', got '%s'\n", arg);
 			return -1;
 		}
 		p->sub_axes = true;
 		p->sub_axes_primes = arg && !strcmp(arg, "primes");
+		p->sub_axes_anywhere = arg && !strcmp(arg, "anywhere");
 		return 0;
 	case CLI_OPT_AXIS: {
 		const char *eq = strchr(arg, '=');

@@ -320,6 +320,13 @@ split_axes(sli_cost_model *cm, sl_context *ctx, uint32_t mi,
 	for (uint32_t k = 0; k < cm->params.ncut_by; k++)
 		if (cm->params.cut_by[k] && cm->params.cut_by[k]->ctx == cm->m->ctx)
 			cut_module(&c, cm->params.cut_by[k]);
+	const sli_cost_model *like = cm->params.like;
+	for (uint32_t a = 0; like && a < like->naxes; a++) {
+		int x = sli_mesh_axis_index(mesh, like->axis_name[a]);
+		if (like->mesh_names[like->axis_mesh[a]] == c.name && x >= 0 &&
+		    like->axis_pre[a] > 1)
+			add_place(c.at[x], &c.n[x], like->axis_pre[a]);
+	}
 	for (uint32_t x = 0; x < mesh->naxes; x++) {
 		int64_t n = mesh->axes[x].size;
 		npiece[x] = 0;

@@ -92,12 +92,24 @@ typedef struct sli_cost_params {
 	 */
 	bool sub_axes, sub_axes_primes;
 	/*
+	 * with sub_axes (not primes): every tensor may take a part of an
+	 * axis; false: only where its own sizes, a reshape next to it, its
+	 * pin or a greedy result use one (sli_cost_tensor.whole)
+	 */
+	bool sub_axes_anywhere;
+	/*
 	 * other modules of the same program (greedy results): the mesh axes
 	 * are also cut where their sub-axes start and end, with or without
 	 * sub_axes, so that each of them is a point of the model
 	 */
 	const sl_module *const *cut_by;
 	uint32_t ncut_by;
+	/*
+	 * a model of the same program whose pieces of the mesh axes this one
+	 * takes too (or NULL): a solved module re-read keeps the pieces it
+	 * was solved over where its own shardings no longer name them
+	 */
+	const struct sli_cost_model *like;
 	const sli_cost_axis *axes;	/* overrides, by axis name */
 	uint32_t naxes;
 } sli_cost_params;
@@ -162,6 +174,12 @@ typedef struct sli_cost_tensor {
 	bool kept;
 	sli_cost_asg *fixed;	/* the one sharding allowed (manual body, kept),
 				 * or NULL */
+	/*
+	 * with sub_axes: the pieces of each mesh axis stay together (all on
+	 * one dim, or none), as no size of this tensor or reshape next to it
+	 * uses a part (whole_axes)
+	 */
+	bool whole;
 	/*
 	 * live range in program positions (liveness.c): from its definition
 	 * to its last use; a function's arguments and results span the whole

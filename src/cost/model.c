@@ -16,6 +16,7 @@
 #include "cost/primitives.h"
 #include "cost/shardings.h"
 #include "ir/rewrite.h"
+#include "util/uf.h"
 
 /* {====================================================================
  * Value -> tensor index: the table's items are tensor index + 1
@@ -787,6 +788,154 @@ reserve(sli_cost_model *cm, sl_module *m)
 	reserve_table(cm, c.values);
 }
 
+/* {====================================================================
+ * Whole axes (sli_cost_tensor.whole)
+ * ===================================================================== */
+
+/* Whether some dim of tensor ct has a size that a split mesh axis does
+ * not divide: a part of the axis may fit it where the whole does not. */
+static bool
+uses_part(const sli_cost_model *cm, const sli_cost_tensor *ct)
+{
+	for (uint32_t d = 0; d < ct->rank; d++)
+		for (uint32_t a = 1; a < cm->naxes; a++)
+			if (cm->axis_pre[a] > 1 && ct->dims[d] > 1 &&
+			    ct->dims[d] % cm->axis_whole[a] != 0)
+				return true;
+	return false;
+}
+
+/* The dim of the user's sharding pin that names model axis a, or -1. */
+static int
+pin_dim(const sli_cost_tensor *ct, uint32_t a)
+{
+	for (uint32_t d = 0; d < ct->rank; d++)
+		for (uint32_t k = 0; k < SLI_COST_MAX_AXES && ct->pin.axes[d][k] >= 0; k++)
+			if ((uint32_t)ct->pin.axes[d][k] == a)
+				return (int)d;
+	return -1;
+}
+
+/* Whether the user's sharding of ct keeps the pieces of a mesh axis
+ * apart: on different dims, or some written and some not. */
+static bool
+pin_apart(const sli_cost_model *cm, const sli_cost_tensor *ct)
+{
+	for (uint32_t a = 1; ct->pin.any && a < cm->naxes; a++)
+		if (cm->axis_pre[a] > 1 &&
+		    (pin_dim(ct, a) != pin_dim(ct, a - 1) ||
+		     (ct->pin.replicated >> a & 1) != (ct->pin.replicated >> (a - 1) & 1)))
+			return true;
+	return false;
+}
+
+/* Whether mapping tm joins factors on one dim (a reshape's does). */
+static bool
+compound(const sl_tensor_mapping *tm)
+{
+	for (uint32_t d = 0; tm && d < tm->rank; d++)
+		if (tm->dims[d].n > 1)
+			return true;
+	return false;
+}
+
+static bool pair_ops(sli_pmap *tw, sl_op *a, sl_op *b);
+static void join_ties(sli_cost_model *cm);
+
+/*
+ * Clears `whole` on the tensors whose sharding in module p (a greedy
+ * result of the same program) keeps the pieces of a mesh axis apart, so
+ * that p stays a point of the model; on all of them when p cannot be
+ * paired with the model's module.
+ */
+static void
+apart_in(sli_cost_model *cm, const sl_module *p)
+{
+	sli_pmap tw;
+	sli_pmap_init(&tw);
+	bool paired = cm->m->top && p->top && pair_ops(&tw, cm->m->top, p->top);
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		sli_cost_tensor *ct = &cm->tensors.v[t];
+		const sl_value *v = paired ? sli_pmap_get(&tw, ct->v) : NULL;
+		const sl_sharding *sh = v ? sli_cost_value_sharding(v) : NULL;
+		sli_cost_asg q;
+		if (!ct->whole || (paired && !sh))
+			continue;
+		if (!sh || sli_cost_from_sharding(cm, sh, ct->rank, &q, NULL) !=
+		           SLI_COST_SH_EXACT) {
+			ct->whole = false;
+			continue;
+		}
+		for (uint32_t a = 1; a < cm->naxes; a++)
+			if (cm->axis_pre[a] > 1 && q.a[a] != q.a[a - 1])
+				ct->whole = false;
+	}
+	sli_pmap_fini(&tw);
+}
+
+/*
+ * Marks the tensors whose options take the pieces of each mesh axis
+ * together (sli_cost_tensor.whole): with sub_axes from the program's
+ * sizes, every tensor but those with a size a whole split axis does not
+ * divide, those of an op that splits or joins dims (a reshape), those a
+ * user sharding or a fixed one holds, those a greedy result
+ * (params.cut_by) shards with the pieces apart, and those tied to one of
+ * these.
+ */
+static void
+whole_axes(sli_cost_model *cm)
+{
+	bool split = false;
+	for (uint32_t a = 1; a < cm->naxes; a++)
+		split |= cm->axis_pre[a] > 1;
+	if (!split || !cm->params.sub_axes || cm->params.sub_axes_primes ||
+	    cm->params.sub_axes_anywhere)
+		return;
+	for (size_t t = 0; t < cm->tensors.n; t++) {
+		sli_cost_tensor *ct = &cm->tensors.v[t];
+		ct->whole = !ct->fixed && !pin_apart(cm, ct) && !uses_part(cm, ct);
+	}
+	for (size_t o = 0; o < cm->ops.n; o++) {
+		const sli_cost_op *co = &cm->ops.v[o];
+		bool c = false;
+		for (uint32_t i = 0; i < co->noperands && !c; i++)
+			c = compound(sli_cost_mapping_of(co, false, i));
+		for (uint32_t i = 0; i < co->nresults && !c; i++)
+			c = compound(sli_cost_mapping_of(co, true, i));
+		for (uint32_t i = 0; c && i < co->noperands; i++)
+			if (co->operands[i] != SLI_COST_NO_TENSOR)
+				cm->tensors.v[co->operands[i]].whole = false;
+		for (uint32_t i = 0; c && i < co->nresults; i++)
+			if (co->results[i] != SLI_COST_NO_TENSOR)
+				cm->tensors.v[co->results[i]].whole = false;
+	}
+	for (uint32_t k = 0; k < cm->params.ncut_by; k++)
+		if (cm->params.cut_by[k] && cm->params.cut_by[k]->ctx == cm->m->ctx)
+			apart_in(cm, cm->params.cut_by[k]);
+	/* tied tensors take one sharding: apart in one, apart in all */
+	if (cm->ties.n)
+		join_ties(cm);
+}
+
+/* Clears `whole` on every tensor tied to one that is not. */
+static void
+join_ties(sli_cost_model *cm)
+{
+	sli_uf u;
+	sli_uf_init(&u, (uint32_t)cm->tensors.n);
+	for (size_t i = 0; i < cm->ties.n; i++)
+		sli_uf_union(&u, cm->ties.v[i].a, cm->ties.v[i].b);
+	bool *apart = sli_xcalloc(cm->tensors.n + 1, sizeof *apart);
+	for (uint32_t t = 0; t < cm->tensors.n; t++)
+		apart[sli_uf_find(&u, t)] |= !cm->tensors.v[t].whole;
+	for (uint32_t t = 0; t < cm->tensors.n; t++)
+		cm->tensors.v[t].whole &= !apart[sli_uf_find(&u, t)];
+	free(apart);
+	sli_uf_fini(&u);
+}
+
+/* }==================================================================== */
+
 int
 sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 {
@@ -827,6 +976,7 @@ sli_cost_model_build(sl_module *m, const sli_cost_params *p, sli_cost_model *cm)
 		sli_cost_model_fini(cm);
 		return -1;
 	}
+	whole_axes(cm);
 	sli_cost_compute_major(cm);
 	sli_cost_liveness(cm);
 	cm->op_memo = sli_cost_op_memo_new(cm->ops.n);

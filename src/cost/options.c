@@ -76,6 +76,9 @@ bool
 sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
 {
 	const sli_cost_tensor *ct = &cm->tensors.v[t];
+	for (uint32_t a = 1; ct->whole && a < cm->naxes; a++)
+		if (cm->axis_pre[a] > 1 && q->a[a] != q->a[a - 1])
+			return false;
 	return sli_cost_pin_allows(cm, ct, &ct->pin, ct->major, q);
 }
 

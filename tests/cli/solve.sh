@@ -394,7 +394,29 @@ else
 fi
 run "$SHARDLP" solve --sub-axes=halves "$tmp/t42.mlir"
 expect_rc 2 "--sub-axes=halves is a usage error"
-expect_grep "$tmp/err" "--sub-axes takes 'sizes' or 'primes', got 'halves'" "it says what --sub-axes takes"
+expect_grep "$tmp/err" "--sub-axes takes 'sizes', 'anywhere' or 'primes', got 'halves'" "it says what --sub-axes takes"
+
+# On x=8, y=2 the 4 heads cut "x" into "x":(1)4 and "x":(4)2.  By sizes
+# only the tensors whose sizes or reshapes use a part take the pieces
+# apart; =anywhere every tensor may: more binaries, and an optimum never
+# above the one by sizes (a larger model; on this program they are equal)
+"$SHARDLP" gen transformer --layers 1 -o "$tmp/t1.mlir"
+step_time() { sed -n 's/.*step time \([^ ]*\) s.*model bound \([^ ]*\) s.*/\2/p' "$tmp/err"; }
+run "$SHARDLP" solve --sub-axes --mesh x=8,y=2 --replace-mesh -o "$tmp/t1.sizes.mlir" "$tmp/t1.mlir"
+expect_rc 0 "--sub-axes on x=8,y=2"
+expect_grep "$tmp/err" ": optimal," "--sub-axes on x=8,y=2 is proven optimal"
+sizes_bin=$(binaries) sizes_bound=$(step_time)
+run "$SHARDLP" solve --sub-axes=anywhere --mesh x=8,y=2 --replace-mesh -o "$tmp/t1.any.mlir" "$tmp/t1.mlir"
+expect_rc 0 "--sub-axes=anywhere on x=8,y=2"
+expect_grep "$tmp/err" ": optimal," "--sub-axes=anywhere on x=8,y=2 is proven optimal"
+any_bin=$(binaries) any_bound=$(step_time)
+checks=$((checks + 1))
+if [ -n "$sizes_bin" ] && [ "${any_bin:-0}" -gt "$sizes_bin" ] &&
+	python3 -c "import sys; s, a = map(float, sys.argv[1:]); sys.exit(not a <= s * (1 + 1e-9))" "$sizes_bound" "$any_bound"; then
+	pass "binaries by sizes $sizes_bin < anywhere $any_bin; optimum anywhere $any_bound <= by sizes $sizes_bound"
+else
+	fail "binaries by sizes '$sizes_bin', anywhere '$any_bin'; optimum by sizes '$sizes_bound', anywhere '$any_bound'"
+fi
 
 # --progress: a line per step of the decomposed solve on standard error
 # (not a terminal here), the block counting up to the chain's length; the

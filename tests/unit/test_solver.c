@@ -391,6 +391,101 @@ rand_sub_dims(char *out, size_t n)
 	         ax[d1], open1 ? (d1 ? ", ?" : "?") : "");
 }
 
+/* The options of tensor t of cm; those that keep "x"'s two pieces together. */
+static size_t
+count_options(const sli_cost_model *cm, uint32_t t, size_t *together)
+{
+	sli_cost_asg *opt;
+	size_t n = sli_cost_tensor_options(cm, t, &opt);
+	*together = 0;
+	for (size_t k = 0; k < n; k++)
+		*together += opt[k].a[0] == opt[k].a[1];
+	free(opt);
+	return n;
+}
+
+#define T3 "tensor<8x16x256xf32>"
+#define T4 "tensor<8x16x4x64xf32>"
+#define WHOLE_TEXT(sh) \
+	"sdy.mesh @mesh = <[\"x\"=8]>\n" \
+	"func.func @f(%arg0: " T3 ") -> " T4 " {\n" \
+	"  %0 = stablehlo.add %arg0, %arg0" sh " : " T3 "\n" \
+	"  %1 = stablehlo.multiply %0, %0 : " T3 "\n" \
+	"  %2 = stablehlo.reshape %1 : (" T3 ") -> " T4 "\n" \
+	"  return %2 : " T4 "\n}\n"
+
+/*
+ * --sub-axes by sizes: on x=8, 4 heads cut "x" into "x":(1)4 and
+ * "x":(4)2, and only the tensors whose sizes or reshape use a part take
+ * the pieces apart: %arg0 and %0 (8x16x256, next to no reshape) take "x"
+ * on one dim or not at all (4 options, where anywhere gives 16), the
+ * reshape's operand and result take any (16, and 5 x 5 less what does
+ * not fit).  A greedy result that splits "x" on %0 is a point of the
+ * model; the optimum equals enumeration, and is never below anywhere's
+ * (a smaller model).
+ */
+static void
+test_sub_axes_whole(void)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m = test_parse(ctx, WHOLE_TEXT(""));
+	sl_module *pt = test_parse(ctx, WHOLE_TEXT(" {sdy.sharding = "
+	        "#sdy.sharding_per_value<[<@mesh, [{\"x\":(1)4}, {\"x\":(4)2}, {}]>]>}"));
+	CU_ASSERT_FATAL(m && pt && !sl_module_verify(m) && !sl_module_verify(pt));
+	sli_solve_opts so;
+	sli_solve_opts_init(&so);
+	test_cluster(&so.cost);
+	so.cost.sub_axes = true;
+	double best[2];
+	for (int anywhere = 0; anywhere < 2; anywhere++) {
+		so.cost.sub_axes_anywhere = anywhere;
+		sli_cost_model cm;
+		CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+		CU_ASSERT_FATAL(cm.naxes == 2 && cm.tensors.n == 4);
+		CU_ASSERT(cm.axis_pre[1] == 4 && cm.axis_size[0] == 4);
+		size_t together, n;
+		for (uint32_t t = 0; t < 2; t++) {
+			n = count_options(&cm, t, &together);
+			CU_ASSERT_EQUAL(n, anywhere ? 16 : 4);
+			CU_ASSERT_EQUAL(together, 4);
+			CU_ASSERT_EQUAL(cm.tensors.v[t].whole, !anywhere);
+		}
+		n = count_options(&cm, 2, &together);
+		CU_ASSERT(n == 16 && together == 4 && !cm.tensors.v[2].whole);
+		n = count_options(&cm, 3, &together);
+		CU_ASSERT(n > 16 && !cm.tensors.v[3].whole);
+		size_t combos;
+		double brute = brute_force(&cm, INFINITY, &combos);
+		sli_cost_model_fini(&cm);
+		sl_module *c = test_parse(ctx, WHOLE_TEXT(""));
+		sli_solve_result r;
+		CU_ASSERT_FATAL(c && sli_solve(c, &so, &r) == 0);
+		CU_ASSERT(fabs(r.objective - brute) <= 1e-6 * fmax(1, brute));
+		best[anywhere] = r.objective;
+		sl_module_free(c);
+	}
+	CU_ASSERT(best[0] >= best[1] - 1e-9 * fmax(1, best[1]));
+
+	/* greedy's "x" split over %0's dims: %0 takes the pieces apart */
+	const sl_module *pts[1] = {pt};
+	so.cost.sub_axes_anywhere = false;
+	so.cost.cut_by = pts;
+	so.cost.ncut_by = 1;
+	sli_cost_model cm;
+	CU_ASSERT_FATAL(sli_cost_model_build(m, &so.cost, &cm) == 0);
+	CU_ASSERT(cm.tensors.v[0].whole && !cm.tensors.v[1].whole);
+	size_t together;
+	CU_ASSERT_EQUAL(count_options(&cm, 1, &together), 16);
+	sli_cost_model_fini(&cm);
+	int in;
+	char why[128];
+	sl_module *pts2[1] = {pt};
+	CU_ASSERT(sli_solve_points(m, &so, pts2, 1, &in, &why) == 0 && in == 1);
+	sl_module_free(pt);
+	sl_module_free(m);
+	sl_context_free(ctx);
+}
+
 /*
  * With sub-axes on a mesh "a"=4, "b"=2 and pins that cut "a" in two, or
  * with sub_axes_primes, the model has the axes "a":(1)2, "a":(2)2 and "b"
@@ -1317,6 +1412,7 @@ CU_TestInfo tests_solver[] = {
 	{"memory budget too small", test_memory_budget},
 	{"ILP optimum equals brute force", test_brute_force},
 	{"ILP with sub-axes equals brute force", test_brute_force_sub_axes},
+	{"sub-axes by sizes: parts only where sizes or reshapes use them", test_sub_axes_whole},
 	{"ILP on two meshes equals brute force", test_brute_force_meshes},
 	{"axes out of mesh order are kept", test_axis_order_kept},
 	{"the checker sees a reordered closed dim", test_check_reordered},
