@@ -175,9 +175,10 @@ typedef struct sli_cost_tensor {
 	sli_cost_asg *fixed;	/* the one sharding allowed (manual body, kept),
 				 * or NULL */
 	/*
-	 * with sub_axes: the pieces of each mesh axis stay together (all on
-	 * one dim, or none), as no size of this tensor or reshape next to it
-	 * uses a part (whole_axes)
+	 * with sub_axes by sizes: the pieces of each mesh axis stay together
+	 * (all on one dim, or none), as no size of this tensor or reshape
+	 * next to it uses a part, and no pin, greedy result or tie keeps them
+	 * apart (model.c, whole_axes)
 	 */
 	bool whole;
 	/*

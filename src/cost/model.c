@@ -805,28 +805,22 @@ uses_part(const sli_cost_model *cm, const sli_cost_tensor *ct)
 	return false;
 }
 
-/* The dim of the user's sharding pin that names model axis a, or -1. */
-static int
-pin_dim(const sli_cost_tensor *ct, uint32_t a)
-{
-	for (uint32_t d = 0; d < ct->rank; d++)
-		for (uint32_t k = 0; k < SLI_COST_MAX_AXES && ct->pin.axes[d][k] >= 0; k++)
-			if ((uint32_t)ct->pin.axes[d][k] == a)
-				return (int)d;
-	return -1;
-}
-
 /* Whether the user's sharding of ct keeps the pieces of a mesh axis
- * apart: on different dims, or some written and some not. */
+ * apart (its written axes, and those it leaves replicated). */
 static bool
 pin_apart(const sli_cost_model *cm, const sli_cost_tensor *ct)
 {
-	for (uint32_t a = 1; ct->pin.any && a < cm->naxes; a++)
-		if (cm->axis_pre[a] > 1 &&
-		    (pin_dim(ct, a) != pin_dim(ct, a - 1) ||
-		     (ct->pin.replicated >> a & 1) != (ct->pin.replicated >> (a - 1) & 1)))
-			return true;
-	return false;
+	if (!ct->pin.any)
+		return false;
+	sli_cost_asg q;
+	memset(q.a, SLI_COST_NONE, sizeof q.a);
+	for (uint32_t d = 0; d < ct->rank; d++)
+		for (uint32_t k = 0; k < SLI_COST_MAX_AXES && ct->pin.axes[d][k] >= 0; k++)
+			q.a[ct->pin.axes[d][k]] = (int8_t)d;
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		if (ct->pin.replicated >> a & 1)
+			q.a[a] = (int8_t)ct->rank;	/* a dim of its own */
+	return sli_cost_asg_apart(cm, &q);
 }
 
 /* Whether mapping tm joins factors on one dim (a reshape's does). */
@@ -866,21 +860,20 @@ apart_in(sli_cost_model *cm, const sl_module *p)
 			ct->whole = false;
 			continue;
 		}
-		for (uint32_t a = 1; a < cm->naxes; a++)
-			if (cm->axis_pre[a] > 1 && q.a[a] != q.a[a - 1])
-				ct->whole = false;
+		if (sli_cost_asg_apart(cm, &q))
+			ct->whole = false;
 	}
 	sli_pmap_fini(&tw);
 }
 
 /*
  * Marks the tensors whose options take the pieces of each mesh axis
- * together (sli_cost_tensor.whole): with sub_axes from the program's
- * sizes, every tensor but those with a size a whole split axis does not
- * divide, those of an op that splits or joins dims (a reshape), those a
- * user sharding or a fixed one holds, those a greedy result
- * (params.cut_by) shards with the pieces apart, and those tied to one of
- * these.
+ * together (sli_cost_tensor.whole): with sub_axes by the program's sizes
+ * (not primes, not anywhere), every tensor but those with a size a whole
+ * split axis does not divide, those of an op that joins factors on one
+ * dim (a reshape), a fixed one, those whose user sharding or a greedy
+ * result (params.cut_by) keeps the pieces apart, and those tied to one
+ * of these.
  */
 static void
 whole_axes(sli_cost_model *cm)

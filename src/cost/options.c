@@ -73,12 +73,22 @@ sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
 }
 
 bool
+sli_cost_asg_apart(const sli_cost_model *cm, const sli_cost_asg *q)
+{
+	/* (the pieces of an axis are consecutive model axes; a piece after
+	 * the first has a pre-size above 1) */
+	for (uint32_t a = 1; a < cm->naxes; a++)
+		if (cm->axis_pre[a] > 1 && q->a[a] != q->a[a - 1])
+			return true;
+	return false;
+}
+
+bool
 sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t, const sli_cost_asg *q)
 {
 	const sli_cost_tensor *ct = &cm->tensors.v[t];
-	for (uint32_t a = 1; ct->whole && a < cm->naxes; a++)
-		if (cm->axis_pre[a] > 1 && q->a[a] != q->a[a - 1])
-			return false;
+	if (ct->whole && sli_cost_asg_apart(cm, q))
+		return false;
 	return sli_cost_pin_allows(cm, ct, &ct->pin, ct->major, q);
 }
 

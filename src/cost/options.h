@@ -16,6 +16,11 @@ bool sli_cost_pin_allows(const sli_cost_model *cm, const sli_cost_tensor *ct,
                          const int8_t (*major)[SLI_COST_MAX_AXES],
                          const sli_cost_asg *q);
 /*
+ * Whether q (a sharding, per model axis a dim or -1) keeps the pieces of
+ * a mesh axis apart: on different dims, or some on one and some on none.
+ */
+bool sli_cost_asg_apart(const sli_cost_model *cm, const sli_cost_asg *q);
+/*
  * The requirements operand i of return op co may take (co->ropt[i]): the
  * result sharding as written (co->req[i]), then every other valid
  * sharding of the operand that extends it in its open dims (pin).
