@@ -49,7 +49,9 @@
  * ones of its last relaxations by nearly a constant (the layers after
  * the first of a model whose layers are alike) takes its bounds from
  * those, moved by the least change of price, and solves nothing
- * (carry_bounds).
+ * (carry_bounds).  And what the solves of a costly class learn of its
+ * block cost per incoming option, which prices do not change, prices its
+ * later blocks where it proves their optimum (Known block costs).
  */
 #include "solver/decompose.h"
 
@@ -114,6 +116,8 @@ typedef struct klass {
 	 * and the bounds they gave, less the prices' offset, nout (or NULL) */
 	double *lazy_shape, *lazy_val;
 	uint32_t *lazy_lean;	/* and the incoming option each leaned on */
+	struct known *kn;	/* per outgoing option, or NULL (Known block
+				 * costs) */
 } klass;
 
 /*
@@ -1450,6 +1454,181 @@ exact_in(const dec *d, size_t b, size_t j)
 }
 
 /*
+ * Known block costs.  With c_out fixed to j, the cost of a block of a
+ * costly class given its incoming option p, less p's incoming price, is
+ * the same number G_j(p) in every block of the class, whatever the
+ * prices: the optimum under prices s is min over p of s_p + G_j(p).  So
+ * what one solve learns serves every later block of the class: a branch
+ * and cut that proves optimum V under prices s gives G_j(p) >= V - s_p
+ * for every p, and G_j(p') = V - s_p' for the p' it picks (with the
+ * picks that reach it); a relaxation gives, by its duals, a lower bound
+ * on G_j(p) for every p.  Under new prices, the least s_p + G_j(p) over
+ * the p whose G_j(p) is known is the optimum when no p's s_p plus its
+ * bound is below it, and refine() takes it without a solve.  The layers
+ * of a transformer after the first of each class are priced this way.
+ */
+typedef struct known {
+	double *lo;		/* per incoming option: a bound on G_j(p) */
+	double *g;		/* G_j(p) where known, else NAN */
+	uint32_t **pick;	/* and the local picks reaching it, or NULL */
+} known;
+
+/* Whether class k keeps known block costs: a costly class with c_in. */
+static bool
+keeps_known(const klass *k)
+{
+	return k->has_in && sli_lp_ncols(&k->f.lp) >= sli_decomp_lazy_cols;
+}
+
+static known *
+known_of(klass *k, uint32_t j)
+{
+	if (!k->kn) {
+		k->kn = sli_xcalloc(k->nout + 1, sizeof *k->kn);
+		for (size_t o = 0; o < k->nout; o++) {
+			known *kn = &k->kn[o];
+			kn->lo = sli_xmalloc((k->nin + 1) * sizeof *kn->lo);
+			kn->g = sli_xmalloc((k->nin + 1) * sizeof *kn->g);
+			kn->pick = sli_xcalloc(k->nin + 1, sizeof *kn->pick);
+			for (size_t p = 0; p < k->nin; p++) {
+				kn->lo[p] = -INFINITY;
+				kn->g[p] = NAN;
+			}
+		}
+	}
+	return &k->kn[j];
+}
+
+static void
+known_free(klass *k)
+{
+	for (size_t o = 0; k->kn && o < k->nout; o++) {
+		for (size_t p = 0; p < k->nin; p++)
+			free(k->kn[o].pick[p]);
+		free(k->kn[o].lo);
+		free(k->kn[o].g);
+		free(k->kn[o].pick);
+	}
+	free(k->kn);
+	k->kn = NULL;
+}
+
+/*
+ * Row duals y of lr, kept to their signs (so that any point within the
+ * columns' bounds costs at least y'b plus the least of each column's
+ * reduced cost over its bounds), and the reduced costs rc = c - A'y for
+ * the objective c of k under prices shape (shape NULL: the lp's own
+ * objective).  Returns y'b plus the lp's constant.
+ */
+static double
+dual_costs(const klass *k, const double *shape, const sli_lp_result *lr, double *rc)
+{
+	const sli_lp *lp = &k->f.lp;
+	size_t nc = sli_lp_ncols(lp);
+	for (size_t c = 0; c < nc; c++)
+		rc[c] = shape ? cost_now(k, shape, (uint32_t)c) : lp->obj.v[c];
+	double base = lp->obj_const;
+	for (size_t i = 0; i < lp->rows.n; i++) {
+		const sli_lp_row *row = &lp->rows.v[i];
+		double y = lr->dual[i];
+		if ((row->sense == SLI_LP_LE && y > 0) || (row->sense == SLI_LP_GE && y < 0))
+			y = 0;
+		base += y * row->rhs;
+		for (size_t n = row->first; n < row->first + row->n; n++)
+			rc[lp->idx.v[n]] -= y * lp->val.v[n];
+	}
+	return base;
+}
+
+/*
+ * Bounds G_j(p) for every p by the duals of lr, a relaxation of class k
+ * with c_out fixed to j: every point with c_in = p and c_out = j costs,
+ * less p's price, at least y'b, plus the least reduced cost of each other
+ * column over its bounds, plus the reduced costs of p's and j's columns.
+ */
+static void
+know_bound(klass *k, uint32_t j, const sli_lp_result *lr)
+{
+	if (!keeps_known(k) || !lr->dual)
+		return;
+	const sli_lp *lp = &k->f.lp;
+	size_t nc = sli_lp_ncols(lp);
+	double *rc = sli_xmalloc((nc + 1) * sizeof *rc);
+	double base = dual_costs(k, NULL, lr, rc);
+	for (size_t c = 0; c < nc; c++) {
+		bool in = c >= k->in_col && c < k->in_col + k->nin;
+		bool out = k->has_out && c >= k->out_col && c < k->out_col + k->nout;
+		if (!in && !out)
+			base += fmin(rc[c] * lp->lb.v[c], rc[c] * lp->ub.v[c]);
+	}
+	if (k->has_out)
+		base += rc[k->out_col + j];
+	known *kn = known_of(k, j);
+	for (size_t p = 0; p < k->nin; p++) {
+		double v = base + rc[k->in_col + p];
+		/* the relaxation's own rounding: a bound a little below */
+		kn->lo[p] = fmax(kn->lo[p], v - 1e-9 * fmax(1, fabs(v)));
+	}
+	free(rc);
+}
+
+/* Records G_j(p) = G, reached by the local picks pick. */
+static void
+know_at(klass *k, uint32_t j, uint32_t p, double G, const uint32_t *pick)
+{
+	known *kn = known_of(k, j);
+	kn->g[p] = G;
+	kn->lo[p] = G;	/* (no bound above the value: rounding) */
+	if (!kn->pick[p])
+		kn->pick[p] = sli_xmalloc((k->f.nt + 1) * sizeof *kn->pick[p]);
+	memcpy(kn->pick[p], pick, k->f.nt * sizeof *pick);
+}
+
+/*
+ * Records a proven optimum V of class k with c_out fixed to j under
+ * prices shape, reached by the local picks pick (c_in's first).
+ */
+static void
+know_point(klass *k, uint32_t j, const double *shape, double V, const uint32_t *pick)
+{
+	if (!keeps_known(k))
+		return;
+	known *kn = known_of(k, j);
+	for (size_t p = 0; p < k->nin; p++)
+		if (!isinf(shape[p]))
+			kn->lo[p] = fmax(kn->lo[p], V - shape[p]);
+	know_at(k, j, pick[0], V - shape[pick[0]], pick);
+}
+
+/*
+ * The optimum of class k with c_out fixed to j under prices shape when
+ * known block costs prove it (NAN otherwise), its incoming option in *p,
+ * and in *slack how far above the proven bound it is (rounding only).
+ */
+static double
+known_value(const klass *k, uint32_t j, const double *shape, uint32_t *p, double *slack)
+{
+	if (!k->kn)
+		return NAN;
+	const known *kn = &k->kn[j];
+	double best = INFINITY, lo = INFINITY;
+	*p = NONE;
+	for (size_t q = 0; q < k->nin; q++) {
+		if (isinf(shape[q]))
+			continue;
+		lo = fmin(lo, shape[q] + kn->lo[q]);
+		if (!isnan(kn->g[q]) && shape[q] + kn->g[q] < best) {
+			best = shape[q] + kn->g[q];
+			*p = (uint32_t)q;
+		}
+	}
+	if (*p == NONE || best > lo + 1e-9 * fmax(1, fabs(best)))
+		return NAN;
+	*slack = fmax(0, best - lo);
+	return best;
+}
+
+/*
  * Solves the relaxation of k's group session as it is loaded into lr.
  * Returns 0, or -1 (solve_failed) when it ended neither optimal nor
  * infeasible.
@@ -1498,18 +1677,7 @@ bound_block(dec *d, size_t b, const double *shape, double off)
 		return 0;
 	}
 	double *rc = sli_xmalloc((nc + 1) * sizeof *rc);
-	for (size_t c = 0; c < nc; c++)
-		rc[c] = cost_now(k, shape, (uint32_t)c);
-	double base = lp->obj_const;
-	for (size_t i = 0; i < lp->rows.n; i++) {
-		const sli_lp_row *row = &lp->rows.v[i];
-		double y = lr.dual[i];
-		if ((row->sense == SLI_LP_LE && y > 0) || (row->sense == SLI_LP_GE && y < 0))
-			y = 0;
-		base += y * row->rhs;
-		for (size_t n = row->first; n < row->first + row->n; n++)
-			rc[lp->idx.v[n]] -= y * lp->val.v[n];
-	}
+	double base = dual_costs(k, shape, &lr, rc);
 	for (size_t c = 0; c < nc; c++)
 		if (!isinf(rc[c]))	/* an excluded incoming option is 0 */
 			base += fmin(rc[c] * lp->lb.v[c], rc[c] * lp->ub.v[c]);
@@ -1557,6 +1725,7 @@ relax(dec *d, size_t b, uint32_t j, uint32_t *in)
 		bk->exact[j] = true;
 		return 0;
 	}
+	know_bound(k, j, &lr);
 	double v = off + lr.objective;
 	bk->val[j] = fmax(bk->val[j], v - 1e-9 * fmax(1, fabs(v)));
 	for (size_t p = 0; in && k->has_in && p < k->nin; p++)
@@ -1665,6 +1834,72 @@ on_node(void *arg, size_t nodes, double gap)
 	tell(arg, nodes, gap);
 }
 
+/* most incoming options lower_prices() lowers for one solve */
+#define LOWER_MAX 2
+
+/*
+ * Where known block costs fall short of pricing option j of block b
+ * under prices shape only by a few incoming options p (at most
+ * LOWER_MAX) whose G_j(p) is not known, bounded only a little below the
+ * best known point (in a chain of alike layers, the option that each
+ * layer's optimum passes by while its relative price rises layer by
+ * layer), fills low with shape, those prices lowered by their shortfall
+ * times the blocks of the class still to come, and returns true.  The
+ * block solved under low bounds G_j(p) that much higher, so that the
+ * later blocks of the class need no solve; and its optimum is the one
+ * under shape too when it picks an option not lowered (every point
+ * costs at least as much under shape, that one no more).
+ */
+static bool
+lower_prices(const dec *d, size_t b, uint32_t j, const double *shape, double *low)
+{
+	const block *bk = &d->blocks.v[b];
+	const klass *k = &d->classes.v[bk->cls];
+	if (!k->kn || !k->has_in)
+		return false;
+	const known *kn = &k->kn[j];
+	double best = INFINITY;
+	for (size_t q = 0; q < k->nin; q++)
+		if (!isinf(shape[q]) && !isnan(kn->g[q]))
+			best = fmin(best, shape[q] + kn->g[q]);
+	if (isinf(best))
+		return false;
+	size_t later = 0, n = 0;
+	for (size_t c = b + 1; c < d->blocks.n; c++)
+		later += d->blocks.v[c].cls == bk->cls;
+	if (!later)
+		return false;
+	double tol = 1e-9 * fmax(1, fabs(best));
+	memcpy(low, shape, k->nin * sizeof *low);
+	for (size_t q = 0; q < k->nin; q++) {
+		double short_by = best - (shape[q] + kn->lo[q]);
+		if (isinf(shape[q]) || !isnan(kn->g[q]) || short_by <= tol)
+			continue;
+		/* (unbounded: no shortfall to scale) */
+		if (++n > LOWER_MAX || isinf(kn->lo[q]))
+			return false;
+		low[q] = shape[q] - short_by * (double)(later + 1);
+	}
+	return n > 0;
+}
+
+/* Whether known block costs price option j of block b under the
+ * incoming values as they are (refine() then needs no relaxation). */
+static bool
+known_here(const dec *d, size_t b, uint32_t j)
+{
+	const block *bk = &d->blocks.v[b];
+	const klass *k = &d->classes.v[bk->cls];
+	if (!k->kn || !k->has_in)
+		return false;
+	double *shape = sli_xmalloc((k->nin + 1) * sizeof *shape), off, ks;
+	uint32_t p;
+	prices_of(d, b, shape, &off);
+	bool yes = !isnan(known_value(k, j, shape, &p, &ks));
+	free(shape);
+	return yes;
+}
+
 /*
  * Makes option j of block b exact: solves the block with c_out fixed to
  * j under the incoming values as they are, and while the incoming
@@ -1684,6 +1919,7 @@ refine(dec *d, size_t b, uint32_t j)
 		memcpy(bk->own, picks(d, bk, 0), k->nout * nt * sizeof *bk->own);
 	}
 	double *shape = sli_xmalloc((k->nin + 1) * sizeof *shape);
+	double *low = sli_xmalloc((k->nin + 1) * sizeof *low);
 	bool *fixed = sli_xcalloc(k->nin + 1, sizeof *fixed);
 	double *x = NULL, *sx = sli_xmalloc((nc + 1) * sizeof *sx), off;
 	sli_lp_opts o = d->opts;
@@ -1697,7 +1933,8 @@ refine(dec *d, size_t b, uint32_t j)
 	 * large: a branch and cut of tens of seconds)
 	 */
 	uint32_t p;
-	if ((is_lazy(k) || nc >= sli_decomp_lazy_cols) && b && !bk->exact[j]) {
+	if ((is_lazy(k) || nc >= sli_decomp_lazy_cols) && b && !bk->exact[j] &&
+	    !known_here(d, b, j)) {
 		report(d, "refining", b + 1);
 		/* (its relaxation as the forward pass left it, when the prices
 		 * coming in are the same: solving it again gives the bound it
@@ -1717,7 +1954,24 @@ refine(dec *d, size_t b, uint32_t j)
 		}
 		report(d, "refining", b + 1);
 		prices_of(d, b, shape, &off);
-		if (load_class(d, k, shape)) {
+		double ks, kv = k->has_in ? known_value(k, j, shape, &p, &ks) : NAN;
+		if (!isnan(kv)) {
+			memcpy(bk->own + j * nt, k->kn[j].pick[p], nt * sizeof *bk->own);
+			bk->val[j] = fmax(bk->val[j], off + kv);
+			bk->gen++;
+			d->r->nknown++;
+			if (d->blocks.v[b - 1].exact[p]) {
+				bk->val[j] = off + kv;
+				bk->exact[j] = true;
+				bk->slack = fmax(bk->slack, ks);
+				break;
+			}
+			rc = refine(d, b - 1, p);
+			continue;
+		}
+		bool lowered = lower_prices(d, b, j, shape, low);
+		d->r->nlowered += lowered;
+		if (load_class(d, k, lowered ? low : shape)) {
 			rc = -1;
 			break;
 		}
@@ -1741,6 +1995,9 @@ refine(dec *d, size_t b, uint32_t j)
 			break;
 		}
 		sli_form_pick(&k->f, lr.x, bk->own + j * nt);
+		if (lr.status == SLI_LP_OPTIMAL && k->has_in)
+			know_point(k, j, lowered ? low : shape, lr.objective, bk->own + j * nt);
+		/* (under lowered prices a bound; exact unless it picks one) */
 		bk->val[j] = fmax(bk->val[j], off + lr.objective);
 		free(g->sol);
 		g->sol = sli_xmalloc((nc + 1) * sizeof *g->sol);
@@ -1748,6 +2005,8 @@ refine(dec *d, size_t b, uint32_t j)
 		free(x);
 		x = lr.x;
 		p = k->has_in ? bk->own[j * nt] : 0;
+		if (lowered && low[p] != shape[p])
+			continue;	/* G_j(p) known now: priced again */
 		const block *pv = b ? &d->blocks.v[b - 1] : NULL;
 		if (!pv || pv->exact[p]) {
 			bk->val[j] = off + lr.objective;
@@ -1760,6 +2019,7 @@ refine(dec *d, size_t b, uint32_t j)
 	free(x);
 	free(sx);
 	free(shape);
+	free(low);
 	free(fixed);
 	return rc;
 }
@@ -1972,6 +2232,7 @@ out:
 			entry_free(&k->entries.v[e]);
 		SL_VEC_FREE(k->entries);
 		syms_free(k);
+		known_free(k);
 		free(k->lazy_shape);
 		free(k->lazy_val);
 		free(k->lazy_lean);

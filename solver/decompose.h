@@ -25,6 +25,10 @@ typedef struct sli_decomp_result {
 				 * cost and solution are a symmetric one's image */
 	size_t ncarried;	/* costly blocks whose bounds an earlier block
 				 * of their class gave (Lazy outgoing values) */
+	size_t nknown;		/* solves saved: options of costly blocks that
+				 * earlier solves of their class priced
+				 * exactly (Known block costs) */
+	size_t nlowered;	/* solves under lowered prices (the same) */
 	size_t ncols, nrows, nbinaries;	/* summed over the distinct blocks */
 	char message[256];	/* the backend's words on failure */
 } sli_decomp_result;

@@ -801,6 +801,8 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	r->nsolves = dr.nsolves;
 	r->nsym = dr.nsym;
 	r->ncarried = dr.ncarried;
+	r->nknown = dr.nknown;
+	r->nlowered = dr.nlowered;
 	r->nreuse = dr.nreuse;
 	switch (dr.status) {
 	case SLI_LP_OPTIMAL:

@@ -44,6 +44,10 @@ typedef struct sli_solve_result {
 				 * image of a solved one taken instead) */
 	size_t ncarried;	/* decomposed: costly blocks bounded from an
 				 * earlier block of their class, unsolved */
+	size_t nknown;		/* decomposed: options of costly blocks priced
+				 * by earlier solves of their class */
+	size_t nlowered;	/* decomposed: of the solves, those under
+				 * lowered prices, for later blocks' sake */
 	bool start_used;	/* the incumbent was a point of the model */
 	bool from_start;	/* the answer is the incumbent: the solver found
 				 * none of its own in the time limit */

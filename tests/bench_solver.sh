@@ -42,6 +42,11 @@
 # optima), 8x8+sub, user s on a machine about 2x slower than session 14's:
 # 12 layers 503-545 -> 232, with --pins none 109.3 -> 43.0 (side by
 # side) (doc/performance.md, "Session 19 (s19)").
+# Session 20 (known block costs: what a class's solves learn prices its
+# later blocks; exact), 8x8+sub, user s side by side on session 14's
+# kind of machine: 12 layers 107.95 -> 105.78, --pins none 12 layers
+# 21.88 -> 21.49, 96 layers 28.66 -> 23.73 (449 -> 361 solves)
+# (doc/performance.md, "Session 20 (s20)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
