@@ -1601,6 +1601,23 @@ know_point(klass *k, uint32_t j, const double *shape, double V, const uint32_t *
 }
 
 /*
+ * The least s_p + G_j(p) under prices shape over the p allowed whose
+ * G_j(p) is known (inf: none), that p in *p (NONE: none).
+ */
+static double
+known_best(const klass *k, const known *kn, const double *shape, uint32_t *p)
+{
+	double best = INFINITY;
+	*p = NONE;
+	for (size_t q = 0; q < k->nin; q++)
+		if (!isinf(shape[q]) && !isnan(kn->g[q]) && shape[q] + kn->g[q] < best) {
+			best = shape[q] + kn->g[q];
+			*p = (uint32_t)q;
+		}
+	return best;
+}
+
+/*
  * The optimum of class k with c_out fixed to j under prices shape when
  * known block costs prove it (NAN otherwise), its incoming option in *p,
  * and in *slack how far above the proven bound it is (rounding only).
@@ -1611,17 +1628,10 @@ known_value(const klass *k, uint32_t j, const double *shape, uint32_t *p, double
 	if (!k->kn)
 		return NAN;
 	const known *kn = &k->kn[j];
-	double best = INFINITY, lo = INFINITY;
-	*p = NONE;
-	for (size_t q = 0; q < k->nin; q++) {
-		if (isinf(shape[q]))
-			continue;
-		lo = fmin(lo, shape[q] + kn->lo[q]);
-		if (!isnan(kn->g[q]) && shape[q] + kn->g[q] < best) {
-			best = shape[q] + kn->g[q];
-			*p = (uint32_t)q;
-		}
-	}
+	double best = known_best(k, kn, shape, p), lo = INFINITY;
+	for (size_t q = 0; q < k->nin; q++)
+		if (!isinf(shape[q]))
+			lo = fmin(lo, shape[q] + kn->lo[q]);
 	if (*p == NONE || best > lo + 1e-9 * fmax(1, fabs(best)))
 		return NAN;
 	*slack = fmax(0, best - lo);
@@ -1858,11 +1868,9 @@ lower_prices(const dec *d, size_t b, uint32_t j, const double *shape, double *lo
 	if (!k->kn || !k->has_in)
 		return false;
 	const known *kn = &k->kn[j];
-	double best = INFINITY;
-	for (size_t q = 0; q < k->nin; q++)
-		if (!isinf(shape[q]) && !isnan(kn->g[q]))
-			best = fmin(best, shape[q] + kn->g[q]);
-	if (isinf(best))
+	uint32_t p;
+	double best = known_best(k, kn, shape, &p);
+	if (p == NONE)
 		return false;
 	size_t later = 0, n = 0;
 	for (size_t c = b + 1; c < d->blocks.n; c++)
