@@ -19,6 +19,10 @@
 #include "solver/report.h"
 #include "shardlp.h"
 
+/* models of at least this many axes branch on the most fractional
+ * variable first (sli_solve) */
+#define MOST_FRACTIONAL_AXES 3
+
 void
 sli_solve_opts_init(sli_solve_opts *o)
 {
@@ -986,6 +990,18 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
+	/*
+	 * The branching rule.  Driebeck and Tomlin's prices every fractional
+	 * variable at each node by a ratio test of its tableau row; with
+	 * three model axes or more (a 2x2x2 mesh; an 8x8 mesh cut into
+	 * pieces by --sub-axes) the relaxations spread over many options
+	 * alike, and most fractional first took half its nodes at a third
+	 * of its time per node (240 layers on 2x2x2, only the input pinned:
+	 * 7.05 -> 4.74 s of CPU, the same answer).  With two axes their rule
+	 * saves more nodes than it costs (12 layers on 8x8: 21.5 s against
+	 * 34.0 s most fractional first).
+	 */
+	left.lp.most_fractional = cm.naxes >= MOST_FRACTIONAL_AXES;
 	if (o->start && !o->no_solve)
 		read_start(&cm, o, r, &in);
 	/*
