@@ -528,9 +528,11 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 	/*
 	 * The default branching rule (Driebeck and Tomlin): on the blocks of
 	 * a transformer on an 8x8 mesh 30% faster than most fractional
-	 * first, even when that gives way to it after half a second.
+	 * first, even when that gives way to it after half a second; the
+	 * caller asks for most fractional first where that is faster
+	 * (sli_solve: models with interchangeable axes).
 	 */
-	ip.br_tech = o->pcost ? GLP_BR_PCH : GLP_BR_DTH;
+	ip.br_tech = o->pcost ? GLP_BR_PCH : o->most_fractional ? GLP_BR_MFV : GLP_BR_DTH;
 	ip.tm_lim = ms_left(end);
 	rp.tm_lim = ms_left(end);
 	rp.it_lim = its_left(o, P, it0, 0);

@@ -120,6 +120,8 @@ typedef struct sli_lp_opts {
 				 * are boxed (the IOPDDL models) */
 	bool pcost;		/* branch and cut with the hybrid pseudocost
 				 * rule (else Driebeck and Tomlin's) */
+	bool most_fractional;	/* or (without pcost) on the most
+				 * fractional variable first */
 	bool lp_only;		/* the relaxation alone: x its optimum, dual
 				 * its row duals, status optimal (IOPDDL's
 				 * column generation prices with them) */

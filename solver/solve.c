@@ -954,6 +954,32 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
 	return 0;
 }
 
+/*
+ * Whether two axes of the model could trade places: the same mesh, size,
+ * bandwidth and latency.  Branch and cut then branches on the most
+ * fractional variable first.  The relaxation's optimum is there often
+ * an average of equally cheap points (the axes trading places), with
+ * many variables fractional alike; Driebeck and Tomlin's rule prices
+ * each of them by a ratio test of its tableau row at every node, and on
+ * such models took twice the nodes at twice the time per node (240
+ * layers on 2x2x2 with only the input pinned: 138 nodes against 68,
+ * 6.80 -> 4.57 s of CPU, the same answer).  Where no two axes are alike their rule saves
+ * more nodes than it costs (12 layers on 8x8, model axes of 8, 4 and 2:
+ * 21.6 s against 34.0 s most fractional first).
+ */
+static bool
+alike_axes(const sli_cost_model *cm)
+{
+	for (uint32_t a = 0; a < cm->naxes; a++)
+		for (uint32_t b = a + 1; b < cm->naxes; b++)
+			if (cm->axis_mesh[a] == cm->axis_mesh[b] &&
+			    cm->axis_size[a] == cm->axis_size[b] &&
+			    cm->axis_bw[a] == cm->axis_bw[b] &&
+			    cm->axis_lat[a] == cm->axis_lat[b])
+				return true;
+	return false;
+}
+
 int
 sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 {
@@ -986,6 +1012,7 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 		return -1;
 	r->ntensors = cm.tensors.n;
 	r->nops = cm.ops.n;
+	left.lp.most_fractional = alike_axes(&cm);
 	if (o->start && !o->no_solve)
 		read_start(&cm, o, r, &in);
 	/*

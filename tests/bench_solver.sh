@@ -47,6 +47,11 @@
 # kind of machine: 12 layers 107.95 -> 105.78, --pins none 12 layers
 # 21.88 -> 21.49, 96 layers 28.66 -> 23.73 (449 -> 361 solves)
 # (doc/performance.md, "Session 20 (s20)").
+# Session 21 (most fractional first where two model axes trade places,
+# Driebeck and Tomlin's rule elsewhere; same outputs), user s side by
+# side: 240 layers 2x2x2 --pins none 6.80 -> 4.57, 96 layers 6.32 ->
+# 4.07; 8x8 without sub-axes unchanged (doc/performance.md, "Session 21
+# (s21)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
