@@ -963,9 +963,10 @@ sli_solve_points(sl_module *m, const sli_solve_opts *o, sl_module *const *pts,
  * each of them by a ratio test of its tableau row at every node, and on
  * such models took twice the nodes at twice the time per node (240
  * layers on 2x2x2 with only the input pinned: 138 nodes against 68,
- * 6.80 -> 4.57 s of CPU, the same answer).  Where no two axes are alike their rule saves
- * more nodes than it costs (12 layers on 8x8, model axes of 8, 4 and 2:
- * 21.6 s against 34.0 s most fractional first).
+ * 6.80 -> 4.57 s of CPU, the same answer).  Where no two axes are
+ * alike their rule saves more nodes than it costs (12 layers on 8x8,
+ * model axes of 8, 4 and 2: 21.6 s against 34.0 s most fractional
+ * first).
  */
 static bool
 alike_axes(const sli_cost_model *cm)
