@@ -888,9 +888,7 @@ compute_syms(dec *d, klass *k)
 		bool ok = true;
 		for (uint32_t a = 0; a < n && ok; a++) {
 			uint32_t b = (uint32_t)perm[a];
-			ok = cm->axis_size[a] == cm->axis_size[b] &&
-			     cm->axis_bw[a] == cm->axis_bw[b] &&
-			     cm->axis_lat[a] == cm->axis_lat[b];
+			ok = sli_cost_axes_alike(cm, a, b);
 		}
 		if (ok)
 			try_sym(d, k, perm);

@@ -974,9 +974,7 @@ alike_axes(const sli_cost_model *cm)
 	for (uint32_t a = 0; a < cm->naxes; a++)
 		for (uint32_t b = a + 1; b < cm->naxes; b++)
 			if (cm->axis_mesh[a] == cm->axis_mesh[b] &&
-			    cm->axis_size[a] == cm->axis_size[b] &&
-			    cm->axis_bw[a] == cm->axis_bw[b] &&
-			    cm->axis_lat[a] == cm->axis_lat[b])
+			    sli_cost_axes_alike(cm, a, b))
 				return true;
 	return false;
 }

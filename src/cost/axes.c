@@ -453,6 +453,13 @@ axis_link(const sli_cost_model *cm, sl_context *ctx, const sl_mesh *mesh,
 	}
 }
 
+bool
+sli_cost_axes_alike(const sli_cost_model *cm, uint32_t a, uint32_t b)
+{
+	return cm->axis_size[a] == cm->axis_size[b] && cm->axis_bw[a] == cm->axis_bw[b] &&
+	       cm->axis_lat[a] == cm->axis_lat[b];
+}
+
 int
 sli_cost_find_mesh(sli_cost_model *cm, sl_context *ctx, sl_block *body)
 {

@@ -324,6 +324,11 @@ bool sli_cost_tensor_allows(const sli_cost_model *cm, uint32_t t,
 uint32_t sli_cost_dim_axes(const sli_cost_model *cm, const int8_t *major,
                            const sli_cost_asg *q, uint32_t d, int8_t *out);
 /*
+ * Whether model axes a and b are alike: the same size, bandwidth and
+ * latency (every price is then the same with them trading places).
+ */
+bool sli_cost_axes_alike(const sli_cost_model *cm, uint32_t a, uint32_t b);
+/*
  * The mesh (index into cm->meshes) whose axes q uses, or -1 when q uses
  * none; -2 when it uses axes of several (no valid option does).
  */
