@@ -701,9 +701,10 @@ struct sli_lp_session {
 	bool obj_changed;	/* since then: the basis stays primal feasible */
 	unsigned long env;	/* env_generation when P was made */
 	/*
-	 * session_use_slot: per slot, the kept basis (the status of every
-	 * row, then of every column) or NULL; the slot solves keep theirs
-	 * in (SLI_LP_NO_SLOT: none); whether the basis now is a kept one
+	 * session_use_slot: per slot, the basis kept there (the status of
+	 * every row, then of every column) or NULL; the slot the next solve
+	 * keeps its basis in (SLI_LP_NO_SLOT: none); whether P's basis is
+	 * one put back from a slot
 	 */
 	unsigned char **basis;
 	uint32_t nslots, keep;
@@ -812,10 +813,10 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 }
 
 /*
- * The next solves keep their basis in slot keep; the next starts from
- * the basis of the first slot of from that has one (the caller vouches
- * that the bounds are the ones it was optimal under: it is primal
- * feasible, and the primal simplex goes on from it).
+ * The next solve keeps its optimal LP basis in slot keep, and starts
+ * from the basis of the first slot of from that has one (the caller
+ * vouches that the bounds are the ones it was optimal under: it is
+ * primal feasible, and the primal simplex goes on from it).
  */
 static void
 session_use_slot(sli_lp_session *s, uint32_t keep, const uint32_t *from, size_t nfrom)

@@ -178,10 +178,10 @@ typedef struct sli_lp_backend {
 	void (*close)(sli_lp_session *s);
 	/*
 	 * May be NULL.  Bases kept by number (slots), for a caller that
-	 * comes back to models it solved before: the next solves keep their
-	 * optimal LP basis in slot `keep` (SLI_LP_NO_SLOT: nowhere), and the
-	 * next one starts from the basis kept in the first of from[0 ..
-	 * nfrom - 1] that holds one, if any, by the primal simplex (the
+	 * comes back to models it solved before: the next solve keeps its
+	 * optimal LP basis in slot `keep` (SLI_LP_NO_SLOT: nowhere), and
+	 * starts from the basis kept in the first of from[0 .. nfrom - 1]
+	 * that holds one, if any, by the primal simplex (the
 	 * caller's promise: the bounds are those that basis was optimal
 	 * under, so it is primal feasible; the objective may differ).
 	 */
