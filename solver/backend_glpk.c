@@ -402,6 +402,29 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 	return v <= bound + tol;
 }
 
+/* The status of every row, then of every column, of P's basis into b. */
+static void
+basis_get(glp_prob *P, unsigned char *b)
+{
+	int nr = glp_get_num_rows(P), nc = glp_get_num_cols(P);
+	for (int i = 1; i <= nr; i++)
+		*b++ = (unsigned char)glp_get_row_stat(P, i);
+	for (int j = 1; j <= nc; j++)
+		*b++ = (unsigned char)glp_get_col_stat(P, j);
+}
+
+/* P's basis from b (basis_get); a non-basic status that does not fit a
+ * bound changed since is corrected by GLPK. */
+static void
+basis_set(glp_prob *P, const unsigned char *b)
+{
+	int nr = glp_get_num_rows(P), nc = glp_get_num_cols(P);
+	for (int i = 1; i <= nr; i++)
+		glp_set_row_stat(P, i, *b++);
+	for (int j = 1; j <= nc; j++)
+		glp_set_col_stat(P, j, *b++);
+}
+
 /*
  * Solves the problem in P: the LP relaxation by the simplex method (from
  * the current basis, primal when only the objective changed since the
@@ -415,7 +438,7 @@ static void
 optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
               const groups *g, double obj_const, const sli_lp_opts *o,
               bool primal, const double *start, double end, watch *w,
-              sli_lp_result *r)
+              unsigned char **keep, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
@@ -465,6 +488,11 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
+	if (keep) {
+		if (!*keep)
+			*keep = sli_xmalloc((size_t)glp_get_num_rows(P) + nc + 1);
+		basis_get(P, *keep);
+	}
 	if (o->lp_only) {
 		relaxation(P, nc, obj_const, r);
 		return;
@@ -583,10 +611,12 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
          double obj_const, const sli_lp_opts *o, bool primal,
-         const double *start, double end, watch *w, sli_lp_result *r)
+         const double *start, double end, watch *w, unsigned char **keep,
+         sli_lp_result *r)
 {
 	int it0 = glp_get_it_cnt(P);
-	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, w, r);
+	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, w,
+	              keep, r);
 	r->iterations = glp_get_it_cnt(P) - it0;
 }
 
@@ -645,7 +675,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	P = load(lp, k);
 	start = start_of(o, nc);
 	optimize(P, nc, lp->binary.v, &g, lp->obj_const * k, o, false, start,
-	         sli_lp_deadline(o, t0), &w, r);
+	         sli_lp_deadline(o, t0), &w, NULL, r);
 	unscale(r, k);
 	glp_delete_prob(P);
 	groups_fini(&g);
@@ -670,6 +700,15 @@ struct sli_lp_session {
 	bool solved;		/* P holds an optimal basis to start from */
 	bool obj_changed;	/* since then: the basis stays primal feasible */
 	unsigned long env;	/* env_generation when P was made */
+	/*
+	 * session_use_slot: per slot, the basis kept there (the status of
+	 * every row, then of every column) or NULL; the slot the next solve
+	 * keeps its basis in (SLI_LP_NO_SLOT: none); whether P's basis is
+	 * one put back from a slot
+	 */
+	unsigned char **basis;
+	uint32_t nslots, keep;
+	bool restored;
 };
 
 static int
@@ -711,6 +750,7 @@ session_open(const sli_lp *lp, char *err, size_t errlen)
 		return NULL;
 	}
 	s->env = env_generation;
+	s->keep = SLI_LP_NO_SLOT;
 	s->P = load(lp, s->k);
 	glp_error_hook(NULL, NULL);
 	return s;
@@ -756,16 +796,49 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		return -1;
 	}
 	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
-	         s->solved && s->obj_changed, start, sli_lp_deadline(o, t0), &w, r);
+	         s->restored || (s->solved && s->obj_changed), start,
+	         sli_lp_deadline(o, t0), &w,
+	         s->keep == SLI_LP_NO_SLOT ? NULL : &s->basis[s->keep], r);
 	free(start);
 	unscale(r, s->k);
 	s->obj_changed = false;
+	s->restored = false;
+	s->keep = SLI_LP_NO_SLOT;	/* (each solve names its own) */
 	s->solved = r->status == SLI_LP_OPTIMAL || r->status == SLI_LP_FEASIBLE ||
 	            r->status == SLI_LP_INFEASIBLE;
 	glp_error_hook(NULL, NULL);
 	watch_from(NULL, o);
 	r->seconds = sli_lp_clock() - t0;
 	return r->status == SLI_LP_ERROR ? -1 : 0;
+}
+
+/*
+ * The next solve keeps its optimal LP basis in slot keep, and starts
+ * from the basis of the first slot of from that has one (the caller
+ * vouches that the bounds are the ones it was optimal under: it is
+ * primal feasible, and the primal simplex goes on from it).
+ */
+static void
+session_use_slot(sli_lp_session *s, uint32_t keep, const uint32_t *from, size_t nfrom)
+{
+	if (s->env != env_generation)
+		return;
+	uint32_t top = keep == SLI_LP_NO_SLOT ? 0 : keep + 1;
+	for (size_t i = 0; i < nfrom; i++)
+		if (from[i] != SLI_LP_NO_SLOT && from[i] >= top)
+			top = from[i] + 1;
+	if (top > s->nslots) {
+		s->basis = sli_xrealloc(s->basis, top * sizeof *s->basis);
+		memset(s->basis + s->nslots, 0, (top - s->nslots) * sizeof *s->basis);
+		s->nslots = top;
+	}
+	s->keep = keep;
+	for (size_t i = 0; i < nfrom; i++)
+		if (from[i] != SLI_LP_NO_SLOT && s->basis[from[i]]) {
+			basis_set(s->P, s->basis[from[i]]);
+			s->restored = true;
+			break;
+		}
 }
 
 static void
@@ -776,6 +849,9 @@ session_close(sli_lp_session *s)
 	if (s->env == env_generation)
 		glp_delete_prob(s->P);
 	groups_fini(&s->g);
+	for (uint32_t i = 0; i < s->nslots; i++)
+		free(s->basis[i]);
+	free(s->basis);
 	free(s->binary);
 	free(s);
 }
@@ -815,4 +891,5 @@ write(const sli_lp *lp, sli_lp_format f, const char *path, char *err, size_t err
 const sli_lp_backend sli_lp_glpk = {
 	"glpk", solve, write,
 	session_open, session_set_col, session_resolve, session_close,
+	session_use_slot,
 };

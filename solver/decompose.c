@@ -118,6 +118,8 @@ typedef struct klass {
 	uint32_t *lazy_lean;	/* and the incoming option each leaned on */
 	struct known *kn;	/* per outgoing option, or NULL (Known block
 				 * costs) */
+	uint32_t slots;		/* a lazy class: 1 + its first basis slot
+				 * (slot_use), 0 before its first solve */
 } klass;
 
 /*
@@ -138,6 +140,7 @@ typedef struct group {
 	double *obj;		/* the objective now in the session */
 	uint32_t fixed;		/* outgoing option fixed to 1 now, or NONE */
 	double *sol;		/* the last solution found in the session */
+	uint32_t lazy_last;	/* its lazy class solved last, or NONE */
 } group;
 
 typedef struct block {
@@ -180,6 +183,7 @@ typedef struct dec {
 	SL_VEC(block) blocks;
 	SL_VEC(klass) classes;
 	SL_VEC(group) groups;
+	uint32_t nslots;	/* basis slots handed out (slot_use) */
 } dec;
 
 static uint64_t
@@ -712,7 +716,7 @@ classify(dec *d, bool reuse)
 			k.out_col = k.has_out ? k.f.t[out_local(&k)].col : 0;
 			k.group = (uint32_t)g;
 			if (g == d->groups.n) {
-				group ng = {(uint32_t)c, 0, NULL, NULL, NONE, NULL};
+				group ng = {(uint32_t)c, 0, NULL, NULL, NONE, NULL, NONE};
 				SL_VEC_PUSH(d->groups, ng);
 				d->r->ncols += sli_lp_ncols(&k.f.lp);
 				d->r->nrows += k.f.lp.rows.n;
@@ -1262,6 +1266,37 @@ fix_out(dec *d, klass *k, uint32_t j)
 	g->fixed = j;
 }
 
+static bool is_lazy(const klass *k);
+
+/*
+ * Before a solve of lazy class k, loaded, with its outgoing option fixed
+ * to j (NONE: free): the solve keeps its LP basis for the next solve of
+ * k at j, and starts from the one kept by the last, or else by the class
+ * of its group solved last at j: the same bounds (give or take incoming
+ * options excluded since), so a primal feasible basis, optimal for
+ * nearby prices.  The basis the session holds is another option's: the
+ * first refinement of an attention block on 8x8 with sub-axes took
+ * 11,365 primal iterations (13 s) from it, 27 from its own.
+ */
+static void
+slot_use(dec *d, klass *k, uint32_t j)
+{
+	group *g = &d->groups.v[k->group];
+	if (!d->be->use_slot || !is_lazy(k))
+		return;
+	uint32_t n = (uint32_t)k->nout + 1, at = j == NONE ? n - 1 : j;
+	if (!k->slots) {
+		k->slots = d->nslots + 1;
+		d->nslots += n;
+	}
+	uint32_t from[2] = {k->slots - 1 + at, SLI_LP_NO_SLOT};
+	const klass *o = g->lazy_last == NONE ? NULL : &d->classes.v[g->lazy_last];
+	if (o && o != k && o->slots)
+		from[1] = o->slots - 1 + at;
+	d->be->use_slot(g->s, k->slots - 1 + at, from, 2);
+	g->lazy_last = (uint32_t)(k - d->classes.v);
+}
+
 /*
  * Solves class k for the incoming prices shape, once per outgoing
  * option, into a new entry.  Returns 0, or -1 when a solve ended without
@@ -1673,6 +1708,7 @@ bound_block(dec *d, size_t b, const double *shape, double off)
 	if (load_class(d, k, shape))
 		return -1;
 	fix_out(d, k, NONE);
+	slot_use(d, k, NONE);
 	sli_lp_result lr;
 	bk->own = sli_xcalloc(k->nout * bk->nt + 1, sizeof *bk->own);
 	if (relaxation(d, k, &lr))
@@ -1722,6 +1758,7 @@ relax(dec *d, size_t b, uint32_t j, uint32_t *in)
 	if (rc)
 		return -1;
 	fix_out(d, k, j);
+	slot_use(d, k, j);
 	sli_lp_result lr;
 	if (in)
 		*in = NONE;
@@ -1982,6 +2019,7 @@ refine(dec *d, size_t b, uint32_t j)
 			break;
 		}
 		fix_out(d, k, j);
+		slot_use(d, k, j);
 		/* the last solution of this option is still a point unless
 		 * the incoming option it took proved infeasible */
 		bool keep = x && nc >= START_MIN_COLS &&

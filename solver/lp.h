@@ -176,7 +176,20 @@ typedef struct sli_lp_backend {
 	                double ub);
 	int (*resolve)(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r);
 	void (*close)(sli_lp_session *s);
+	/*
+	 * May be NULL.  Bases kept by number (slots), for a caller that
+	 * comes back to models it solved before: the next solve keeps its
+	 * optimal LP basis in slot `keep` (SLI_LP_NO_SLOT: nowhere), and
+	 * starts from the basis kept in the first of from[0 .. nfrom - 1]
+	 * that holds one, if any, by the primal simplex (the
+	 * caller's promise: the bounds are those that basis was optimal
+	 * under, so it is primal feasible; the objective may differ).
+	 */
+	void (*use_slot)(sli_lp_session *s, uint32_t keep, const uint32_t *from,
+	                 size_t nfrom);
 } sli_lp_backend;
+
+#define SLI_LP_NO_SLOT UINT32_MAX
 
 extern const sli_lp_backend sli_lp_glpk;
 

@@ -52,6 +52,10 @@
 # side: 240 layers 2x2x2 --pins none 6.80 -> 4.57, 96 layers 6.32 ->
 # 4.07; 8x8 without sub-axes unchanged (doc/performance.md, "Session 21
 # (s21)").
+# Session 22 (a lazy class's solves start from the basis kept for their
+# class and outgoing option), 8x8+sub, user s side by side: 12 layers
+# 103.9 -> 67.6, 24 layers 147.1 -> 109.8, --pins none 12 layers 24.1 ->
+# 19.1, 96 layers 24.1 -> 19.6 (doc/performance.md, "Session 22 (s22)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
