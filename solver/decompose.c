@@ -1968,6 +1968,14 @@ refine(dec *d, size_t b, uint32_t j)
 	sli_lp_opts o = d->opts;
 	o.time_limit = 0;
 	o.deadline = d->end;
+	/*
+	 * a lazy class's branch and cut starts from its own basis and a
+	 * point: there Driebeck and Tomlin's rule took fewer nodes than
+	 * most fractional first, also on meshes whose axes trade places
+	 * (8x8 with sub-axes, 24 layers: 108.6 -> 79.2 s)
+	 */
+	if (is_lazy(k))
+		o.most_fractional = false;
 	int rc = 0;
 	/*
 	 * a costly block's first solve under incoming bounds would be
