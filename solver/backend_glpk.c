@@ -561,6 +561,13 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 	 * (sli_solve: models with interchangeable axes).
 	 */
 	ip.br_tech = o->pcost ? GLP_BR_PCH : o->most_fractional ? GLP_BR_MFV : GLP_BR_DTH;
+	/*
+	 * No preprocessing of the nodes: on these models (one-hot rows,
+	 * binaries) its bound tightening cost more than it saved, 4-7% of
+	 * a solve on 8x8 with sub-axes (12 layers 61.5 -> 59.0 s; 1 layer
+	 * 10.5 -> 9.8 s), nothing elsewhere
+	 */
+	ip.pp_tech = GLP_PP_NONE;
 	ip.tm_lim = ms_left(end);
 	rp.tm_lim = ms_left(end);
 	rp.it_lim = its_left(o, P, it0, 0);

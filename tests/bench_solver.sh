@@ -57,7 +57,8 @@
 # 103.9 -> 67.6, 24 layers 147.1 -> 109.8, --pins none 12 layers 24.1 ->
 # 19.1, 96 layers 24.1 -> 19.6; then Driebeck and Tomlin's rule for a
 # lazy class's refinements: 12 layers 68.2 -> 64.5, 24 layers 108.6 ->
-# 79.2 (doc/performance.md, "Session 22 (s22)").
+# 79.2; then no preprocessing of branch and cut's nodes: 12 layers 61.5 ->
+# 59.0 (doc/performance.md, "Session 22 (s22)").
 #
 # A mesh written 4x2+sub is solved and compared with --sub-axes (axes cut
 # only where the program's sizes use a part of them: on 4x2 none, so 2
