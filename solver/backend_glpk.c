@@ -357,51 +357,6 @@ integral(glp_prob *P, size_t nc, const unsigned char *binary)
 	return true;
 }
 
-/*
- * Looks for an integral point at the LP bound by breaking ties.  The LP
- * optimum is often the average of equally cheap integral points (mesh
- * axes of equal cost trade places, and the simplex method ends halfway);
- * a tiny objective term that prefers the earlier members of every
- * one-hot group (at most 1e-6 of the bound per group) makes it end at
- * one of them.  The point found is scored with the true objective: it
- * is optimal, with the bound as its proof, when it costs no more than
- * the bound.  Returns true then, with the point in P.  The objective of
- * P is restored either way (its basis is not optimal for it any more).
- */
-static bool
-perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
-        double obj_const, double bound, const glp_smcp *sp, double end)
-{
-	double tol = 1e-9 * fmax(1, fabs(bound));
-	double eps = 1e-6 * fmax(1, fabs(bound));
-	size_t n = g->first[g->n];
-	double *keep = sli_xmalloc((n + 1) * sizeof *keep);
-	for (size_t k = 0; k < g->n; k++) {
-		double step = eps / (double)(g->first[k + 1] - g->first[k]);
-		for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
-			keep[e] = glp_get_obj_coef(P, g->cols[e]);
-			glp_set_obj_coef(P, g->cols[e],
-			                 keep[e] + step * (double)(e - g->first[k]));
-		}
-	}
-	glp_smcp pp = *sp;
-	pp.presolve = GLP_OFF;
-	pp.msg_lev = GLP_MSG_OFF;
-	pp.meth = GLP_PRIMAL;	/* the basis stays primal feasible */
-	pp.tm_lim = ms_left(end);	/* (it_lim: the caller's) */
-	bool ok = !glp_simplex(P, &pp) && glp_get_status(P) == GLP_OPT &&
-	          integral(P, nc, binary);
-	for (size_t e = 0; e < n; e++)
-		glp_set_obj_coef(P, g->cols[e], keep[e]);
-	free(keep);
-	if (!ok)
-		return false;
-	double v = obj_const;
-	for (size_t j = 0; j < nc; j++)
-		v += glp_get_obj_coef(P, (int)j + 1) * glp_get_col_prim(P, (int)j + 1);
-	return v <= bound + tol;
-}
-
 /* The status of every row, then of every column, of P's basis into b. */
 static void
 basis_get(glp_prob *P, unsigned char *b)
@@ -423,6 +378,71 @@ basis_set(glp_prob *P, const unsigned char *b)
 		glp_set_row_stat(P, i, *b++);
 	for (int j = 1; j <= nc; j++)
 		glp_set_col_stat(P, j, *b++);
+}
+
+/*
+ * Looks for an integral point at the LP bound by breaking ties.  The LP
+ * optimum is often the average of equally cheap integral points (mesh
+ * axes of equal cost trade places, and the simplex method ends halfway);
+ * a tiny objective term that prefers the earlier members of every
+ * one-hot group with a fractional member (at most 1e-6 of the bound per
+ * group) makes it end at one of them.  Only those groups: a term on
+ * every group moved the simplex method off ties the LP optimum had
+ * already settled (240 layers on 2x2x2: 22 such searches, 0.28 s, and
+ * 5.15-5.22 s of CPU in all, against 16, 0.11 s and 4.84-4.88 s).  The
+ * point found is scored with the true objective: it is optimal, with
+ * the bound as its proof, when it costs no more than the bound.  Returns
+ * true then, with the point in P.  The objective of P is restored
+ * either way; its basis is not optimal for it any more on success, and
+ * on failure it is the LP's optimal basis again, put back, from which
+ * branch and cut then starts.
+ */
+static bool
+perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
+        double obj_const, double bound, const glp_smcp *sp, double end)
+{
+	double tol = 1e-9 * fmax(1, fabs(bound));
+	double eps = 1e-6 * fmax(1, fabs(bound));
+	size_t n = g->first[g->n], moved = 0;
+	double *keep = sli_xmalloc((n + 1) * sizeof *keep);
+	for (size_t k = 0; k < g->n; k++) {
+		bool frac = false;
+		for (size_t e = g->first[k]; e < g->first[k + 1] && !frac; e++)
+			frac = fractional(glp_get_col_prim(P, g->cols[e]));
+		double step = eps / (double)(g->first[k + 1] - g->first[k]);
+		for (size_t e = g->first[k]; e < g->first[k + 1]; e++) {
+			keep[e] = glp_get_obj_coef(P, g->cols[e]);
+			if (frac)
+				glp_set_obj_coef(P, g->cols[e],
+				                 keep[e] + step * (double)(e - g->first[k]));
+		}
+		moved += frac;
+	}
+	if (!moved) {
+		/* the fractional binaries are outside every group */
+		free(keep);
+		return false;
+	}
+	unsigned char *lp_basis = sli_xmalloc((size_t)glp_get_num_rows(P) + nc + 1);
+	basis_get(P, lp_basis);
+	glp_smcp pp = *sp;
+	pp.presolve = GLP_OFF;
+	pp.msg_lev = GLP_MSG_OFF;
+	pp.meth = GLP_PRIMAL;	/* the basis stays primal feasible */
+	pp.tm_lim = ms_left(end);	/* (it_lim: the caller's) */
+	bool ok = !glp_simplex(P, &pp) && glp_get_status(P) == GLP_OPT &&
+	          integral(P, nc, binary);
+	for (size_t e = 0; e < n; e++)
+		glp_set_obj_coef(P, g->cols[e], keep[e]);
+	free(keep);
+	double v = obj_const;
+	for (size_t j = 0; ok && j < nc; j++)
+		v += glp_get_obj_coef(P, (int)j + 1) * glp_get_col_prim(P, (int)j + 1);
+	ok = ok && v <= bound + tol;
+	if (!ok)
+		basis_set(P, lp_basis);
+	free(lp_basis);
+	return ok;
 }
 
 /*
@@ -548,8 +568,8 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 	ip.mip_gap = o->gap > 0 ? o->gap : 0;
 	ip.cb_func = callback;
 	ip.cb_info = &cb;
-	/* intopt starts from an optimal basis: perturb left another one,
-	 * primal feasible */
+	/* intopt starts from an optimal basis: perturb put the LP's back
+	 * (the simplex method below only factors it again) */
 	glp_smcp rp = sp;
 	rp.msg_lev = GLP_MSG_OFF;
 	rp.meth = GLP_PRIMAL;
