@@ -446,6 +446,65 @@ perturb(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
 }
 
 /*
+ * GLPK's tolerances are absolute, 1e-7 of the objective's scale, which
+ * scale_of sets by its largest coefficient.  Where the optimum lies far
+ * below that (a program whose collectives, which its optimum avoids,
+ * each cost 1e5 times its compute) the simplex method may stop at a
+ * point dearer than the optimum by more than that part of it: on chains
+ * of two or six small layers on 2x2x2, whose optimum is compute alone,
+ * 3e-6 of the largest coefficient, the whole model and two ways of
+ * cutting it into blocks ended "optimal" 0.6-5.4% above it (CBC on the
+ * same model found it).  So when the relaxation's optimum z is below
+ * ZOOM_BELOW of the scale, the objective is multiplied by 1/|z| (at most
+ * ZOOM_MAX) and the simplex method goes on from the same basis (primal
+ * feasible); when that finds a cheaper point, the objective stays so
+ * multiplied, for branch and cut too, and zoom returns the factor.
+ * Otherwise nothing changes (the objective and the basis are put back,
+ * and the same point is the answer: a pivot of no gain there would only
+ * pick another of equal cost), and it returns 1.  -1: the simplex method
+ * failed or ran out of time (P as it left it).
+ */
+#define ZOOM_BELOW 1e-2
+#define ZOOM_MAX 1e4
+
+static double
+zoom(glp_prob *P, size_t nc, double z, const glp_smcp *sp, const sli_lp_opts *o,
+     int it0, double end)
+{
+	if (!nc || z == 0 || !(fabs(z) < ZOOM_BELOW))
+		return 1;
+	double f = fmin(1 / fabs(z), ZOOM_MAX);
+	double *c = sli_xmalloc((nc + 1) * sizeof *c);
+	unsigned char *b = sli_xmalloc((size_t)glp_get_num_rows(P) + nc + 1);
+	basis_get(P, b);
+	for (int j = 0; j <= (int)nc; j++) {
+		c[j] = glp_get_obj_coef(P, j);
+		glp_set_obj_coef(P, j, c[j] * f);
+	}
+	glp_smcp zp = *sp;
+	zp.meth = GLP_PRIMAL;
+	zp.presolve = GLP_OFF;
+	zp.tm_lim = ms_left(end);
+	zp.it_lim = its_left(o, P, it0, 0);
+	int rc = expired(end) || !zp.it_lim ? GLP_ETMLIM : glp_simplex(P, &zp);
+	if (rc || glp_get_status(P) != GLP_OPT)
+		f = -1;
+	else if (!(glp_get_obj_val(P) / f < z - 1e-9 * fabs(z))) {
+		for (int j = 0; j <= (int)nc; j++)
+			glp_set_obj_coef(P, j, c[j]);
+		basis_set(P, b);
+		int wr = glp_warm_up(P);
+		/* (GLPK's check of the basis may now find it a hair off dual
+		 * feasible where the simplex method, with its own tolerances,
+		 * ended: the point is the same) */
+		f = wr == 0 && glp_get_prim_stat(P) == GLP_FEAS ? 1 : -1;
+	}
+	free(c);
+	free(b);
+	return f;
+}
+
+/*
  * Solves the problem in P: the LP relaxation by the simplex method (from
  * the current basis, primal when only the objective changed since the
  * last optimal one, dual otherwise); a search for an
@@ -458,7 +517,7 @@ static void
 optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
               const groups *g, double obj_const, const sli_lp_opts *o,
               bool primal, const double *start, double end, watch *w,
-              unsigned char **keep, sli_lp_result *r)
+              unsigned char **keep, double *zoomed, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
@@ -508,6 +567,19 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
+	double f = zoom(P, nc, r->bound, &sp, o, it0, end);
+	if (f < 0) {
+		r->status = expired(end) || !its_left(o, P, it0, 0)
+		          ? SLI_LP_NO_SOLUTION : SLI_LP_ERROR;
+		snprintf(r->message, sizeof r->message, "LP relaxation: the simplex "
+		         "method failed after the objective was scaled");
+		return;
+	}
+	if (f != 1) {
+		*zoomed = f;
+		obj_const *= f;
+		r->bound = glp_get_obj_val(P);
+	}
 	if (keep) {
 		if (!*keep)
 			*keep = sli_xmalloc((size_t)glp_get_num_rows(P) + nc + 1);
@@ -634,16 +706,19 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 	}
 }
 
-/* optimize_from, with the simplex iterations it made counted in r. */
+/* optimize_from, with the simplex iterations it made counted in r; the
+ * objective's zoom, if any, multiplies *k (r is in its units). */
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
          double obj_const, const sli_lp_opts *o, bool primal,
          const double *start, double end, watch *w, unsigned char **keep,
-         sli_lp_result *r)
+         double *k, sli_lp_result *r)
 {
 	int it0 = glp_get_it_cnt(P);
+	double f = 1;
 	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, w,
-	              keep, r);
+	              keep, &f, r);
+	*k *= f;
 	r->iterations = glp_get_it_cnt(P) - it0;
 }
 
@@ -702,7 +777,7 @@ solve(const sli_lp *lp, const sli_lp_opts *o, sli_lp_result *r)
 	P = load(lp, k);
 	start = start_of(o, nc);
 	optimize(P, nc, lp->binary.v, &g, lp->obj_const * k, o, false, start,
-	         sli_lp_deadline(o, t0), &w, NULL, r);
+	         sli_lp_deadline(o, t0), &w, NULL, &k, r);
 	unscale(r, k);
 	glp_delete_prob(P);
 	groups_fini(&g);
@@ -822,11 +897,17 @@ session_resolve(sli_lp_session *s, const sli_lp_opts *o, sli_lp_result *r)
 		snprintf(r->message, sizeof r->message, "GLPK aborted (internal error)");
 		return -1;
 	}
+	double k = s->k;
 	optimize(s->P, s->nc, s->binary, &s->g, s->obj_const, o,
 	         s->restored || (s->solved && s->obj_changed), start,
 	         sli_lp_deadline(o, t0), &w,
-	         s->keep == SLI_LP_NO_SLOT ? NULL : &s->basis[s->keep], r);
+	         s->keep == SLI_LP_NO_SLOT ? NULL : &s->basis[s->keep], &k, r);
 	free(start);
+	if (k != s->k) {
+		/* zoomed: P's objective is in the new units from now on */
+		s->obj_const *= k / s->k;
+		s->k = k;
+	}
 	unscale(r, s->k);
 	s->obj_changed = false;
 	s->restored = false;
