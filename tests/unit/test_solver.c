@@ -965,6 +965,23 @@ test_decompose_equals_whole(void)
 		}
 }
 
+/* Solves text as a whole model, then by blocks eagerly (rp) and with every
+ * block lazy (rl), each pair at the same cost (solve_both). */
+static void
+solve_three(const char *text, sli_solve_result *rw, sli_solve_result *rp,
+            sli_solve_result *rl)
+{
+	sli_solve_opts whole, parts;
+	sli_solve_opts_init(&whole);
+	sli_solve_opts_init(&parts);
+	whole.no_decompose = true;
+	size_t cols = sli_decomp_lazy_cols;
+	solve_both(text, &whole, &parts, rw, rp);
+	sli_decomp_lazy_cols = 1;
+	solve_both(text, &whole, &parts, rw, rl);
+	sli_decomp_lazy_cols = cols;
+}
+
 /*
  * An optimum far below the largest objective coefficient: two layers on
  * 2x2x2, nothing pinned, whose optimum is compute alone (5.576e-5 us)
@@ -981,16 +998,8 @@ test_tiny_optimum(void)
 	static char text[32768];
 	bool pinned[2] = {false, false};
 	chain_program(text, sizeof text, 3, 2, pinned);
-	sli_solve_opts whole, parts;
-	sli_solve_opts_init(&whole);
-	sli_solve_opts_init(&parts);
-	whole.no_decompose = true;
 	sli_solve_result rw, rp, rl;
-	solve_both(text, &whole, &parts, &rw, &rp);
-	size_t cols = sli_decomp_lazy_cols;
-	sli_decomp_lazy_cols = 1;
-	solve_both(text, &whole, &parts, &rw, &rl);
-	sli_decomp_lazy_cols = cols;
+	solve_three(text, &rw, &rp, &rl);
 	const double cbc = 5.576e-5;
 	CU_ASSERT(fabs(rw.objective - cbc) <= 1e-6 * cbc);
 	CU_ASSERT(fabs(rp.objective - cbc) <= 1e-6 * cbc);
@@ -1029,19 +1038,11 @@ test_decompose_lazy(void)
 {
 	static char text[32768];
 	bool pinned[4] = {false, true, false, true};
-	size_t cols = sli_decomp_lazy_cols;
 	for (unsigned naxes = 2; naxes <= 3; naxes++)
 		for (unsigned layers = 2; layers <= 3; layers++) {
 			chain_program(text, sizeof text, naxes, layers, pinned);
-			sli_solve_opts whole, parts;
-			sli_solve_opts_init(&whole);
-			sli_solve_opts_init(&parts);
-			whole.no_decompose = true;
 			sli_solve_result rw, rp, rl;
-			solve_both(text, &whole, &parts, &rw, &rp);
-			sli_decomp_lazy_cols = 1;
-			solve_both(text, &whole, &parts, &rw, &rl);
-			sli_decomp_lazy_cols = cols;
+			solve_three(text, &rw, &rp, &rl);
 			CU_ASSERT_EQUAL(rl.nblocks, rp.nblocks);
 			CU_ASSERT_NOT_EQUAL(rl.nsolves, rp.nsolves);
 		}
