@@ -131,6 +131,11 @@ typedef struct sli_lp_opts {
 	 * any machine; it ends as at the time limit */
 	double it_limit;
 	double node_its;
+	/* the size of the answer the result must be exact against, in the
+	 * objective's units (the program's, where this is one block of
+	 * it; 0: the solve's own optimum): a gain the solver's tolerances
+	 * hide matters when it is above 1e-9 of it */
+	double obj_ref;
 } sli_lp_opts;
 
 typedef struct sli_lp_result {

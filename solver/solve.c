@@ -1014,6 +1014,9 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	left.lp.most_fractional = alike_axes(&cm);
 	if (o->start && !o->no_solve)
 		read_start(&cm, o, r, &in);
+	/* the incumbent's price sizes what the solves must be exact against */
+	if (in.q && isfinite(r->start_total))
+		left.lp.obj_ref = fabs(r->start_total);
 	/*
 	 * An exported model is always the whole one; the solve goes by parts
 	 * where the structure allows (solve_decomposed returns FALLBACK when
