@@ -516,14 +516,13 @@ zoom(glp_prob *P, size_t nc, double z, double ref, const glp_smcp *sp,
  * branch and cut from the LP basis with the time left.  Nothing runs past
  * end (a deadline on sli_lp_clock()); a solve stopped there keeps the
  * best integral point found, if any (SLI_LP_FEASIBLE).  P's objective is
- * the lp's times scale; zoom may multiply it by *zoomed.
+ * the lp's times *k, which a zoom multiplies (r is in P's units).
  */
 static void
 optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
               const groups *g, double obj_const, const sli_lp_opts *o,
               bool primal, const double *start, double end, watch *w,
-              unsigned char **keep, double scale, double *zoomed,
-              sli_lp_result *r)
+              unsigned char **keep, double *k, sli_lp_result *r)
 {
 	glp_smcp sp;
 	glp_init_smcp(&sp);
@@ -573,7 +572,7 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 	r->bound = nc ? glp_get_obj_val(P) : obj_const;
-	double f = zoom(P, nc, r->bound, o->obj_ref * scale, &sp, o, it0, end);
+	double f = zoom(P, nc, r->bound, o->obj_ref * *k, &sp, o, it0, end);
 	if (f < 0) {
 		r->status = expired(end) || !its_left(o, P, it0, 0)
 		          ? SLI_LP_NO_SOLUTION : SLI_LP_ERROR;
@@ -582,7 +581,7 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 		return;
 	}
 	if (f != 1) {
-		*zoomed = f;
+		*k *= f;
 		obj_const *= f;
 		r->bound = glp_get_obj_val(P);
 	}
@@ -712,8 +711,7 @@ optimize_from(glp_prob *P, int it0, size_t nc, const unsigned char *binary,
 	}
 }
 
-/* optimize_from, with the simplex iterations it made counted in r; the
- * objective's zoom, if any, multiplies *k (r is in its units). */
+/* optimize_from, with the simplex iterations it made counted in r. */
 static void
 optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
          double obj_const, const sli_lp_opts *o, bool primal,
@@ -721,10 +719,8 @@ optimize(glp_prob *P, size_t nc, const unsigned char *binary, const groups *g,
          double *k, sli_lp_result *r)
 {
 	int it0 = glp_get_it_cnt(P);
-	double f = 1;
 	optimize_from(P, it0, nc, binary, g, obj_const, o, primal, start, end, w,
-	              keep, *k, &f, r);
-	*k *= f;
+	              keep, k, r);
 	r->iterations = glp_get_it_cnt(P) - it0;
 }
 
