@@ -1209,6 +1209,8 @@ solve_failed(dec *d, sli_lp_result *lr)
 	return -1;
 }
 
+static bool is_lazy(const klass *k);
+
 /*
  * Makes k's group session (opened on first use) the model of class k
  * under incoming prices shape; c_in's options priced inf are excluded.
@@ -1222,6 +1224,7 @@ load_class(dec *d, klass *k, const double *shape)
 	group *g = &d->groups.v[k->group];
 	size_t nc = sli_lp_ncols(lp);
 	if (!g->s) {
+		k->f.lp.slack_basis = is_lazy(k);
 		g->s = be->open(lp, d->r->message, sizeof d->r->message);
 		if (!g->s) {
 			d->r->status = SLI_LP_ERROR;
@@ -1265,8 +1268,6 @@ fix_out(dec *d, klass *k, uint32_t j)
 	}
 	g->fixed = j;
 }
-
-static bool is_lazy(const klass *k);
 
 /*
  * Before a solve of lazy class k, loaded, with its outgoing option fixed

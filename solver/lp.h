@@ -39,6 +39,13 @@ typedef struct sli_lp {
 	 * the lp's own units, and the exports are written unscaled
 	 */
 	double obj_scale;
+	/*
+	 * the solver starts from its own first basis (every row basic), not
+	 * from one with the agreement columns basic (backend_glpk.c, crash):
+	 * set for the lazy classes of decompose.c, whose many warm solves
+	 * after the first ran slower from where that one led
+	 */
+	bool slack_basis;
 } sli_lp;
 
 void sli_lp_init(sli_lp *lp);
