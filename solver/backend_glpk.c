@@ -236,7 +236,7 @@ load(const sli_lp *lp, double k)
 		free(ja);
 		free(ar);
 	}
-	if (!lp->slack_basis && sli_lp_ncols(lp) >= CRASH_MIN_COLS)
+	if (!lp->slack_basis && sli_lp_ncols(lp) >= (getenv("CMC") ? (size_t)atoi(getenv("CMC")) : CRASH_MIN_COLS))
 		crash(P, lp);
 	return P;
 }
