@@ -143,14 +143,11 @@ relaxation(glp_prob *P, size_t nc, double obj_const, sli_lp_result *r)
  * holds one basic column besides the slacks, so the basis is not
  * singular.  A block of a transformer on 2x2x2 (8,630 columns): 6,881
  * dual iterations, 0.72 s, from GLPK's basis; 1,102, 0.14 s, from this.
- * Not where the lp asks for GLPK's own (sli_lp.slack_basis), nor on
- * models of fewer than CRASH_MIN_COLS columns, whose first solve takes
- * milliseconds either way: there the crash only moves the solver to
- * other optima of the same price, which the export can price higher
- * (1 layer on 8x8 with sub-axes, blocks of 2,609 columns and fewer:
- * 16% dearer).
+ * Not where the lp asks for GLPK's own (sli_lp.slack_basis).  The crash
+ * moves the solver to other optima of the same price; solve.c's tidy_two
+ * and finish let the evaluator choose between two ways of breaking
+ * their ties (shardlp-cost(7), "Ties").
  */
-#define CRASH_MIN_COLS 4000
 static void
 crash(glp_prob *P, const sli_lp *lp)
 {
@@ -236,7 +233,7 @@ load(const sli_lp *lp, double k)
 		free(ja);
 		free(ar);
 	}
-	if (!lp->slack_basis && sli_lp_ncols(lp) >= (getenv("CMC") ? (size_t)atoi(getenv("CMC")) : CRASH_MIN_COLS))
+	if (!lp->slack_basis)
 		crash(P, lp);
 	return P;
 }

@@ -315,17 +315,18 @@ near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
 }
 
 /*
- * Moves tensor t to the option of it nearest sharding want (want itself,
- * or else the one with the most of want's axes on want's dims and no
- * others) when that costs the model no more, keeps within the budget,
- * and reorders fewer axes on t's edges; or, reordering as many, leaves
- * fewer of t's uses resharding it (edge_reshards); or, as many again,
- * holds fewer bytes per device (an argument an add takes sharded: the
- * all-slice is free either way, the memory is not).
+ * Moves tensor t to sharding want, when that is one of its options,
+ * costs the model no more, keeps within the budget and reorders fewer
+ * axes on t's edges.  Wide (the second tidy, sli_cost_tidy): to the
+ * option of t nearest want (want itself, or else the one with the most
+ * of want's axes on want's dims and no others); and, reordering as
+ * many, when it leaves fewer of t's uses resharding it (edge_reshards);
+ * or, as many again, holds fewer bytes per device (an argument an add
+ * takes sharded: the all-slice is free either way, the memory is not).
  */
 static void
 try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
-         uint32_t t, const sli_cost_asg *want)
+         uint32_t t, const sli_cost_asg *want, bool wide)
 {
 	sli_cost_asg *opts, to;
 	size_t n = sli_cost_tensor_options(cm, t, &opts);
@@ -333,6 +334,8 @@ try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
 	for (size_t k = 0; k < n; k++) {
 		int axes = 0;
 		bool sub = true;
+		if (!wide && memcmp(&opts[k], want, sizeof *want))
+			continue;
 		for (uint32_t a = 0; a < cm->naxes && sub; a++) {
 			sub = opts[k].a[a] < 0 || opts[k].a[a] == want->a[a];
 			axes += opts[k].a[a] >= 0;
@@ -352,7 +355,8 @@ try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
 	q[t] = to;
 	double after = near_price(cm, near, t, q, &n1, &m1);
 	double b1 = sli_cost_tensor_bytes(cm, t, &to);
-	bool fewer = n1 < n0 || (n1 == n0 && (m1 < m0 || (m1 == m0 && b1 < b0)));
+	bool fewer = n1 < n0 ||
+	             (wide && n1 == n0 && (m1 < m0 || (m1 == m0 && b1 < b0)));
 	bool ok = after <= before + 1e-9 * fmax(1, fabs(before)) && fewer &&
 	          (cm->budget <= 0 || sli_cost_peak_bytes(cm, q, NULL) <= cm->budget);
 	if (!ok)
@@ -360,7 +364,7 @@ try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
 }
 
 void
-sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
+sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q, bool wide)
 {
 	bool *tied = sli_xcalloc(cm->tensors.n + 1, 1);
 	for (size_t k = 0; k < cm->ties.n; k++)
@@ -380,8 +384,8 @@ sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
 			if (x == SLI_COST_NO_TENSOR || tied[x] || cm->tensors.v[x].fixed)
 				continue;
 			if (edge_reorders(cm, o, res, i, &s, q, &r) ||
-			    (!res && edge_reshards(cm, o, i, &s, q, &r)))
-				try_move(cm, &near, q, x, &r);
+			    (wide && !res && edge_reshards(cm, o, i, &s, q, &r)))
+				try_move(cm, &near, q, x, &r, wide);
 		}
 	}
 	free(near.first);

@@ -429,12 +429,12 @@ test_tidy_reorder(void)
 	CU_ASSERT_EQUAL(differ, 1);
 	sli_cost_parts before, after;
 	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
-	sli_cost_tidy(&cm2, q);
+	sli_cost_tidy(&cm2, q, false);
 	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
 	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
 	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
 	/* a tidy point stays as it is */
-	sli_cost_tidy(&cm2, q2);
+	sli_cost_tidy(&cm2, q2, false);
 	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
 	free(q);
 	free(q2);
