@@ -490,14 +490,17 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	/*
 	 * r->parts holds the evaluator's score of q once scored here.  The
 	 * model prices alt as q; the export may not, and the cheaper is
-	 * the answer (shardlp-cost(7), "Ties").
+	 * the answer, or at the same step time the one of lower peak
+	 * memory (shardlp-cost(7), "Ties").
 	 */
 	sli_cost_parts pq, e, ea, e0;
 	bool scored = false;
 	if (alt && !score_copy(m, cm, o, q, NULL, &e) &&
 	    !score_copy(m, cm, o, alt, NULL, &ea)) {
 		scored = true;
-		if (ea.total < e.total - 1e-9 * fabs(e.total)) {
+		double tol = 1e-9 * fabs(e.total);
+		if (ea.total < e.total - tol ||
+		    (ea.total <= e.total + tol && ea.peak_bytes < e.peak_bytes)) {
 			q = alt;
 			e = ea;
 		}
