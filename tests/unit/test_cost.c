@@ -405,6 +405,45 @@ read_q(sl_context *ctx, const char *text, sl_module **m, sli_cost_model *cm,
 	return cm->tensors.n;
 }
 
+/*
+ * The model of text `to` at the point of text `from`, which differ in one
+ * tensor: sli_cost_tidy moves it to `to`'s sharding the wide way, and the
+ * narrow way too when narrow, at the same model price; a tidy point
+ * stays as it is.
+ */
+static void
+tidy_moves(const char *from, const char *to, bool narrow)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m, *m2;
+	sli_cost_model cm, cm2;
+	sli_cost_asg *q, *q2;
+	size_t n = read_q(ctx, from, &m, &cm, &q);
+	CU_ASSERT_EQUAL_FATAL(read_q(ctx, to, &m2, &cm2, &q2), n);
+	size_t differ = 0;
+	for (size_t t = 0; t < n; t++)
+		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
+	CU_ASSERT_EQUAL(differ, 1);
+	sli_cost_parts before, after;
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
+	sli_cost_tidy(&cm2, q, false);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q) == 0, narrow);
+	sli_cost_tidy(&cm2, q, true);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
+	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
+	sli_cost_tidy(&cm2, q2, false);
+	sli_cost_tidy(&cm2, q2, true);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	free(q);
+	free(q2);
+	sli_cost_model_fini(&cm);
+	sli_cost_model_fini(&cm2);
+	sl_module_free(m);
+	sl_module_free(m2);
+	sl_context_free(ctx);
+}
+
 static void
 test_tidy_reorder(void)
 {
@@ -414,35 +453,9 @@ test_tidy_reorder(void)
 	CU_ASSERT_DOUBLE_EQUAL(score(behind, NULL).total, score(front, NULL).total, 1e-12);
 	CU_ASSERT(score_as(behind, NULL, true).communication >
 	          score_as(front, NULL, true).communication + 1);
-
 	/* the model of the second (where %0 may take it), at the point of
-	 * the first: they differ in %0 alone */
-	sl_context *ctx = sl_context_new();
-	sl_module *m, *m2;
-	sli_cost_model cm, cm2;
-	sli_cost_asg *q, *q2;
-	size_t n = read_q(ctx, behind, &m, &cm, &q);
-	CU_ASSERT_EQUAL_FATAL(read_q(ctx, front, &m2, &cm2, &q2), n);
-	size_t differ = 0;
-	for (size_t t = 0; t < n; t++)
-		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
-	CU_ASSERT_EQUAL(differ, 1);
-	sli_cost_parts before, after;
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
-	sli_cost_tidy(&cm2, q, false);
-	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
-	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
-	/* a tidy point stays as it is */
-	sli_cost_tidy(&cm2, q2, false);
-	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	free(q);
-	free(q2);
-	sli_cost_model_fini(&cm);
-	sli_cost_model_fini(&cm2);
-	sl_module_free(m);
-	sl_module_free(m2);
-	sl_context_free(ctx);
+	 * the first */
+	tidy_moves(behind, front, true);
 }
 
 /*
@@ -488,31 +501,7 @@ test_tidy_wide(void)
 	CU_ASSERT(c2 >= 1);
 	CU_ASSERT(c1 > 1.9 * c2);
 
-	sl_context *ctx = sl_context_new();
-	sl_module *m, *m2;
-	sli_cost_model cm, cm2;
-	sli_cost_asg *q, *q2;
-	size_t n = read_q(ctx, split, &m, &cm, &q);
-	CU_ASSERT_EQUAL_FATAL(read_q(ctx, front, &m2, &cm2, &q2), n);
-	size_t differ = 0;
-	for (size_t t = 0; t < n; t++)
-		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
-	CU_ASSERT_EQUAL(differ, 1);
-	sli_cost_parts before, after;
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
-	sli_cost_tidy(&cm2, q, false);
-	CU_ASSERT_NOT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	sli_cost_tidy(&cm2, q, true);
-	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
-	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
-	free(q);
-	free(q2);
-	sli_cost_model_fini(&cm);
-	sli_cost_model_fini(&cm2);
-	sl_module_free(m);
-	sl_module_free(m2);
-	sl_context_free(ctx);
+	tidy_moves(split, front, false);
 }
 
 /* {====================================================================
