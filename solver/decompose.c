@@ -184,6 +184,9 @@ typedef struct dec {
 	SL_VEC(klass) classes;
 	SL_VEC(group) groups;
 	uint32_t nslots;	/* basis slots handed out (slot_use) */
+	/* every class starts from the solver's own first basis, not the
+	 * crash basis (sli_lp.slack_basis): set when a class is lazy */
+	bool slack_basis;
 } dec;
 
 static uint64_t
@@ -1222,6 +1225,7 @@ load_class(dec *d, klass *k, const double *shape)
 	group *g = &d->groups.v[k->group];
 	size_t nc = sli_lp_ncols(lp);
 	if (!g->s) {
+		k->f.lp.slack_basis = d->slack_basis;
 		g->s = be->open(lp, d->r->message, sizeof d->r->message);
 		if (!g->s) {
 			d->r->status = SLI_LP_ERROR;
@@ -2247,6 +2251,8 @@ sli_decomp_solve(const sli_cost_model *cm, const sli_lp_backend *be,
 	}
 	r->nblocks = d.blocks.n;
 	r->nclasses = d.classes.n;
+	for (size_t c = 0; c < d.classes.n; c++)
+		d.slack_basis |= is_lazy(&d.classes.v[c]);
 
 	double total, slack;
 	int fw = forward(&d, &total, &slack);

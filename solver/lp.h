@@ -39,6 +39,15 @@ typedef struct sli_lp {
 	 * the lp's own units, and the exports are written unscaled
 	 */
 	double obj_scale;
+	/*
+	 * the solver starts from its own first basis (every row basic), not
+	 * from one with the agreement columns basic (backend_glpk.c, crash):
+	 * set by decompose.c on every class of a chain with a lazy class,
+	 * whose many warm solves after the first ran slower from where that
+	 * one led, and whose other classes' answers the crash made dearer
+	 * to the export (1 layer on 8x8 with sub-axes: 16%)
+	 */
+	bool slack_basis;
 } sli_lp;
 
 void sli_lp_init(sli_lp *lp);

@@ -407,20 +407,6 @@ score_copy(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	return rc;
 }
 
-/*
- * The evaluator's scores of the incumbent, in its orders, into *e0 and of
- * q into *e.  Returns 0 or -1.
- */
-static int
-score_both(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-           const sli_cost_asg *q, const incumbent *in, sli_cost_parts *e,
-           sli_cost_parts *e0)
-{
-	if (score_copy(m, cm, o, in->q, in->v, e0))
-		return -1;
-	return score_copy(m, cm, o, q, NULL, e);
-}
-
 /* glpsol's words for the status of a MIP solution. */
 static const char *
 glpsol_status(const sli_solve_result *r)
@@ -465,14 +451,36 @@ price_tolerance(const sli_cost_model *cm, const sli_solve_result *r)
 }
 
 /*
- * Writes q (or the incumbent, in (or NULL), when the evaluator scores it
- * less) onto m, runs the checker, and holds the model's score of the
- * annotated module against r->objective.  The incumbent is read_start's,
- * priced there (r->start_total).  Returns 0 or -1.
+ * Breaks q's ties (sli_cost_tidy) in place, and the wide way in a copy:
+ * returns the copy, or NULL where both ways give the same answer.
+ */
+static sli_cost_asg *
+tidy_two(const sli_cost_model *cm, sli_cost_asg *q)
+{
+	size_t size = (cm->tensors.n + 1) * sizeof *q;
+	sli_cost_asg *w = sli_xmalloc(size);
+	memcpy(w, q, size);
+	sli_cost_tidy(cm, q, false);
+	sli_cost_tidy(cm, w, true);
+	if (!memcmp(w, q, size)) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/*
+ * Writes q (or alt, or the incumbent, in (or NULL), when the evaluator
+ * scores it less) onto m, runs the checker, and holds the model's score
+ * of the annotated module against r->objective.  alt (or NULL) is q
+ * tidied the wide way (tidy_two), of the same model price.  The
+ * incumbent is read_start's, priced there (r->start_total).  Returns 0
+ * or -1.
  */
 static int
 finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
-       const sli_cost_asg *q, const incumbent *in, sli_solve_result *r)
+       const sli_cost_asg *q, const sli_cost_asg *alt, const incumbent *in,
+       sli_solve_result *r)
 {
 	sl_context *ctx = m->ctx;
 	const sli_cost_asg *q0 = in ? in->q : NULL;
@@ -480,12 +488,29 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	if (fabs(r->gap) < 1e-12)	/* rounding noise of a proven optimum */
 		r->gap = 0;
 	/*
+	 * r->parts holds the evaluator's score of q once scored here.  The
+	 * model prices alt as q; the export may not, and the cheaper is
+	 * the answer, or at the same step time the one of lower peak
+	 * memory (shardlp-cost(7), "Ties").
+	 */
+	sli_cost_parts pq, e, ea, e0;
+	bool scored = false;
+	if (alt && !score_copy(m, cm, o, q, NULL, &e) &&
+	    !score_copy(m, cm, o, alt, NULL, &ea)) {
+		scored = true;
+		double tol = 1e-9 * fabs(e.total);
+		if (ea.total < e.total - tol ||
+		    (ea.total <= e.total + tol && ea.peak_bytes < e.peak_bytes)) {
+			q = alt;
+			e = ea;
+		}
+	}
+	/*
 	 * The solver tells apart costs to about 1e-7 of its largest
 	 * coefficient; below that the incumbent may be cheaper than its
 	 * point, and is then the answer (the bound holds within the same
 	 * tolerance), so that the ILP is never above its incumbent.
 	 */
-	sli_cost_parts pq, e, e0;
 	double p0 = r->start_total;
 	/*
 	 * q's price is r->objective within the tolerance finish checks
@@ -496,6 +521,7 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 	    !sli_cost_eval_asg(cm, q, &pq, NULL)) {
 		if (p0 < pq.total) {
 			q = q0;
+			scored = false;
 			r->objective = p0;
 			if (r->bound > r->objective)
 				r->bound = r->objective;
@@ -503,13 +529,12 @@ finish(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 			                 fmax(1e-9, fabs(r->objective)));
 		}
 	}
-	/* r->parts holds the evaluator's score of q once scored here */
-	bool scored = false;
-	if (q0 && q != q0 && !score_both(m, cm, o, q, in, &e, &e0)) {
-		scored = true;
+	if (q0 && q != q0 && !scored)
+		scored = !score_copy(m, cm, o, q, NULL, &e);
+	if (scored)
 		r->parts = e;
-	}
-	if (scored && e0.total < e.total - 1e-9 * fabs(e.total)) {
+	if (scored && q0 && q != q0 && !score_copy(m, cm, o, q0, in->v, &e0) &&
+	    e0.total < e.total - 1e-9 * fabs(e.total)) {
 		/* the incumbent's collectives cost less: it is the answer, at
 		 * its price in the model (the bound stays the model's) */
 		q = q0;
@@ -610,7 +635,7 @@ use_start(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o,
 		r->bound = r->objective;
 	r->gap = isinf(r->bound) ? INFINITY
 	       : (r->objective - r->bound) / fmax(1e-9, fabs(r->objective));
-	return finish(m, cm, o, in->q, NULL, r);
+	return finish(m, cm, o, in->q, NULL, NULL, r);
 }
 
 /* {====================================================================
@@ -784,7 +809,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 {
 	sl_context *ctx = m->ctx;
 	sli_decomp_result dr;
-	sli_cost_asg *q = sli_xcalloc(cm->tensors.n + 1, sizeof *q);
+	sli_cost_asg *q = sli_xcalloc(cm->tensors.n + 1, sizeof *q), *alt = NULL;
 	int rc = sli_decomp_solve(cm, be, &o->lp, !o->no_block_reuse, q, &dr);
 	if (rc) {
 		free(q);
@@ -809,8 +834,8 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 	case SLI_LP_FEASIBLE:
 		r->objective = dr.objective;
 		r->gap = dr.gap;
-		sli_cost_tidy(cm, q);
-		rc = finish(m, cm, o, q, in, r);
+		alt = tidy_two(cm, q);
+		rc = finish(m, cm, o, q, alt, in, r);
 		break;
 	case SLI_LP_NO_SOLUTION:
 		if (in->q) {
@@ -825,6 +850,7 @@ solve_decomposed(sl_module *m, const sli_cost_model *cm, const sli_solve_opts *o
 		rc = -1;
 		break;
 	}
+	free(alt);
 	free(q);
 	return rc;
 }
@@ -1111,8 +1137,9 @@ sli_solve(sl_module *m, const sli_solve_opts *o, sli_solve_result *r)
 	sli_cost_asg *q = sli_xcalloc(cm.tensors.n + 1, sizeof *q);
 	sli_form_decode(&f, lr.x, q, NULL);
 	free(lr.x);
-	sli_cost_tidy(&cm, q);
-	rc = finish(m, &cm, o, q, &in, r);
+	sli_cost_asg *alt = tidy_two(&cm, q);
+	rc = finish(m, &cm, o, q, alt, &in, r);
+	free(alt);
 	free(q);
 out:
 	if (whole)

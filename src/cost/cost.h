@@ -370,9 +370,12 @@ int sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
  * has (the model charges nothing, the export gathers it), the tensor
  * takes the op's sharding when the model's price stays the same or
  * falls, fewer of its edges do so, the budget holds, and the tensor is
- * neither tied nor fixed (shardlp-cost(7), "Ties").
+ * neither tied nor fixed (shardlp-cost(7), "Ties").  Wide also moves
+ * an operand its use reshards to (or towards) the use's sharding, or a
+ * tensor to fewer bytes per device, at the same price and reorders: a
+ * second answer of the same price for the evaluator to choose from.
  */
-void sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q);
+void sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q, bool wide);
 
 /*
  * Reads the sharding of every tensor of the model from the module

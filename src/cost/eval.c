@@ -208,6 +208,27 @@ edge_reorders(const sli_cost_model *cm, uint32_t o, bool result, uint32_t i,
 	return result ? sli_cost_reorders(cm, r, &q[x]) : sli_cost_reorders(cm, &q[x], r);
 }
 
+/*
+ * Whether operand i of op o (assignment s) is resharded on its way in:
+ * its projection r differs from the operand's sharding.  The export
+ * picks the op's assignment from the shardings it sees, and where an
+ * operand already has the one the model's cheapest assignment wants,
+ * it picks that one; otherwise it may pick another (a dot whose operand
+ * is sharded on the contracting dimension is all-reduced rather than
+ * the operand moved by an all-to-all, at twice the model's price).
+ */
+static bool
+edge_reshards(const sli_cost_model *cm, uint32_t o, uint32_t i,
+              const sli_cost_asg *s, const sli_cost_asg *q, sli_cost_asg *r)
+{
+	const sli_cost_op *co = &cm->ops.v[o];
+	uint32_t x = co->operands[i];
+	if (x == SLI_COST_NO_TENSOR || (co->ropt && co->ropt[i]))
+		return false;
+	sli_cost_op_project(cm, o, false, i, s, r);
+	return memcmp(r, &q[x], sizeof *r) != 0;
+}
+
 /* Per tensor, the ops next to it (its definition and uses), in op order. */
 typedef struct near_ops {
 	uint32_t *first;	/* tensor t's ops: op[first[t] .. first[t + 1]) */
@@ -267,10 +288,10 @@ near_ops_init(near_ops *n, const sli_cost_model *cm)
  */
 static double
 near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
-           const sli_cost_asg *q, uint32_t *n)
+           const sli_cost_asg *q, uint32_t *n, uint32_t *m)
 {
 	double c = 0;
-	*n = 0;
+	*n = *m = 0;
 	for (uint32_t k = near->first[t]; k < near->first[t + 1]; k++) {
 		uint32_t o = near->op[k];
 		const sli_cost_op *co = &cm->ops.v[o];
@@ -282,44 +303,68 @@ near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
 		for (uint32_t e = 0; e < co->noperands + co->nresults; e++) {
 			bool res = e >= co->noperands;
 			uint32_t i = res ? e - co->noperands : e;
-			if ((res ? co->results[i] : co->operands[i]) == t &&
-			    edge_reorders(cm, o, res, i, &s, q, &r))
+			if ((res ? co->results[i] : co->operands[i]) != t)
+				continue;
+			if (edge_reorders(cm, o, res, i, &s, q, &r))
 				(*n)++;
+			if (!res && edge_reshards(cm, o, i, &s, q, &r))
+				(*m)++;
 		}
 	}
 	return c;
 }
 
 /*
- * Moves tensor t to sharding want when that is one of its options, costs
- * the model no more, reorders fewer axes on its edges and keeps within
- * the budget.
+ * Moves tensor t to sharding want, when that is one of its options,
+ * costs the model no more, keeps within the budget and reorders fewer
+ * axes on t's edges.  Wide (the second tidy, sli_cost_tidy): to the
+ * option of t nearest want (want itself, or else the one with the most
+ * of want's axes on want's dims and no others); and, reordering as
+ * many, when it leaves fewer of t's uses resharding it (edge_reshards);
+ * or, as many again, holds fewer bytes per device (an argument an add
+ * takes sharded: the all-slice is free either way, the memory is not).
  */
 static void
 try_move(const sli_cost_model *cm, const near_ops *near, sli_cost_asg *q,
-         uint32_t t, const sli_cost_asg *want)
+         uint32_t t, const sli_cost_asg *want, bool wide)
 {
-	sli_cost_asg *opts;
+	sli_cost_asg *opts, to;
 	size_t n = sli_cost_tensor_options(cm, t, &opts);
-	bool valid = false;
-	for (size_t k = 0; k < n && !valid; k++)
-		valid = !memcmp(&opts[k], want, sizeof *want);
+	int most = -1;
+	for (size_t k = 0; k < n; k++) {
+		int axes = 0;
+		bool sub = true;
+		if (!wide && memcmp(&opts[k], want, sizeof *want))
+			continue;
+		for (uint32_t a = 0; a < cm->naxes && sub; a++) {
+			sub = opts[k].a[a] < 0 || opts[k].a[a] == want->a[a];
+			axes += opts[k].a[a] >= 0;
+		}
+		if (sub && axes > most) {
+			most = axes;
+			to = opts[k];
+		}
+	}
 	free(opts);
-	if (!valid)
+	if (most < 0 || !memcmp(&to, &q[t], sizeof to))
 		return;
-	uint32_t n0, n1;
+	uint32_t n0, n1, m0, m1;
 	sli_cost_asg old = q[t];
-	double before = near_price(cm, near, t, q, &n0);
-	q[t] = *want;
-	double after = near_price(cm, near, t, q, &n1);
-	bool ok = after <= before + 1e-9 * fmax(1, fabs(before)) && n1 < n0 &&
+	double before = near_price(cm, near, t, q, &n0, &m0);
+	double b0 = sli_cost_tensor_bytes(cm, t, &old);
+	q[t] = to;
+	double after = near_price(cm, near, t, q, &n1, &m1);
+	double b1 = sli_cost_tensor_bytes(cm, t, &to);
+	bool fewer = n1 < n0 ||
+	             (wide && n1 == n0 && (m1 < m0 || (m1 == m0 && b1 < b0)));
+	bool ok = after <= before + 1e-9 * fmax(1, fabs(before)) && fewer &&
 	          (cm->budget <= 0 || sli_cost_peak_bytes(cm, q, NULL) <= cm->budget);
 	if (!ok)
 		q[t] = old;
 }
 
 void
-sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
+sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q, bool wide)
 {
 	bool *tied = sli_xcalloc(cm->tensors.n + 1, 1);
 	for (size_t k = 0; k < cm->ties.n; k++)
@@ -336,9 +381,11 @@ sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q)
 			bool res = e >= co->noperands;
 			uint32_t i = res ? e - co->noperands : e;
 			uint32_t x = res ? co->results[i] : co->operands[i];
-			if (edge_reorders(cm, o, res, i, &s, q, &r) && !tied[x] &&
-			    !cm->tensors.v[x].fixed)
-				try_move(cm, &near, q, x, &r);
+			if (x == SLI_COST_NO_TENSOR || tied[x] || cm->tensors.v[x].fixed)
+				continue;
+			if (edge_reorders(cm, o, res, i, &s, q, &r) ||
+			    (wide && !res && edge_reshards(cm, o, i, &s, q, &r)))
+				try_move(cm, &near, q, x, &r, wide);
 		}
 	}
 	free(near.first);

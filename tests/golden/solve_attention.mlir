@@ -16,11 +16,11 @@
 //   func.func @main(%arg0: tensor<8x16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}, {}]>}, %arg1: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}, %arg2: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg3: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, %arg4: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> (tensor<8x16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}, {}]>}) {
 //     %0 = sdy.constant dense<0.000000e+00> : tensor<f32>
 //     %1 = sdy.constant dense<0xFF800000> : tensor<f32>
-//     %2 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : (tensor<8x16x32xf32>, tensor<32x32xf32>) -> tensor<8x16x32xf32>
+//     %2 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [2] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}, {"y"}]>]>} : (tensor<8x16x32xf32>, tensor<32x32xf32>) -> tensor<8x16x32xf32>
 //     %3 = stablehlo.dot_general %arg0, %arg2, contracting_dims = [2] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : (tensor<8x16x32xf32>, tensor<32x32xf32>) -> tensor<8x16x32xf32>
 //     %4 = stablehlo.dot_general %arg0, %arg3, contracting_dims = [2] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : (tensor<8x16x32xf32>, tensor<32x32xf32>) -> tensor<8x16x32xf32>
 //     %5 = stablehlo.dot_general %2, %3, batching_dims = [0] x [0], contracting_dims = [2] x [2] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : (tensor<8x16x32xf32>, tensor<8x16x32xf32>) -> tensor<8x16x16xf32>
-//     %6 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} dense<1.250000e-01> : tensor<8x16x16xf32>
+//     %6 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}, {}]>]>} dense<1.250000e-01> : tensor<8x16x16xf32>
 //     %7 = stablehlo.multiply %5, %6 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : tensor<8x16x16xf32>
 //     %8 = stablehlo.reduce(%7 init: %1) applies stablehlo.maximum across dimensions = [2] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}]>]>} : (tensor<8x16x16xf32>, tensor<f32>) -> tensor<8x16xf32>
 //     %9 = stablehlo.broadcast_in_dim %8, dims = [0, 1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", "y"}, {}, {}]>]>} : (tensor<8x16xf32>) -> tensor<8x16x16xf32>

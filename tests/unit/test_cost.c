@@ -405,6 +405,45 @@ read_q(sl_context *ctx, const char *text, sl_module **m, sli_cost_model *cm,
 	return cm->tensors.n;
 }
 
+/*
+ * The model of text `to` at the point of text `from`, which differ in one
+ * tensor: sli_cost_tidy moves it to `to`'s sharding the wide way, and the
+ * narrow way too when narrow, at the same model price; a tidy point
+ * stays as it is.
+ */
+static void
+tidy_moves(const char *from, const char *to, bool narrow)
+{
+	sl_context *ctx = sl_context_new();
+	sl_module *m, *m2;
+	sli_cost_model cm, cm2;
+	sli_cost_asg *q, *q2;
+	size_t n = read_q(ctx, from, &m, &cm, &q);
+	CU_ASSERT_EQUAL_FATAL(read_q(ctx, to, &m2, &cm2, &q2), n);
+	size_t differ = 0;
+	for (size_t t = 0; t < n; t++)
+		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
+	CU_ASSERT_EQUAL(differ, 1);
+	sli_cost_parts before, after;
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
+	sli_cost_tidy(&cm2, q, false);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q) == 0, narrow);
+	sli_cost_tidy(&cm2, q, true);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
+	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
+	sli_cost_tidy(&cm2, q2, false);
+	sli_cost_tidy(&cm2, q2, true);
+	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
+	free(q);
+	free(q2);
+	sli_cost_model_fini(&cm);
+	sli_cost_model_fini(&cm2);
+	sl_module_free(m);
+	sl_module_free(m2);
+	sl_context_free(ctx);
+}
+
 static void
 test_tidy_reorder(void)
 {
@@ -414,35 +453,55 @@ test_tidy_reorder(void)
 	CU_ASSERT_DOUBLE_EQUAL(score(behind, NULL).total, score(front, NULL).total, 1e-12);
 	CU_ASSERT(score_as(behind, NULL, true).communication >
 	          score_as(front, NULL, true).communication + 1);
-
 	/* the model of the second (where %0 may take it), at the point of
-	 * the first: they differ in %0 alone */
-	sl_context *ctx = sl_context_new();
-	sl_module *m, *m2;
-	sli_cost_model cm, cm2;
-	sli_cost_asg *q, *q2;
-	size_t n = read_q(ctx, behind, &m, &cm, &q);
-	CU_ASSERT_EQUAL_FATAL(read_q(ctx, front, &m2, &cm2, &q2), n);
-	size_t differ = 0;
-	for (size_t t = 0; t < n; t++)
-		differ += memcmp(&q[t], &q2[t], sizeof *q) != 0;
-	CU_ASSERT_EQUAL(differ, 1);
-	sli_cost_parts before, after;
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &before, NULL), 0);
-	sli_cost_tidy(&cm2, q);
-	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	CU_ASSERT_EQUAL(sli_cost_eval_asg(&cm2, q, &after, NULL), 0);
-	CU_ASSERT_DOUBLE_EQUAL(after.total, before.total, 1e-12);
-	/* a tidy point stays as it is */
-	sli_cost_tidy(&cm2, q2);
-	CU_ASSERT_EQUAL(memcmp(q, q2, n * sizeof *q), 0);
-	free(q);
-	free(q2);
-	sli_cost_model_fini(&cm);
-	sli_cost_model_fini(&cm2);
-	sl_module_free(m);
-	sl_module_free(m2);
-	sl_context_free(ctx);
+	 * the first */
+	tidy_moves(behind, front, true);
+}
+
+/*
+ * A dot whose result is on [{"a", "b"}, {}] (mesh a=2, b=2), its lhs %0
+ * a negate of an argument on [{"a"}, {"b"}].  %0 on [{"a"}, {"b"}] or on
+ * [{"a", "b"}, {}] costs the model the same: one all-to-all that moves
+ * "b" to dim 0, into the dot or into the negate.  The export keeps "b"
+ * on the contracting dim of the first and all-reduces the result, at
+ * twice that (the lhs is the dot's largest tensor).  The wide tidy
+ * moves %0 to the second; the narrow one, which only undoes reorders,
+ * leaves it.
+ */
+static void
+dot_text(char *buf, size_t n, const char *s)
+{
+	snprintf(buf, n, "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n"
+		"func.func @f(%%arg0: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+		"[{\"a\"}, {\"b\"}]>}, %%arg1: tensor<32x8xf32>) -> (" T88 " {sdy.sharding = "
+		"#sdy.sharding<@mesh, [{\"a\", \"b\"}, {}]>}) {\n"
+		"  %%0 = stablehlo.negate %%arg0 {sdy.sharding = "
+		"#sdy.sharding_per_value<[<@mesh, %s>]>} : tensor<8x32xf32>\n"
+		"  %%1 = stablehlo.dot_general %%0, %%arg1, contracting_dims = [1] x [0] "
+		"{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"a\", \"b\"}, {}]>]>}"
+		" : (tensor<8x32xf32>, tensor<32x8xf32>) -> " T88 "\n"
+		"  return %%1 : " T88 "\n}\n", s);
+}
+
+static void
+test_tidy_wide(void)
+{
+	char split[2048], front[2048];
+	dot_text(split, sizeof split, "[{\"a\"}, {\"b\"}]");
+	dot_text(front, sizeof front, "[{\"a\", \"b\"}, {}]");
+	CU_ASSERT_DOUBLE_EQUAL(score(split, NULL).total, score(front, NULL).total, 1e-12);
+	/* a latency of 1 s a step: the all-reduce takes two, the
+	 * all-to-all one */
+	sli_cost_params p;
+	unit_cluster(&p);
+	p.latency = 1;
+	double c1 = score_as(split, &p, true).communication;
+	double c2 = score_as(front, &p, true).communication;
+	CU_ASSERT_DOUBLE_EQUAL(score(split, &p).total, score(front, &p).total, 1e-12);
+	CU_ASSERT(c2 >= 1);
+	CU_ASSERT(c1 > 1.9 * c2);
+
+	tidy_moves(split, front, false);
 }
 
 /* {====================================================================
@@ -598,6 +657,7 @@ CU_TestInfo tests_cost[] = {
 	{"compute is the per-device flops at the device's FLOP/s", test_compute},
 	{"the ILP's edge terms add up to the reshard", test_terms_match_reshard},
 	{"ties broken where the export reorders axes", test_tidy_reorder},
+	{"ties broken the wide way where the export reshards", test_tidy_wide},
 	{"a data-flow edge is its owner's tensor", test_edge_is_its_owner},
 	{"a loop's operand is resharded into its carried value",
 	 test_loop_operand_reshards},
