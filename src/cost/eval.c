@@ -193,40 +193,31 @@ sli_cost_eval_asg(const sli_cost_model *cm, const sli_cost_asg *q,
 
 /*
  * The edge of op o (assignment s) to its operand or result i, tensor x:
- * whether its reshard keeps an axis behind other axes than before
- * (sli_cost_reorders), and the projection of s on it into r.
+ * the projection of s on it into r, and what its reshard does.
+ * EDGE_REORDERS: it keeps an axis behind other axes than before
+ * (sli_cost_reorders).  EDGE_RESHARDS: an operand resharded on its way
+ * in (r differs from its sharding).  The export picks the op's
+ * assignment from the shardings it sees, and where an operand already
+ * has the one the model's cheapest assignment wants, it picks that one;
+ * otherwise it may pick another (a dot whose operand is sharded on the
+ * contracting dimension is all-reduced rather than the operand moved by
+ * an all-to-all, at twice the model's price).
  */
-static bool
-edge_reorders(const sli_cost_model *cm, uint32_t o, bool result, uint32_t i,
-              const sli_cost_asg *s, const sli_cost_asg *q, sli_cost_asg *r)
+enum { EDGE_REORDERS = 1, EDGE_RESHARDS = 2 };
+
+static unsigned
+edge_of(const sli_cost_model *cm, uint32_t o, bool result, uint32_t i,
+        const sli_cost_asg *s, const sli_cost_asg *q, sli_cost_asg *r)
 {
 	const sli_cost_op *co = &cm->ops.v[o];
 	uint32_t x = result ? co->results[i] : co->operands[i];
 	if (x == SLI_COST_NO_TENSOR || (!result && co->ropt && co->ropt[i]))
-		return false;
+		return 0;
 	sli_cost_op_project(cm, o, result, i, s, r);
-	return result ? sli_cost_reorders(cm, r, &q[x]) : sli_cost_reorders(cm, &q[x], r);
-}
-
-/*
- * Whether operand i of op o (assignment s) is resharded on its way in:
- * its projection r differs from the operand's sharding.  The export
- * picks the op's assignment from the shardings it sees, and where an
- * operand already has the one the model's cheapest assignment wants,
- * it picks that one; otherwise it may pick another (a dot whose operand
- * is sharded on the contracting dimension is all-reduced rather than
- * the operand moved by an all-to-all, at twice the model's price).
- */
-static bool
-edge_reshards(const sli_cost_model *cm, uint32_t o, uint32_t i,
-              const sli_cost_asg *s, const sli_cost_asg *q, sli_cost_asg *r)
-{
-	const sli_cost_op *co = &cm->ops.v[o];
-	uint32_t x = co->operands[i];
-	if (x == SLI_COST_NO_TENSOR || (co->ropt && co->ropt[i]))
-		return false;
-	sli_cost_op_project(cm, o, false, i, s, r);
-	return memcmp(r, &q[x], sizeof *r) != 0;
+	if (result)
+		return sli_cost_reorders(cm, r, &q[x]) ? EDGE_REORDERS : 0;
+	return (sli_cost_reorders(cm, &q[x], r) ? EDGE_REORDERS : 0) |
+	       (memcmp(r, &q[x], sizeof *r) ? EDGE_RESHARDS : 0);
 }
 
 /* Per tensor, the ops next to it (its definition and uses), in op order. */
@@ -305,10 +296,9 @@ near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
 			uint32_t i = res ? e - co->noperands : e;
 			if ((res ? co->results[i] : co->operands[i]) != t)
 				continue;
-			if (edge_reorders(cm, o, res, i, &s, q, &r))
-				(*n)++;
-			if (!res && edge_reshards(cm, o, i, &s, q, &r))
-				(*m)++;
+			unsigned f = edge_of(cm, o, res, i, &s, q, &r);
+			*n += (f & EDGE_REORDERS) != 0;
+			*m += (f & EDGE_RESHARDS) != 0;
 		}
 	}
 	return c;
@@ -320,7 +310,7 @@ near_price(const sli_cost_model *cm, const near_ops *near, uint32_t t,
  * axes on t's edges.  Wide (the second tidy, sli_cost_tidy): to the
  * option of t nearest want (want itself, or else the one with the most
  * of want's axes on want's dims and no others); and, reordering as
- * many, when it leaves fewer of t's uses resharding it (edge_reshards);
+ * many, when it leaves fewer of t's uses resharding it (EDGE_RESHARDS);
  * or, as many again, holds fewer bytes per device (an argument an add
  * takes sharded: the all-slice is free either way, the memory is not).
  */
@@ -383,8 +373,8 @@ sli_cost_tidy(const sli_cost_model *cm, sli_cost_asg *q, bool wide)
 			uint32_t x = res ? co->results[i] : co->operands[i];
 			if (x == SLI_COST_NO_TENSOR || tied[x] || cm->tensors.v[x].fixed)
 				continue;
-			if (edge_reorders(cm, o, res, i, &s, q, &r) ||
-			    (wide && !res && edge_reshards(cm, o, i, &s, q, &r)))
+			unsigned f = edge_of(cm, o, res, i, &s, q, &r);
+			if ((f & EDGE_REORDERS) || (wide && (f & EDGE_RESHARDS)))
 				try_move(cm, &near, q, x, &r, wide);
 		}
 	}
