@@ -18,6 +18,9 @@ void *sli_xcalloc(size_t n, size_t size);
 void *sli_xrealloc(void *p, size_t n);
 char *sli_xstrdup(const char *s);
 char *sli_xstrndup(const char *s, size_t n);
+/* Makes the whole pages within [p, p + n) resident and writable at once
+ * (util.c); advice only. */
+void sli_populate(void *p, size_t n);
 
 /* Euclid's greatest common divisor (of sizes; its sign follows C's %). */
 static inline int64_t
