@@ -204,7 +204,6 @@ struct sli_names {
 	numslot *num[2];	/* bindings by number, per kind */
 	size_t nnum[2];		/* slots allocated */
 	size_t nset[2];		/* slots initialised: the highest number bound + 1 */
-	size_t npop[2];		/* slots made resident (num_slot) */
 	/* numbered bindings in order: number << 2 | kind << 1 | 1 if it
 	 * shadows an outer scope's binding of the number */
 	SL_VEC(uint32_t) undo;
@@ -243,23 +242,12 @@ name_number(const char *p, uint32_t n, int *kind, uint32_t *num)
  * slots up to the highest number bound are initialised, so that the
  * pages of the table's spare room stay untouched.
  */
-enum { NUM_WINDOW = 1024 };	/* slots */
-
 static numslot *
 num_slot(struct sli_names *t, int kind, uint32_t num)
 {
-	if (num >= t->nnum[kind]) {
+	if (num >= t->nnum[kind])
 		t->num[kind] = sli_grow(t->num[kind], &t->nnum[kind], (size_t)num + 1,
 		                        sizeof *t->num[kind]);
-		t->npop[kind] = t->nset[kind];
-	}
-	if (num >= t->npop[kind]) {
-		/* resident a window ahead (sli_populate), not a fault a page */
-		size_t to = (size_t)num + 1 + NUM_WINDOW;
-		to = to < t->nnum[kind] ? to : t->nnum[kind];
-		sli_populate(t->num[kind] + t->npop[kind], (to - t->npop[kind]) * sizeof *t->num[kind]);
-		t->npop[kind] = to;
-	}
 	if (num >= t->nset[kind]) {
 		memset(t->num[kind] + t->nset[kind], 0,
 		       ((size_t)num + 1 - t->nset[kind]) * sizeof *t->num[kind]);

@@ -207,7 +207,7 @@ sli_populate(void *p, size_t n)
 	static uintptr_t page;
 	if (!page)
 		page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t lo = (uintptr_t)p & ~(page - 1);
 	uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1);
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);	/* advice only */

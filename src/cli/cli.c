@@ -188,7 +188,7 @@ populate(char *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+	uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);	/* advice only */
 #else
