@@ -18,6 +18,11 @@ void *sli_xcalloc(size_t n, size_t size);
 void *sli_xrealloc(void *p, size_t n);
 char *sli_xstrdup(const char *s);
 char *sli_xstrndup(const char *s, size_t n);
+/* Makes the pages from the one holding p to the last whole page before
+ * p + n resident and writable at once (util.c); advice only.  The first
+ * may be shared with other memory, which it leaves as it is; calls on
+ * consecutive ranges leave no page between them out. */
+void sli_populate(void *p, size_t n);
 
 /* Euclid's greatest common divisor (of sizes; its sign follows C's %). */
 static inline int64_t

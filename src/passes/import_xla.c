@@ -737,6 +737,8 @@ static void
 rewrite_custom_calls(imp *I)
 {
 	sli_opvec ops = ops_of_kind(I, SL_OP_CUSTOM_CALL);
+	if (!ops.n)	/* no use lists for nothing to rewrite */
+		return;
 	sli_uses uses;
 	sli_uses_compute(&uses, I->m->top);
 	for (size_t i = 0; i < ops.n && !I->failed; i++) {
