@@ -87,6 +87,12 @@ sl_module *sl_module_parse_at(sl_context *ctx, const char *name,
                               const char *text, size_t len, unsigned first_line);
 /* Reads and parses a file ("-" is stdin). */
 sl_module *sl_module_parse_file(sl_context *ctx, const char *path);
+/*
+ * Reads the rest of stream f into one block from malloc, NUL-terminated,
+ * its length in *len (a regular file in a block of its size, made
+ * resident at once).  Returns NULL with errno ENOMEM or EIO.
+ */
+char *sl_read_text(FILE *f, size_t *len);
 void sl_module_free(sl_module *m);
 
 /*

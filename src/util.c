@@ -246,44 +246,63 @@ sli_populate(void *p, size_t n)
 }
 
 char *
-sli_read_file(const char *path, size_t *len)
+sl_read_text(FILE *f, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f)
-		return NULL;
 	/*
 	 * A regular file is read into one block of its size (and room to
-	 * see its end): grown by doubling, the copies left behind stayed in
-	 * the heap, as much again as a small program's text (issue 17).
+	 * see its end), made resident before the read copies into it (a
+	 * page fault a page cost more); grown by doubling, the copies left
+	 * behind stayed in the heap, as much again as a small program's
+	 * text (issue 17).
 	 */
 	size_t cap = 1 << 16, n = 0;
 	struct stat st;
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uintmax_t)st.st_size < SIZE_MAX / 2)
 		cap = (size_t)st.st_size + 2;
-	char *p = sli_xmalloc(cap);
-	sli_populate(p, cap);	/* the read's copy faulted on every page */
-	for (;;) {
+	char *p = malloc(cap);
+	if (p)
+		sli_populate(p, cap);
+	while (p) {
 		if (n + 1 >= cap) {
-			if (cap > SIZE_MAX / 2)
-				oom();
+			char *q = cap <= SIZE_MAX / 2 ? realloc(p, cap * 2) : NULL;
+			if (!q) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = q;
 			cap *= 2;
-			p = sli_xrealloc(p, cap);
 		}
 		size_t got = fread(p + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0)
 			break;
 	}
-	int err = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (err) {
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (ferror(f)) {
 		free(p);
 		errno = EIO;
 		return NULL;
 	}
 	p[n] = 0;
 	*len = n;
+	return p;
+}
+
+char *
+sli_read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return NULL;
+	char *p = sl_read_text(f, len);
+	int err = errno;
+	if (f != stdin)
+		fclose(f);
+	errno = err;
 	return p;
 }

@@ -7,9 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 const char *cli_prog = "shardlp";
 
@@ -177,26 +174,6 @@ cli_sink_set_source(cli_sink *s, const char *name, const char *text, size_t len)
 	s->len = len;
 }
 
-/*
- * Makes the whole pages of [p, p + n) resident at once: on a virtual
- * machine of the kind CI runs on, a page fault on each page of a text the
- * read copies in cost 14 us, one madvise 4 us a page (doc/performance.md,
- * step 18; the library's arenas do the same, sli_populate).
- */
-static void
-populate(char *p, size_t n)
-{
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);	/* advice only */
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 char *
 cli_read(const char *prog, const char *path, size_t *len)
 {
@@ -207,45 +184,14 @@ cli_read(const char *prog, const char *path, size_t *len)
 	}
 	if (f != stdin)
 		cli_out_note_input(fileno(f));
-	/* a regular file in one block of its size (and room to see its end) */
-	size_t cap = 1 << 16, n = 0;
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uintmax_t)st.st_size < SIZE_MAX / 2)
-		cap = (size_t)st.st_size + 2;
-	char *p = malloc(cap);
-	if (p)
-		populate(p, cap);
-	while (p) {
-		if (n + 1 >= cap) {
-			char *q = realloc(p, cap * 2);
-			if (!q) {
-				free(p);
-				p = NULL;
-				break;
-			}
-			p = q;
-			cap *= 2;
-		}
-		size_t got = fread(p + n, 1, cap - n - 1, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	int err = ferror(f);
+	char *p = sl_read_text(f, len);
+	int err = errno;
 	if (f != stdin)
 		fclose(f);
-	if (!p) {
+	if (!p && err == ENOMEM)
 		fprintf(stderr, "%s: out of memory reading '%s'\n", prog, path);
-		return NULL;
-	}
-	if (err) {
+	else if (!p)
 		fprintf(stderr, "%s: cannot read '%s'\n", prog, path);
-		free(p);
-		return NULL;
-	}
-	p[n] = 0;
-	*len = n;
 	return p;
 }
 

@@ -2,7 +2,7 @@
  * test_api.c - the public API of shardlp.h seen as a user sees it: this
  * file includes no internal header.  Cost parameters and the XML mesh
  * description, scoring, comparing two modules' shardings, the ILP and
- * its report, and the rule listing.
+ * its report, the rule listing, and reading a text.
  */
 #include "tests.h"
 
@@ -207,10 +207,68 @@ test_rules(void)
 	sl_context_free(ctx);
 }
 
+/*
+ * sl_read_text: a regular file read whole in a block of its size, a
+ * stream without a size (fmemopen, no descriptor) grown past its first
+ * 64 KiB block, an empty file; each NUL-terminated, byte for byte.
+ */
+static void
+test_read_text(void)
+{
+	enum { N = 200000 };	/* over three doublings of 64 KiB */
+	char *want = malloc(N + 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	for (size_t i = 0; i < N; i++)
+		want[i] = (char)('a' + (i * 7 + i / 251) % 26);
+	want[N] = 0;
+
+	FILE *f = tmpfile();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fwrite(want, 1, N, f), N);
+	rewind(f);
+	size_t len = 0;
+	char *got = sl_read_text(f, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(len, N);
+	CU_ASSERT_EQUAL(memcmp(got, want, N), 0);
+	CU_ASSERT_EQUAL(got[N], 0);
+	free(got);
+	/* read from its middle: the rest only */
+	CU_ASSERT_EQUAL(fseek(f, N - 10, SEEK_SET), 0);
+	got = sl_read_text(f, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(len, 10);
+	CU_ASSERT_STRING_EQUAL(got, want + N - 10);
+	free(got);
+	fclose(f);
+
+	f = fmemopen(want, N, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	got = sl_read_text(f, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(len, N);
+	CU_ASSERT_EQUAL(memcmp(got, want, N), 0);
+	CU_ASSERT_EQUAL(got[N], 0);
+	free(got);
+	fclose(f);
+
+	f = tmpfile();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	len = 1;
+	got = sl_read_text(f, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_EQUAL(len, 0);
+	CU_ASSERT_EQUAL(got[0], 0);
+	free(got);
+	fclose(f);
+	free(want);
+}
+
 CU_TestInfo tests_api[] = {
 	{"cost parameters and the XML mesh description", test_params},
 	{"misused parameters and a failed score", test_params_misuse},
 	{"solve, score, compare and report", test_solve_and_compare},
 	{"the rule of every op", test_rules},
+	{"a text read whole, sized or grown", test_read_text},
 	CU_TEST_INFO_NULL,
 };
